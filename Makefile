@@ -1,0 +1,31 @@
+# make demo: the local cloud with the plugin, in the foreground.  make test: every test.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: install demo test unit integration clean
+
+install: $(INSTALLED)
+
+$(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt setup.cfg
+	sh devcloud/install-system-packages.sh
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q -c constraints.txt -r requirements-devcloud.txt \
+		-r test-requirements.txt -e .
+	touch $@
+
+demo: install
+	$(BIN)/python -m devcloud
+
+test: install
+	$(BIN)/python -m pytest tests/unit tests/integration
+
+unit: install
+	$(BIN)/python -m pytest tests/unit
+
+integration: install
+	$(BIN)/python -m pytest tests/integration
+
+clean:
+	rm -rf build $(VENV)
