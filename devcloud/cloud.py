@@ -1,0 +1,75 @@
+"""The whole local cloud: start every service in order, stop them all by PID."""
+
+import fcntl
+import os
+import time
+
+from devcloud import demo
+from devcloud import process
+from devcloud.services import heat
+from devcloud.services import horizon
+from devcloud.services import identity
+from devcloud.services import infra
+from devcloud.services import keystone
+from devcloud.services import swift
+
+
+class AlreadyRunning(RuntimeError):
+    pass
+
+
+class Cloud:
+    def __init__(self, layout, progress=None, with_demo=True):
+        self.layout = layout
+        self.progress = progress or (lambda message: None)
+        self.with_demo = with_demo
+        self.sup = process.Supervisor(layout.path('logs'))
+        self._lock = None
+        self.demo_stack = None
+
+    def _acquire_lock(self):
+        self.layout.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.layout.path('devcloud.pid')
+        lock = open(path, 'a+')
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            pid = lock.read().strip() or 'unknown'
+            lock.close()
+            raise AlreadyRunning(
+                f'A local cloud is already running from {self.layout.data_dir} (pid {pid}). '
+                f'Stop it with Ctrl-C in its terminal or "kill {pid}", or start another one '
+                f'beside it with DEVCLOUD_DIR and DEVCLOUD_PORT_BASE set.')
+        lock.seek(0)
+        lock.truncate()
+        lock.write(str(os.getpid()))
+        lock.flush()
+        self._lock = lock
+
+    def start(self):
+        self._acquire_lock()
+        started = time.monotonic()
+        try:
+            infra.start_postgres(self.layout, self.sup, self.progress)
+            infra.start_memcached(self.layout, self.sup, self.progress)
+            infra.start_rabbitmq(self.layout, self.sup, self.progress)
+            keystone.start(self.layout, self.sup, self.progress)
+            self.progress('Keystone: projects, users, roles and the service catalog')
+            identity.ensure_identity(self.layout)
+            swift.start(self.layout, self.sup, self.progress)
+            self.progress('Heat: starting the engine and the API')
+            heat.start(self.layout, self.sup, self.progress)
+            horizon.start(self.layout, self.sup, self.progress)
+            if self.with_demo:
+                self.demo_stack = demo.start(self.layout, self.sup, self.progress)
+        except BaseException:
+            self.stop()
+            raise
+        self.startup_seconds = time.monotonic() - started
+
+    def stop(self):
+        self.sup.stop_all()
+        if self._lock:
+            self._lock.close()
+            self._lock = None

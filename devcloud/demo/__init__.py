@@ -1,0 +1,123 @@
+"""The demo stack and the agents of its servers.
+
+The stack is created once, on first start, as the demo user. Its DeployedServers become
+CREATE_COMPLETE quickly; their software deployments complete only when the servers' agents have
+run the configs and signalled, so the agents start as soon as the servers exist.
+"""
+
+import pathlib
+import sys
+import time
+
+from heatclient import client as heat_client
+from heatclient import exc as heat_exc
+
+from devcloud import layout as layout_mod
+from devcloud import process
+from devcloud.services import identity
+
+STACK_NAME = 'demo'
+TEMPLATE = pathlib.Path(__file__).with_name('demo-stack.yaml')
+SERVER_TYPE = 'OS::Heat::DeployedServer'
+
+
+def heat(layout, session=None):
+    session = session or identity.user_session(layout)
+    return heat_client.Client('1', session=session, auth=session.auth)
+
+
+def _find_stack(client):
+    try:
+        return client.stacks.get(STACK_NAME)
+    except heat_exc.HTTPNotFound:
+        return None
+
+
+def _delete_stack(client, stack, timeout=120):
+    client.stacks.delete(stack.id)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _find_stack(client) is None:
+            return
+        time.sleep(1)
+    raise process.ServiceFailed('the unfinished demo stack could not be deleted')
+
+
+def ensure_stack(layout, progress):
+    client = heat(layout)
+    stack = _find_stack(client)
+    if stack is not None and stack.stack_status != 'CREATE_COMPLETE':
+        # Only this program creates the demo stack, and it is starting now: a stack that is
+        # not complete was left by an interrupted first start, and its engine is gone.
+        progress(f'Demo: replacing the unfinished demo stack ({stack.stack_status})')
+        _delete_stack(client, stack)
+        stack = None
+    if stack is None:
+        progress('Demo: creating the demo stack (3 servers, mysql and wordpress components)')
+        client.stacks.create(stack_name=STACK_NAME, template=TEMPLATE.read_text())
+        stack = client.stacks.get(STACK_NAME)
+    return client, stack
+
+
+def wait_for_servers(client, stack, timeout=120):
+    """The demo servers once Heat has made them, with the metadata URL each agent polls."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        servers = [r for r in client.resources.list(stack.id)
+                   if r.resource_type == SERVER_TYPE]
+        if servers and all(r.resource_status.endswith('COMPLETE') for r in servers):
+            found = {}
+            for r in servers:
+                attributes = client.resources.get(stack.id, r.resource_name).attributes
+                # A server is COMPLETE a moment before its metadata URL is published.
+                if attributes.get('os_collect_config'):
+                    found[attributes['name']] = (
+                        r.physical_resource_id,
+                        attributes['os_collect_config']['request']['metadata_url'])
+            if len(found) == len(servers):
+                return found
+        failed = [r for r in servers if r.resource_status.endswith('FAILED')]
+        if failed:
+            raise process.ServiceFailed(f'demo server {failed[0].resource_name} failed: '
+                                        f'{failed[0].resource_status_reason}')
+        time.sleep(1)
+    raise process.ServiceFailed('the demo stack\'s servers were not created in time')
+
+
+def start_agents(layout, sup, servers):
+    agents = []
+    for name, (server_id, metadata_url) in sorted(servers.items()):
+        workdir = layout.path('servers', name)
+        workdir.mkdir(parents=True, exist_ok=True)
+        hook = f'{sys.executable} -m devcloud.agent.hook {workdir}'
+        agent = f'agent-{name}'
+        agents.append((agent, sup.start(agent, [
+            layout_mod.venv_bin('os-collect-config'), '--config-file', '/dev/null',
+            '--request-metadata-url', metadata_url,
+            '--command', hook, '--polling-interval', '1', '--min-polling-interval', '1',
+            '--cachedir', str(workdir / 'cache'), '--backup-cachedir',
+            str(workdir / 'cache-backup'), 'request'], cwd=str(layout_mod.REPO_ROOT))))
+    return agents
+
+
+def wait_for_stack(client, sup, agents, timeout=300):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for name, proc in agents:
+            sup.check_alive(name, proc)
+        stack = client.stacks.get(STACK_NAME)
+        if stack.stack_status.endswith('COMPLETE'):
+            return stack
+        if stack.stack_status.endswith('FAILED'):
+            raise process.ServiceFailed(f'the demo stack failed: {stack.stack_status_reason}')
+        time.sleep(1)
+    raise process.ServiceFailed('the demo stack did not complete in time')
+
+
+def start(layout, sup, progress):
+    client, stack = ensure_stack(layout, progress)
+    servers = wait_for_servers(client, stack)
+    agents = start_agents(layout, sup, servers)
+    if not stack.stack_status.endswith('COMPLETE'):
+        progress('Demo: waiting for the servers\' agents to run the components')
+    return wait_for_stack(client, sup, agents)

@@ -1,0 +1,111 @@
+"""Starting, watching and stopping the cloud's processes, each by its own PID."""
+
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+
+class ServiceFailed(RuntimeError):
+    """A service did not start; the message names it and the log to read."""
+
+
+class Supervisor:
+    """Owns every process the cloud starts and stops them all, newest first."""
+
+    def __init__(self, log_dir):
+        self.log_dir = log_dir
+        self.processes = []  # (name, Popen)
+
+    def log_path(self, name):
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        return self.log_dir / f'{name}.log'
+
+    def start(self, name, argv, env=None, cwd=None, user=None):
+        log = open(self.log_path(name), 'ab')
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        kwargs = {}
+        if user:
+            kwargs['user'] = user
+            kwargs['group'] = user
+            kwargs['extra_groups'] = []
+        # A new session: a Ctrl-C in the terminal reaches only the supervisor, which then
+        # stops everything in order instead of every service dying at once.
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=full_env,
+                                cwd=cwd, start_new_session=True, **kwargs)
+        log.close()
+        self.processes.append((name, proc))
+        return proc
+
+    def check_alive(self, name, proc):
+        if proc.poll() is not None:
+            raise ServiceFailed(f'{name} exited with status {proc.returncode}; '
+                                f'see its log: {self.log_path(name)}')
+
+    def wait_until(self, name, proc, ready, timeout=120):
+        """Wait for ready() to be true while the process stays alive."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if proc is not None:
+                self.check_alive(name, proc)
+            if ready():
+                return
+            time.sleep(0.2)
+        raise ServiceFailed(f'{name} was not ready after {timeout} s; '
+                            f'see its log: {self.log_path(name)}')
+
+    def stop_all(self, timeout=15):
+        for name, proc in reversed(self.processes):
+            stop_process(proc, timeout)
+        self.processes.clear()
+
+
+def stop_process(proc, timeout=15):
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+
+
+def port_open(port, host='127.0.0.1'):
+    with socket.socket() as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex((host, port)) == 0
+
+
+def http_answers(url):
+    """True once anything answers HTTP at url, whatever the status."""
+    try:
+        urllib.request.urlopen(url, timeout=2).close()
+        return True
+    except urllib.error.HTTPError:
+        return True
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+def run(argv, log_path, env=None, user=None, cwd=None, timeout=600):
+    """Run a set-up command to completion, appending its output to a log."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    kwargs = {'user': user, 'group': user, 'extra_groups': []} if user else {}
+    with open(log_path, 'ab') as log:
+        result = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, env=full_env,
+                                cwd=cwd, timeout=timeout, **kwargs)
+    if result.returncode != 0:
+        raise ServiceFailed(f'"{" ".join(map(str, argv))}" failed with status '
+                            f'{result.returncode}; see {log_path}')

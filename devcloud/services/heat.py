@@ -1,0 +1,94 @@
+"""Heat: the heat-engine program and the Heat API WSGI app, over RabbitMQ and PostgreSQL."""
+
+import os
+import sys
+
+from devcloud import credentials
+from devcloud import layout as layout_mod
+from devcloud import process
+from devcloud.services import infra
+from devcloud.services import wsgi
+
+# Raised from Heat's default of 4096 so the benchmark can seed 10,000 deployments through
+# the real API.
+MAX_DEPLOYMENTS_PER_TENANT = 20000
+
+CONF = '''\
+[DEFAULT]
+use_stderr = true
+transport_url = {rabbit}
+region_name_for_services = {region}
+stack_user_domain_name = {heat_domain}
+stack_domain_admin = {domain_admin}
+stack_domain_admin_password = {password}
+default_software_config_transport = POLL_TEMP_URL
+default_deployment_signal_transport = TEMP_URL_SIGNAL
+max_software_deployments_per_tenant = {max_deployments}
+num_engine_workers = 1
+# heat-engine otherwise ignores SIGTERM for up to 60 s.
+graceful_shutdown_timeout = 5
+heat_metadata_server_url = {heat_api}
+heat_waitcondition_server_url = {heat_api}/v1/waitcondition
+
+[paste_deploy]
+api_paste_config = {paste}
+
+[database]
+connection = {db}
+
+[oslo_messaging_notifications]
+driver = noop
+
+[keystone_authtoken]
+www_authenticate_uri = {keystone}
+auth_url = {keystone}
+auth_type = password
+username = heat
+password = {password}
+project_name = service
+user_domain_name = Default
+project_domain_name = Default
+memcached_servers = {memcached}
+
+[trustee]
+auth_type = password
+auth_url = {keystone}
+username = heat
+password = {password}
+user_domain_name = Default
+
+[clients_keystone]
+auth_uri = {keystone}
+
+[ec2authtoken]
+auth_uri = {keystone}/v3
+
+[cache]
+enabled = true
+backend = oslo_cache.memcache_pool
+memcache_servers = {memcached}
+'''
+
+
+def start(layout, sup, progress):
+    conf_dir = layout.path('heat')
+    conf_dir.mkdir(parents=True, exist_ok=True)
+    conf = conf_dir / 'heat.conf'
+    conf.write_text(CONF.format(
+        rabbit=infra.rabbitmq_url(layout), region=credentials.REGION,
+        heat_domain=credentials.HEAT_DOMAIN, domain_admin=credentials.HEAT_DOMAIN_ADMIN,
+        password=credentials.SERVICE_PASSWORD, max_deployments=MAX_DEPLOYMENTS_PER_TENANT,
+        heat_api=layout.url("heat_api"),
+        paste=os.path.join(sys.prefix, "etc", "heat", "api-paste.ini"), db=infra.database_url(layout, 'heat'),
+        keystone=layout.url('keystone'), memcached=infra.memcached_address(layout)))
+    stamp = conf_dir / '.db-synced'
+    if not stamp.exists():
+        progress('Heat: creating its database')
+        process.run([layout_mod.venv_bin('heat-manage'), '--config-file', str(conf), 'db_sync'],
+                    sup.log_path('heat-setup'))
+        stamp.touch()
+    engine = sup.start('heat-engine', [layout_mod.venv_bin('heat-engine'), '--config-file',
+                                       str(conf)])
+    wsgi.start(layout, sup, 'heat-api', 'heat.wsgi.api:application', layout.port('heat_api'),
+               argv=['heat-api', '--config-file', str(conf)])
+    sup.check_alive('heat-engine', engine)

@@ -1,0 +1,118 @@
+"""Horizon with this plugin, served by gunicorn workers that share memcached for cache and
+sessions, with offline-compressed static files, logging in through the cloud's Keystone."""
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import os
+import pathlib
+import secrets
+import shutil
+
+from devcloud import layout as layout_mod
+from devcloud import process
+from devcloud.services import infra
+from devcloud.services import wsgi
+
+LOCAL_SETTINGS = '''\
+import os
+
+DEBUG = False
+ALLOWED_HOSTS = ['*']
+SECRET_KEY = {secret!r}
+OPENSTACK_HOST = '127.0.0.1'
+OPENSTACK_KEYSTONE_URL = {keystone!r}
+OPENSTACK_KEYSTONE_DEFAULT_ROLE = 'member'
+WEBROOT = '/'
+LOGIN_URL = '/auth/login/'
+LOGOUT_URL = '/auth/logout/'
+LOGIN_REDIRECT_URL = '/'
+STATIC_ROOT = {static_root!r}
+STATIC_URL = '/static/'
+COMPRESS_ENABLED = True
+COMPRESS_OFFLINE = True
+COMPRESS_ROOT = STATIC_ROOT
+SESSION_ENGINE = 'django.contrib.sessions.backends.cache'
+CACHES = {{
+    'default': {{
+        'BACKEND': 'django.core.cache.backends.memcached.PyMemcacheCache',
+        'LOCATION': {memcached!r},
+    }},
+}}
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+TIME_ZONE = 'UTC'
+LOGGING = {{
+    'version': 1,
+    'disable_existing_loggers': False,
+    'handlers': {{'console': {{'class': 'logging.StreamHandler'}}}},
+    'root': {{'handlers': ['console'], 'level': 'INFO'}},
+}}
+'''
+
+
+def _site_local_dir():
+    """openstack_dashboard/local inside the installed Horizon: where operators drop plugins."""
+    spec = importlib.util.find_spec('openstack_dashboard')
+    return pathlib.Path(spec.origin).parent / 'local'
+
+
+def _plugin_dir():
+    spec = importlib.util.find_spec('heat_deploy_dashboard')
+    return pathlib.Path(spec.origin).parent
+
+
+def enable_plugin():
+    """Copy the plugin's enabled and settings files into Horizon, as the README says."""
+    local = _site_local_dir()
+    plugin = _plugin_dir()
+    for folder in ('enabled', 'local_settings.d'):
+        target = local / folder
+        target.mkdir(exist_ok=True)
+        # Files of an older checkout of the plugin may name panels that no longer exist.
+        for stale in target.glob('_*.py'):
+            if 'heat_deploy_dashboard' in stale.read_text(errors='replace'):
+                stale.unlink()
+        for source in sorted((plugin / folder).glob('_*.py')):
+            if source.name != '__init__.py':
+                shutil.copy2(source, target / source.name)
+
+
+def _static_fingerprint():
+    """Changes whenever what offline compression works from changes: the plugin's files or
+    the installed Horizon."""
+    digest = hashlib.sha256(importlib.metadata.version('horizon').encode())
+    for path in sorted(_plugin_dir().rglob('*')):
+        if path.suffix in ('.html', '.css', '.scss', '.js', '.py') and path.is_file():
+            digest.update(str(path).encode())
+            digest.update(str(path.stat().st_mtime_ns).encode())
+    return digest.hexdigest()
+
+
+def start(layout, sup, progress):
+    conf_dir = layout.path('horizon')
+    settings_dir = conf_dir / 'local'
+    settings_dir.mkdir(parents=True, exist_ok=True)
+    secret_file = conf_dir / 'secret_key'
+    if not secret_file.exists():
+        secret_file.write_text(secrets.token_urlsafe(48))
+    (settings_dir / '__init__.py').touch()
+    (settings_dir / 'local_settings.py').write_text(LOCAL_SETTINGS.format(
+        secret=secret_file.read_text(), keystone=layout.keystone_url,
+        static_root=str(conf_dir / 'static'), memcached=infra.memcached_address(layout)))
+    enable_plugin()
+    # Horizon imports `local.local_settings`: this directory first on the path makes ours win.
+    env = {'PYTHONPATH': os.pathsep.join(filter(None, [str(conf_dir),
+                                                       os.environ.get('PYTHONPATH')])),
+           'DJANGO_SETTINGS_MODULE': 'openstack_dashboard.settings'}
+    stamp = conf_dir / '.static-fingerprint'
+    fingerprint = _static_fingerprint()
+    if not stamp.exists() or stamp.read_text() != fingerprint:
+        progress('Horizon: collecting and compressing static files (first start: ~1 min)')
+        django_admin = layout_mod.venv_bin('django-admin')
+        log = sup.log_path('horizon-setup')
+        process.run([django_admin, 'collectstatic', '--noinput', '--clear', '-v0'], log, env=env)
+        process.run([django_admin, 'compress', '--force', '-v0'], log, env=env)
+        stamp.write_text(fingerprint)
+    wsgi.start(layout, sup, 'horizon', 'openstack_dashboard.wsgi:application',
+               layout.port('horizon'), workers=2, env=env, ready_path='/auth/login/')
