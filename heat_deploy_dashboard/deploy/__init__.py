@@ -1,0 +1,34 @@
+"""Triggering actions of Heat software configs, without Django.
+
+The one place that builds derived configs and signal URLs. It works on the
+caller's own clients: a heatclient v1 Client and, for TEMP_URL_SIGNAL, a
+swiftclient Connection. Used alike by the dashboard's forms, the
+integration tests and the benchmark.
+
+    transport = transport_for('TEMP_URL_SIGNAL', swift=swift)
+    result = trigger(heat, transport, config_id=..., action='BACKUP',
+                     server_ids=[...], input_values={...})
+    cancel(heat, deployment_id, user)
+    delete(heat, deployment_id, partial(transport_for, swift=swift))
+"""
+
+from heat_deploy_dashboard.deploy.cancel import cancel
+from heat_deploy_dashboard.deploy.cancel import is_cancelled
+from heat_deploy_dashboard.deploy.cancel import late_result
+from heat_deploy_dashboard.deploy.delete import delete
+from heat_deploy_dashboard.deploy.derived import build_derived_config
+from heat_deploy_dashboard.deploy.derived import derived_input_values
+from heat_deploy_dashboard.deploy.inputs import coerce_input_values
+from heat_deploy_dashboard.deploy.messages import InputError
+from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_dashboard.deploy.transports import TRANSPORT_NAMES
+from heat_deploy_dashboard.deploy.transports import transport_for
+from heat_deploy_dashboard.deploy.trigger import TriggerResult
+from heat_deploy_dashboard.deploy.trigger import trigger
+
+__all__ = [
+    'InputError', 'Message', 'TRANSPORT_NAMES', 'TriggerResult',
+    'build_derived_config', 'cancel', 'coerce_input_values', 'delete',
+    'derived_input_values', 'is_cancelled', 'late_result', 'transport_for',
+    'trigger',
+]

@@ -1,0 +1,81 @@
+"""Cancel a running deployment, and read what its server sent anyway.
+
+Heat has no cancel call. Like Heat's own cancel it is an update to FAILED
+while IN_PROGRESS: Heat then ignores any later signal. It does not stop
+the server, so its result may still arrive in the signal target: a "late
+result" the dashboard can show beside the cancel.
+"""
+
+from collections.abc import Callable
+from datetime import datetime
+from datetime import timezone
+
+from heatclient import exc as heat_exc
+
+from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy.signals import FAILED
+from heat_deploy_dashboard.deploy.signals import IN_PROGRESS
+from heat_deploy_dashboard.deploy.signals import SignalTransport
+from heat_deploy_dashboard.deploy.transports import transport_of
+
+# Stored in Heat and recognised later by its prefix, so it is not
+# translated: a reason written in one language must read back in any.
+CANCEL_REASON_PREFIX = 'Cancelled by '
+CANCEL_REASON = CANCEL_REASON_PREFIX + '%(user)s at %(time)s'
+
+
+def cancel_reason(user: str, now: datetime) -> str:
+    """"Cancelled by <user> at <UTC, seconds>Z"; a naive ``now`` is UTC."""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    moment = now.astimezone(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+    return CANCEL_REASON % {'user': user, 'time': moment}
+
+
+def cancel(heat, deployment_id: str, user: str,
+           now: datetime | None = None):
+    """Mark a running deployment FAILED as cancelled by ``user``.
+
+    Only an IN_PROGRESS deployment is changed, so a second cancel, or one
+    racing the server's result, changes nothing. Returns the deployment as
+    it is afterwards.
+    """
+    # Showing an IN_PROGRESS deployment makes Heat apply a result already
+    # waiting in Swift first; a run that has finished is then left alone.
+    deployment = heat.software_deployments.get(deployment_id)
+    if deployment.status != IN_PROGRESS:
+        return deployment
+    reason = cancel_reason(user, now or datetime.now(timezone.utc))
+    # Only these two keys: Heat drops null keys on PUT, and anything else
+    # sent would overwrite what the deployment holds.
+    return heat.software_deployments.update(
+        deployment_id, status=FAILED, status_reason=reason)
+
+
+def is_cancelled(deployment) -> bool:
+    deployment = derived.as_dict(deployment)
+    return (deployment.get('status') == FAILED and
+            (deployment.get('status_reason') or '').startswith(
+                CANCEL_REASON_PREFIX))
+
+
+def late_result(heat, deployment,
+                find_transport: Callable[[str], SignalTransport]
+                ) -> dict | None:
+    """What the server of a cancelled deployment sent after the cancel.
+
+    None when the deployment is not cancelled, its config is gone, or
+    nothing arrived. ``find_transport`` maps a transport name to a
+    transport, e.g. ``functools.partial(transports.transport_for,
+    swift=connection)``.
+    """
+    if not is_cancelled(deployment):
+        return None
+    try:
+        config = heat.software_configs.get(
+            derived.as_dict(deployment)['config_id'])
+    except heat_exc.HTTPNotFound:
+        return None
+    values = derived.derived_input_values(config)
+    transport = transport_of(values, find_transport)
+    return transport.read_result(values) if transport else None

@@ -1,0 +1,85 @@
+"""Delete a deployment with everything its run made.
+
+The CLI deletes the deployment and its config but leaves the Swift
+container behind; here the signal target goes too. Order matters: Heat
+refuses to delete a config a deployment still uses, and the config is
+what says where the signal target is, so it is read before anything goes.
+"""
+
+import logging
+from collections.abc import Callable
+
+from heatclient import exc as heat_exc
+
+from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_dashboard.deploy.messages import gettext_noop
+from heat_deploy_dashboard.deploy.signals import SignalTransport
+from heat_deploy_dashboard.deploy.transports import transport_of
+
+LOG = logging.getLogger(__name__)
+
+CONFIG_LEFT = gettext_noop(
+    'The deployment %(deployment_id)s was deleted, but its configuration '
+    '%(config_id)s could not be.')
+SIGNAL_LEFT = gettext_noop(
+    'The deployment %(deployment_id)s was deleted, but the place its '
+    'result was sent to could not be removed.')
+
+
+def _config_or_none(heat, config_id: str):
+    try:
+        return heat.software_configs.get(config_id)
+    except heat_exc.HTTPNotFound:
+        return None
+
+
+def delete(heat, deployment_id: str,
+           find_transport: Callable[[str], SignalTransport]) -> list[Message]:
+    """Delete the deployment, its derived config and its signal target.
+
+    Anything already gone is skipped. Failing to read or delete the
+    deployment raises heatclient's error unchanged; once the deployment is
+    gone, a leftover config or signal target is logged and returned as a
+    Message instead, since the deletion the user asked for did happen.
+    ``find_transport`` maps a transport name to a transport, e.g.
+    ``functools.partial(transports.transport_for, swift=connection)``.
+    """
+    try:
+        deployment = derived.as_dict(
+            heat.software_deployments.get(deployment_id))
+    except heat_exc.HTTPNotFound:
+        return []
+    config = _config_or_none(heat, deployment['config_id'])
+
+    try:
+        heat.software_deployments.delete(deployment_id)
+    except heat_exc.HTTPNotFound:
+        pass
+
+    if config is None or not derived.is_derived_for(
+            config, deployment['server_id']):
+        return []
+    leftovers = []
+    params = {'deployment_id': deployment_id,
+              'config_id': deployment['config_id']}
+    try:
+        heat.software_configs.delete(deployment['config_id'])
+    except heat_exc.HTTPNotFound:
+        pass
+    except Exception:
+        LOG.warning('Could not delete config %s of deployment %s',
+                    deployment['config_id'], deployment_id, exc_info=True)
+        leftovers.append(Message(CONFIG_LEFT, params))
+
+    values = derived.derived_input_values(config)
+    transport = transport_of(values, find_transport)
+    if transport is not None:
+        try:
+            transport.cleanup(values)
+        except Exception:
+            LOG.warning('Could not remove the %s signal target of '
+                        'deployment %s', transport.name, deployment_id,
+                        exc_info=True)
+            leftovers.append(Message(SIGNAL_LEFT, params))
+    return leftovers

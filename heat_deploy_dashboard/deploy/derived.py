@@ -1,0 +1,89 @@
+"""Derived software configs: the per-run copy of a config that Heat deploys.
+
+A config is immutable and shared; a run needs its own input values, the
+server id, the action and where to send the result. Like the CLI
+(heatclient.common.deployment_utils.build_derived_config_params), a run
+therefore posts a *derived* config and points its deployment at it. The
+input order and shape here are the CLI's, so servers, hooks and Heat itself
+see exactly what they see for ``openstack software deployment create``.
+"""
+
+import copy
+from collections.abc import Iterable, Mapping
+
+SERVER_ID = 'deploy_server_id'
+ACTION = 'deploy_action'
+SIGNAL_TRANSPORT = 'deploy_signal_transport'
+
+DEFAULT_GROUP = 'Heat::Ungrouped'
+
+
+def as_dict(resource) -> dict:
+    """A heatclient resource (or an already plain mapping) as a dict."""
+    if hasattr(resource, 'to_dict'):
+        return resource.to_dict()
+    return dict(resource)
+
+
+def string_input(name: str, value, description: str) -> dict:
+    """One String input of a derived config, shaped as heatclient shapes it."""
+    return {'name': name, 'description': description,
+            'type': 'String', 'value': value}
+
+
+def build_derived_config(source, *, name: str, action: str, server_id: str,
+                         input_values: Mapping[str, object],
+                         signal_transport: str,
+                         signal_inputs: Iterable[dict] = ()) -> dict:
+    """Return the body to POST as the derived software config.
+
+    ``source`` is the config to run (heatclient resource or dict);
+    ``input_values`` the already coerced overrides; ``signal_inputs`` the
+    transport's own inputs (see SignalTarget.inputs). Neither argument is
+    modified.
+    """
+    source = as_dict(source)
+    overrides = dict(input_values)
+    inputs = copy.deepcopy(source.get('inputs')) or []
+    for declared in inputs:
+        declared['value'] = overrides.pop(declared['name'],
+                                          declared.get('default'))
+    inputs.extend({'name': extra, 'type': 'String', 'value': value}
+                  for extra, value in overrides.items())
+    inputs.extend([
+        string_input(SERVER_ID, server_id,
+                     'ID of the server being deployed to'),
+        string_input(ACTION, action,
+                     'Name of the current action being deployed'),
+        string_input(SIGNAL_TRANSPORT, signal_transport,
+                     'How the server should signal to heat with the '
+                     'deployment output values.'),
+    ])
+    inputs.extend(copy.deepcopy(list(signal_inputs)))
+    return {
+        'group': source.get('group') or DEFAULT_GROUP,
+        'config': source.get('config') or '',
+        'options': source.get('options') or {},
+        'inputs': inputs,
+        'outputs': source.get('outputs') or [],
+        'name': name,
+    }
+
+
+def derived_input_values(config) -> dict:
+    """{input name: value} of a config, as Heat reads them on refresh.
+
+    An input without a value reads as None (Heat's InputConfig.input_data).
+    """
+    return {each['name']: each.get('value')
+            for each in as_dict(config).get('inputs') or []}
+
+
+def is_derived_for(config, server_id: str) -> bool:
+    """Whether ``config`` is a derived config made for this server's run.
+
+    Deleting a deployment deletes its config only when this holds: a
+    deployment created straight from a source config must not take the
+    source config with it.
+    """
+    return derived_input_values(config).get(SERVER_ID) == server_id

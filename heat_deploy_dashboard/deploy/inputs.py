@@ -1,0 +1,167 @@
+"""Coercion of input overrides to the Heat type their input declares.
+
+Heat stores derived-config input values exactly as sent and hands them to
+the server unchecked, so a "Number" typed as "abc" would only fail on the
+server, long after the user left the form. Values are therefore checked and
+converted here, following Heat's own parameter rules
+(heat/engine/parameters.py, oslo_utils.strutils.bool_from_string).
+"""
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+
+from heat_deploy_dashboard.deploy.messages import InputError
+from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_dashboard.deploy.messages import gettext_noop
+
+STRING = 'String'
+NUMBER = 'Number'
+BOOLEAN = 'Boolean'
+JSON = 'Json'
+COMMA_DELIMITED_LIST = 'CommaDelimitedList'
+
+# oslo_utils.strutils TRUE_STRINGS / FALSE_STRINGS, which Heat uses strictly.
+TRUE_WORDS = frozenset(('1', 't', 'true', 'on', 'y', 'yes'))
+FALSE_WORDS = frozenset(('0', 'f', 'false', 'off', 'n', 'no'))
+
+# Inputs the trigger itself adds to every derived config. An undeclared
+# override with this prefix would sit beside them and could redirect the
+# server's signal, so it is refused.
+RESERVED_PREFIX = 'deploy_'
+
+NOT_TEXT = gettext_noop(
+    'The input %(name)s must be text.')
+NOT_NUMBER = gettext_noop(
+    'The input %(name)s must be a number, not "%(value)s".')
+NOT_BOOLEAN = gettext_noop(
+    'The input %(name)s must be true or false (or yes/no, on/off, 1/0), '
+    'not "%(value)s".')
+NOT_JSON = gettext_noop(
+    'The input %(name)s must be a JSON object or list, not "%(value)s".')
+NOT_LIST = gettext_noop(
+    'The input %(name)s must be a comma-separated list.')
+NO_NAME = gettext_noop(
+    'Every input value needs a name.')
+RESERVED_NAME = gettext_noop(
+    'The input name %(name)s is reserved for the deployment itself.')
+
+_SHOWN_VALUE_LENGTH = 40
+
+
+def _shown(value: object) -> str:
+    text = str(value)
+    if len(text) > _SHOWN_VALUE_LENGTH:
+        return text[:_SHOWN_VALUE_LENGTH - 1] + '\u2026'
+    return text
+
+
+def _error(template: str, name: str, value: object = '') -> InputError:
+    return InputError(Message(template, {'name': name,
+                                         'value': _shown(value)}))
+
+
+def _string(name: str, value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise _error(NOT_TEXT, name, value)
+
+
+def _number(name: str, value: object) -> int | float:
+    if isinstance(value, bool):
+        raise _error(NOT_NUMBER, name, value)
+    if isinstance(value, (int, float)):
+        number = value
+    elif isinstance(value, str):
+        # Heat's Schema.str_to_num order: int first, so "3" stays an int.
+        try:
+            number = int(value)
+        except ValueError:
+            try:
+                number = float(value)
+            except ValueError:
+                raise _error(NOT_NUMBER, name, value) from None
+    else:
+        raise _error(NOT_NUMBER, name, value)
+    # NaN and infinity have no JSON spelling, so Heat could not store them.
+    if not math.isfinite(number):
+        raise _error(NOT_NUMBER, name, value)
+    return number
+
+
+def _boolean(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (str, int)):
+        word = str(value).strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+    raise _error(NOT_BOOLEAN, name, value)
+
+
+def _json(name: str, value: object) -> dict | list:
+    parsed = value
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            raise _error(NOT_JSON, name, value) from None
+    if not isinstance(parsed, (dict, list)):
+        raise _error(NOT_JSON, name, value)
+    return parsed
+
+
+def _comma_delimited_list(name: str, value: object) -> list[str]:
+    if isinstance(value, str):
+        if not value.strip():
+            return []
+        # Heat itself does not trim; people typing "a, b" mean ["a", "b"].
+        return [item.strip() for item in value.split(',')]
+    if isinstance(value, (list, tuple)):
+        # Heat's CommaDelimitedList parameter turns every item into text.
+        return [str(item) for item in value]
+    raise _error(NOT_LIST, name, value)
+
+
+_COERCERS = {
+    STRING: _string,
+    NUMBER: _number,
+    BOOLEAN: _boolean,
+    JSON: _json,
+    COMMA_DELIMITED_LIST: _comma_delimited_list,
+}
+
+
+def coerce_value(name: str, input_type: str | None, value: object):
+    """Return ``value`` converted to Heat type ``input_type``.
+
+    A missing type means String, as in Heat's input schema. Raises
+    InputError with a sentence naming the input when the value does not fit.
+    """
+    return _COERCERS[input_type or STRING](name, value)
+
+
+def coerce_input_values(declared_inputs: Iterable[Mapping],
+                        overrides: Mapping[str, object]) -> dict:
+    """Return the overrides converted to their declared input types.
+
+    ``declared_inputs`` are the source config's inputs. An override of None
+    means "use the input's default" and is left out, so a form can pass its
+    blank optional fields as they are. Undeclared names become String inputs
+    of the derived config, as heatclient does.
+    """
+    types = {declared['name']: declared.get('type')
+             for declared in declared_inputs}
+    coerced = {}
+    for name, value in overrides.items():
+        if not name:
+            raise InputError(Message(NO_NAME))
+        if name not in types and name.startswith(RESERVED_PREFIX):
+            raise _error(RESERVED_NAME, name)
+        if value is not None:
+            coerced[name] = coerce_value(name, types.get(name), value)
+    return coerced

@@ -1,0 +1,90 @@
+"""The seam between a run and the way its server reports the result.
+
+A signal transport makes a place the server can send its outputs to, tells
+the server about it through inputs of the derived config, reads what was
+sent, and removes the place again. The transport's ``name`` is the value of
+the derived config's ``deploy_signal_transport`` input, so a deployment's
+own config says which transport cleans up after it.
+
+Built: TEMP_URL_SIGNAL (tempurl.TempUrlSignal) and NO_SIGNAL (NoSignal).
+
+Planned: a Zaqar transport fits the same four methods -- ``prepare`` makes
+a queue and a pre-signed URL and returns the queue name, endpoint and
+signed-URL data as inputs; ``read_result`` pops the queue with the user's
+token; ``cleanup`` deletes the queue. Two differences to respect then:
+its ``name`` must NOT be ZAQAR_SIGNAL (a standalone deployment whose config
+says ZAQAR_SIGNAL makes Heat 27 answer 400 on every show), and since Heat
+will not read the queue itself, the dashboard must apply a popped result
+with ``software_deployments.update`` while the deployment is IN_PROGRESS.
+"""
+
+import abc
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+IN_PROGRESS = 'IN_PROGRESS'
+COMPLETE = 'COMPLETE'
+FAILED = 'FAILED'
+
+# Heat's own wording for a deployment that expects no signal
+# (heat/engine/resources/openstack/heat/software_deployment.py).
+NOT_WAITING_REASON = 'Not waiting for outputs signal'
+
+
+@dataclass(frozen=True)
+class SignalTarget:
+    """What ``prepare`` made: the inputs that point the server at it."""
+
+    inputs: tuple[dict, ...] = ()
+
+    @property
+    def values(self) -> dict:
+        return {each['name']: each['value'] for each in self.inputs}
+
+
+class SignalTransport(abc.ABC):
+    """How the server of one run sends its outputs back."""
+
+    name: str
+
+    @abc.abstractmethod
+    def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
+        """Create the signal target for one run named ``name``.
+
+        On failure, whatever was made so far is removed before raising.
+        """
+
+    def initial_status(self) -> tuple[str, str]:
+        """(status, status_reason) a new deployment starts with."""
+        return IN_PROGRESS, ''
+
+    @abc.abstractmethod
+    def read_result(self, input_values: Mapping[str, object]) -> dict | None:
+        """What the server sent, or None if it sent nothing yet.
+
+        ``input_values`` are the derived config's input values.
+        """
+
+    @abc.abstractmethod
+    def cleanup(self, input_values: Mapping[str, object]) -> None:
+        """Remove the signal target; one that is already gone is fine."""
+
+
+class NoSignal(SignalTransport):
+    """Fire and forget: Heat marks the deployment done at once, as Heat's
+    own resource does, instead of leaving it IN_PROGRESS for ever as the
+    CLI does."""
+
+    name = 'NO_SIGNAL'
+
+    def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
+        return SignalTarget()
+
+    def initial_status(self) -> tuple[str, str]:
+        return COMPLETE, NOT_WAITING_REASON
+
+    def read_result(self, input_values: Mapping[str, object]) -> None:
+        return None
+
+    def cleanup(self, input_values: Mapping[str, object]) -> None:
+        """Nothing was made, so nothing is removed."""

@@ -1,0 +1,218 @@
+"""TEMP_URL_SIGNAL: the server PUTs its outputs to a Swift TempURL.
+
+Heat reads the object itself whenever an IN_PROGRESS deployment is shown
+(service_software_config._refresh_swift_software_deployment), taking the
+container and object from the last two path segments of deploy_signal_id.
+Names are therefore kept to characters that need no URL quoting: Heat does
+not unquote them.
+
+Expiry: the URL lives for the run's timeout (60 minutes unless the caller
+says otherwise), like the CLI's ``--timeout``, not until 2038 as Heat's
+stack resources do. It is a bearer credential that sits in the server's
+metadata for anyone on the server to read, a trigger is one run rather than
+a stack's lifetime, and a result arriving after the timeout is refused by
+Swift, which is what a timeout means. The timeout must cover the whole run
+plus the agent's polling delay.
+"""
+
+import json
+import logging
+import re
+import secrets
+import uuid
+from collections.abc import Mapping
+from urllib import parse
+
+from swiftclient import exceptions as swift_exc
+from swiftclient import utils as swift_utils
+
+from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy.signals import SignalTarget
+from heat_deploy_dashboard.deploy.signals import SignalTransport
+
+LOG = logging.getLogger(__name__)
+
+SIGNAL_ID = 'deploy_signal_id'
+SIGNAL_VERB = 'deploy_signal_verb'
+
+KEY_HEADER = 'x-account-meta-temp-url-key'
+# Swift accepts either account key; a second one is there for key rotation.
+SECOND_KEY_HEADER = 'x-account-meta-temp-url-key-2'
+
+_UNSAFE_NAME_CHARACTERS = re.compile(r'[^A-Za-z0-9_.-]+')
+_NAME_PART_LENGTH = 64
+
+
+def _is_not_found(error: Exception) -> bool:
+    return (isinstance(error, swift_exc.ClientException)
+            and error.http_status == 404)
+
+
+def container_name(name: str) -> str:
+    """"<name>-<uuid4>", with name made safe for a URL path segment."""
+    safe = _UNSAFE_NAME_CHARACTERS.sub('-', name).strip('-')
+    return f'{safe[:_NAME_PART_LENGTH] or "signal"}-{uuid.uuid4()}'
+
+
+def signal_location(input_values: Mapping[str, object]) -> tuple[str, str]:
+    """(container, object) of a signal URL, read the way Heat reads it."""
+    path = parse.urlparse(input_values[SIGNAL_ID]).path
+    container, object_name = path.split('/')[-2:]
+    return container, object_name
+
+
+def storage_url(swift) -> str:
+    """The account's storage URL of a swiftclient Connection.
+
+    ``url`` is the preauthurl or the URL of the last authentication; after a
+    401 swiftclient clears it, but keeps a preauthurl in os_options.
+    """
+    url = swift.url or swift.os_options.get('object_storage_url')
+    if not url:
+        url, _token = swift.get_auth()
+    return url
+
+
+def signed_put_url(storage: str, container: str, object_name: str,
+                   seconds: int, key: str) -> str:
+    """Absolute PUT TempURL of one object.
+
+    Swift's tempurl middleware checks the signature against the path it
+    sees, "/v1/<account>/<container>/<object>". A storage URL may carry a
+    prefix before that (a proxy path such as "/swift/v1/AUTH_x"); the prefix
+    belongs in the URL the server calls but not in what is signed.
+    """
+    parsed = parse.urlparse(storage)
+    prefix, version, account = parsed.path.rstrip('/').rsplit('/', 2)
+    signed = swift_utils.generate_temp_url(
+        f'/{version}/{account}/{container}/{object_name}', seconds, key,
+        'PUT')
+    return f'{parsed.scheme}://{parsed.netloc}{prefix}{signed}'
+
+
+def signal_inputs(url: str) -> tuple[dict, dict]:
+    return (
+        derived.string_input(SIGNAL_ID, url,
+                             'ID of signal to use for signaling output '
+                             'values'),
+        derived.string_input(SIGNAL_VERB, 'PUT',
+                             'HTTP verb to use for signaling output values'),
+    )
+
+
+def _is_signal_object(listed_name: str, object_name: str) -> bool:
+    # Swift's object versioning keeps old copies as "<len:03x><name>/<ts>"
+    # (Heat turns it on for signals that may arrive more than once).
+    return (listed_name == object_name or
+            listed_name.startswith(f'{len(object_name):03x}{object_name}/'))
+
+
+class TempUrlSignal(SignalTransport):
+    """Signal through a fresh Swift container and a PUT TempURL.
+
+    Works with the user's own ``swiftclient.client.Connection``. One
+    instance serves one trigger: the account key is looked up once and
+    reused for every server of that trigger.
+    """
+
+    name = 'TEMP_URL_SIGNAL'
+
+    def __init__(self, swift):
+        self._swift = swift
+        self._key: str | None = None
+
+    def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
+        container = container_name(name)
+        object_name = str(uuid.uuid4())
+        self._swift.put_container(container)
+        try:
+            # An empty object makes "nothing sent yet" a 200 with no body,
+            # which both Heat and read_result take as no signal.
+            self._swift.put_object(container, object_name, b'')
+            url = signed_put_url(storage_url(self._swift), container,
+                                 object_name, timeout_minutes * 60,
+                                 self._account_key())
+        except Exception:
+            try:
+                self._remove(container, object_name)
+            except Exception:
+                LOG.warning('Could not remove signal container %s after a '
+                            'failed prepare', container, exc_info=True)
+            raise
+        return SignalTarget(signal_inputs(url))
+
+    def read_result(self, input_values: Mapping[str, object]) -> dict | None:
+        container, object_name = signal_location(input_values)
+        try:
+            _headers, body = self._swift.get_object(container, object_name)
+        except swift_exc.ClientException as error:
+            if _is_not_found(error):
+                return None
+            raise
+        if not body or not body.strip():
+            return None
+        try:
+            result = json.loads(body)
+        except ValueError:
+            LOG.warning('Signal object %s/%s does not hold JSON',
+                        container, object_name)
+            return None
+        if not isinstance(result, dict):
+            LOG.warning('Signal object %s/%s does not hold a JSON object',
+                        container, object_name)
+            return None
+        return result
+
+    def cleanup(self, input_values: Mapping[str, object]) -> None:
+        self._remove(*signal_location(input_values))
+
+    def _account_key(self) -> str:
+        if self._key is None:
+            headers = self._swift.head_account()
+            key = headers.get(KEY_HEADER) or headers.get(SECOND_KEY_HEADER)
+            if not key:
+                # Only ever set when absent: other URLs may be signed with
+                # the existing key, and replacing it would break them.
+                self._swift.post_account(
+                    {KEY_HEADER: secrets.token_hex(16)})
+                # Read back rather than trust our own value, in case a
+                # concurrent trigger set its key just before ours.
+                key = self._swift.head_account()[KEY_HEADER]
+            self._key = key
+        return self._key
+
+    def _remove(self, container: str, object_name: str) -> None:
+        """Delete the signal object, its versions, then the container if
+        that left it empty.
+
+        Only the signal's own objects are deleted: a deployment made by a
+        stack signals into the stack's shared container, which holds other
+        resources' signals too.
+        """
+        try:
+            _headers, listing = self._swift.get_container(
+                container, full_listing=True)
+        except swift_exc.ClientException as error:
+            if _is_not_found(error):
+                return
+            raise
+        names = [each['name'] for each in listing
+                 if _is_signal_object(each['name'], object_name)]
+        # Versions first: deleting the live object of a versioned container
+        # would otherwise restore the newest version in its place.
+        names.sort(key=lambda listed: listed == object_name)
+        for listed in names:
+            try:
+                self._swift.delete_object(container, listed)
+            except swift_exc.ClientException as error:
+                if not _is_not_found(error):
+                    raise
+        if len(names) < len(listing):
+            LOG.info('Signal container %s keeps %d other objects; left in '
+                     'place', container, len(listing) - len(names))
+            return
+        try:
+            self._swift.delete_container(container)
+        except swift_exc.ClientException as error:
+            if not _is_not_found(error):
+                raise

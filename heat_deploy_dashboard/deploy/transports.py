@@ -1,0 +1,53 @@
+"""Signal transports by name, for forms (the choices) and for cleanup (the
+name stored in a derived config's deploy_signal_transport input)."""
+
+from collections.abc import Callable, Mapping
+
+from heat_deploy_dashboard.deploy.derived import SIGNAL_TRANSPORT
+from heat_deploy_dashboard.deploy.messages import InputError
+from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_dashboard.deploy.messages import gettext_noop
+from heat_deploy_dashboard.deploy.signals import NoSignal
+from heat_deploy_dashboard.deploy.signals import SignalTransport
+from heat_deploy_dashboard.deploy.tempurl import TempUrlSignal
+
+TRANSPORT_NAMES = (TempUrlSignal.name, NoSignal.name)
+
+UNKNOWN_TRANSPORT = gettext_noop('Unknown signal transport %(name)s.')
+NEEDS_OBJECT_STORAGE = gettext_noop(
+    'The signal transport %(name)s needs Object Storage, which is not '
+    'available.')
+
+
+def transport_for(name: str, *, swift=None) -> SignalTransport:
+    """The transport called ``name``, built on the user's clients.
+
+    ``swift`` is a swiftclient Connection, needed by TEMP_URL_SIGNAL only.
+    A transport needing another service adds its client as another keyword,
+    so callers can keep passing ``functools.partial(transport_for, ...)``
+    wherever a name-to-transport lookup is wanted.
+    """
+    if name == TempUrlSignal.name:
+        if swift is None:
+            raise InputError(Message(NEEDS_OBJECT_STORAGE, {'name': name}))
+        return TempUrlSignal(swift)
+    if name == NoSignal.name:
+        return NoSignal()
+    raise InputError(Message(UNKNOWN_TRANSPORT, {'name': name}))
+
+
+def transport_of(input_values: Mapping[str, object],
+                 find_transport: Callable[[str], SignalTransport]
+                 ) -> SignalTransport | None:
+    """The transport a derived config's input values name.
+
+    None when they name none, or one ``find_transport`` cannot provide
+    (a stack's CFN_SIGNAL, or TEMP_URL_SIGNAL without Object Storage).
+    """
+    name = input_values.get(SIGNAL_TRANSPORT)
+    if name is None:
+        return None
+    try:
+        return find_transport(name)
+    except InputError:
+        return None

@@ -1,0 +1,152 @@
+"""Run an action of a software config on servers, one deployment each.
+
+Per server, the CLI's steps (see derived.py) with the transport's signal
+target: prepare the signal target, create the derived config, create the
+deployment. A server whose steps fail is rolled back and reported; the
+other servers go ahead, so one broken server does not block the rest.
+"""
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy.inputs import coerce_input_values
+from heat_deploy_dashboard.deploy.messages import InputError
+from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_dashboard.deploy.messages import gettext_noop
+from heat_deploy_dashboard.deploy.signals import SignalTransport
+
+LOG = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT_MINUTES = 60
+
+NO_ACTION = gettext_noop('Choose an action to run.')
+NO_SERVERS = gettext_noop('Choose at least one server.')
+EMPTY_SERVER = gettext_noop('A server ID cannot be empty.')
+BAD_TIMEOUT = gettext_noop('The timeout must be a whole number of minutes '
+                           'greater than zero.')
+SIGNAL_FAILED = gettext_noop(
+    'Could not start %(action)s on server %(server_id)s: the place for its '
+    'result could not be prepared in Object Storage.')
+CONFIG_FAILED = gettext_noop(
+    'Could not start %(action)s on server %(server_id)s: its configuration '
+    'could not be created.')
+DEPLOYMENT_FAILED = gettext_noop(
+    'Could not start %(action)s on server %(server_id)s: its deployment '
+    'could not be created.')
+
+
+@dataclass
+class TriggerResult:
+    """``created``: the new deployments (heatclient resources), in server
+    order. ``failures``: (server_id, Message) for each server left out."""
+
+    created: list = field(default_factory=list)
+    failures: list[tuple[str, Message]] = field(default_factory=list)
+
+
+class _ServerFailed(Exception):
+    def __init__(self, message: Message):
+        super().__init__(str(message))
+        self.message = message
+
+
+def _checked_servers(server_ids: Iterable[str]) -> list[str]:
+    servers = []
+    for server_id in server_ids:
+        if not server_id or not server_id.strip():
+            raise InputError(Message(EMPTY_SERVER))
+        # One run per server: the same server twice is a double click.
+        if server_id not in servers:
+            servers.append(server_id)
+    if not servers:
+        raise InputError(Message(NO_SERVERS))
+    return servers
+
+
+def _check_timeout(timeout_minutes: int) -> None:
+    if (isinstance(timeout_minutes, bool)
+            or not isinstance(timeout_minutes, int) or timeout_minutes < 1):
+        raise InputError(Message(BAD_TIMEOUT))
+
+
+def trigger(heat, transport: SignalTransport, *, config_id: str,
+            action: str, server_ids: Iterable[str],
+            input_values: Mapping[str, object] | None = None,
+            timeout_minutes: int = DEFAULT_TIMEOUT_MINUTES,
+            name: str | None = None) -> TriggerResult:
+    """Run ``action`` of config ``config_id`` on every server.
+
+    Raises InputError, before anything is created, for a blank action, no
+    servers, a bad timeout or an override that does not fit its input's
+    type; the only call made before that check is reading the source
+    config, whose input types it needs. Errors reading the source config
+    come from heatclient unchanged. The derived configs are named
+    "<name or source name>-<action>".
+    """
+    action = (action or '').strip()
+    if not action:
+        raise InputError(Message(NO_ACTION))
+    servers = _checked_servers(server_ids)
+    _check_timeout(timeout_minutes)
+
+    # Configs are immutable, so one read serves every server.
+    source = derived.as_dict(heat.software_configs.get(config_id))
+    values = coerce_input_values(source.get('inputs') or [],
+                                 input_values or {})
+    run_name = f'{name or source.get("name") or config_id}-{action}'
+
+    result = TriggerResult()
+    for server_id in servers:
+        try:
+            result.created.append(_trigger_one(
+                heat, transport, source, run_name=run_name, action=action,
+                server_id=server_id, values=values,
+                timeout_minutes=timeout_minutes))
+        except _ServerFailed as failure:
+            result.failures.append((server_id, failure.message))
+    return result
+
+
+def _trigger_one(heat, transport: SignalTransport, source: dict, *,
+                 run_name: str, action: str, server_id: str,
+                 values: dict, timeout_minutes: int):
+    undo: list[tuple[str, Callable[[], object]]] = []
+    failed_step = SIGNAL_FAILED
+    try:
+        target = transport.prepare(run_name, timeout_minutes)
+        undo.append(('signal target',
+                     lambda: transport.cleanup(target.values)))
+
+        failed_step = CONFIG_FAILED
+        config = heat.software_configs.create(**derived.build_derived_config(
+            source, name=run_name, action=action, server_id=server_id,
+            input_values=values, signal_transport=transport.name,
+            signal_inputs=target.inputs))
+        undo.append(('derived config %s' % config.id,
+                     lambda: heat.software_configs.delete(config.id)))
+
+        failed_step = DEPLOYMENT_FAILED
+        status, reason = transport.initial_status()
+        return heat.software_deployments.create(
+            config_id=config.id, server_id=server_id, action=action,
+            status=status, status_reason=reason)
+    except Exception:
+        LOG.exception('Triggering %s on server %s failed', action, server_id)
+        _undo(undo, server_id)
+        raise _ServerFailed(Message(
+            failed_step, {'action': action, 'server_id': server_id}))
+
+
+def _undo(undo: list[tuple[str, Callable[[], object]]],
+          server_id: str) -> None:
+    # Newest first: each step may depend on the one made before it.
+    for what, step in reversed(undo):
+        try:
+            step()
+        except Exception:
+            # The user is told the server failed; a leftover is an
+            # operator's matter, so it is logged rather than shown.
+            LOG.warning('Could not remove the %s of the failed run on '
+                        'server %s', what, server_id, exc_info=True)

@@ -1,0 +1,147 @@
+import datetime
+import functools
+import json
+import time
+
+import pytest
+
+from heat_deploy_dashboard.deploy.cancel import cancel
+from heat_deploy_dashboard.deploy.cancel import cancel_reason
+from heat_deploy_dashboard.deploy.cancel import is_cancelled
+from heat_deploy_dashboard.deploy.cancel import late_result
+from heat_deploy_dashboard.deploy.derived import derived_input_values
+from heat_deploy_dashboard.deploy.tempurl import signal_location
+from heat_deploy_dashboard.deploy.transports import transport_for
+from heat_deploy_dashboard.deploy.trigger import trigger
+
+from .fakes import FakeHeat
+from .fakes import FakeSwift
+
+NOON = datetime.datetime(2024, 5, 1, 12, 0, 0, 999999,
+                         tzinfo=datetime.timezone.utc)
+
+
+@pytest.fixture
+def swift():
+    return FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
+
+
+@pytest.fixture
+def heat():
+    return FakeHeat()
+
+
+def _started(heat, swift, transport='TEMP_URL_SIGNAL'):
+    source_id = heat.add_config(name='mysql', outputs=[{'name': 'size'}])
+    result = trigger(heat, transport_for(transport, swift=swift),
+                     config_id=source_id, action='BACKUP', server_ids=['s1'])
+    return result.created[0]
+
+
+def test_cancel_marks_a_running_deployment_failed(heat, swift):
+    started = _started(heat, swift)
+    cancelled = cancel(heat, started.id, 'alice', now=NOON)
+    assert cancelled.status == 'FAILED'
+    assert cancelled.status_reason == (
+        'Cancelled by alice at 2024-05-01T12:00:00Z')
+    assert is_cancelled(cancelled)
+
+
+def test_cancel_changes_nothing_else(heat, swift):
+    started = _started(heat, swift)
+    before = dict(heat.deployments[started.id])
+    cancel(heat, started.id, 'alice', now=NOON)
+    after = heat.deployments[started.id]
+    for key in ('config_id', 'server_id', 'action', 'input_values',
+                'output_values', 'creation_time'):
+        assert after[key] == before[key]
+    [(_method, args, kwargs)] = heat.called('software_deployments.update')
+    assert args == (started.id,)
+    assert kwargs == {'status': 'FAILED', 'status_reason':
+                      'Cancelled by alice at 2024-05-01T12:00:00Z'}
+
+
+def test_a_second_cancel_is_harmless(heat, swift):
+    started = _started(heat, swift)
+    cancel(heat, started.id, 'alice', now=NOON)
+    again = cancel(heat, started.id, 'bob')
+    assert again.status_reason == 'Cancelled by alice at 2024-05-01T12:00:00Z'
+    assert len(heat.called('software_deployments.update')) == 1
+
+
+def test_a_finished_deployment_is_not_cancelled(heat, swift):
+    started = _started(heat, swift, transport='NO_SIGNAL')
+    returned = cancel(heat, started.id, 'alice')
+    assert returned.status == 'COMPLETE'
+    assert not is_cancelled(returned)
+    assert heat.called('software_deployments.update') == []
+
+
+@pytest.mark.parametrize('now', [
+    datetime.datetime(2024, 5, 1, 12, 0, 0),
+    datetime.datetime(2024, 5, 1, 14, 0, 0, tzinfo=datetime.timezone(
+        datetime.timedelta(hours=2))),
+])
+def test_the_cancel_time_is_utc(now, monkeypatch):
+    # A naive time is UTC, whatever the web server's local zone.
+    monkeypatch.setenv('TZ', 'America/New_York')
+    time.tzset()
+    try:
+        assert cancel_reason('alice', now) == (
+            'Cancelled by alice at 2024-05-01T12:00:00Z')
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_the_cancel_time_defaults_to_now(heat, swift):
+    started = _started(heat, swift)
+    cancelled = cancel(heat, started.id, 'alice')
+    stamp = cancelled.status_reason[len('Cancelled by alice at '):]
+    moment = datetime.datetime.strptime(stamp, '%Y-%m-%dT%H:%M:%SZ')
+    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    assert abs((now - moment).total_seconds()) < 5
+
+
+def _send(heat, swift, deployment, result):
+    values = derived_input_values(heat.configs[deployment.config_id])
+    container, object_name = signal_location(values)
+    swift.containers[container][object_name] = json.dumps(result).encode()
+
+
+def test_late_result_of_a_cancelled_deployment(heat, swift):
+    started = _started(heat, swift)
+    cancelled = cancel(heat, started.id, 'alice')
+    find = functools.partial(transport_for, swift=swift)
+    assert late_result(heat, cancelled, find) is None
+    _send(heat, swift, started, {'deploy_stdout': 'late', 'size': '2G'})
+    assert late_result(heat, cancelled, find) == {
+        'deploy_stdout': 'late', 'size': '2G'}
+
+
+def test_no_late_result_without_a_cancel(heat, swift):
+    started = _started(heat, swift)
+    _send(heat, swift, started, {'deploy_stdout': 'on time'})
+    find = functools.partial(transport_for, swift=swift)
+    assert late_result(heat, started, find) is None
+    heat.software_deployments.update(started.id, status='FAILED',
+                                     status_reason='deploy_status_code : 1')
+    failed = heat.software_deployments.get(started.id)
+    assert late_result(heat, failed, find) is None
+
+
+def test_no_late_result_once_the_config_is_gone(heat, swift):
+    started = _started(heat, swift)
+    cancelled = cancel(heat, started.id, 'alice')
+    heat.software_deployments.delete(started.id)
+    heat.software_configs.delete(started.config_id)
+    find = functools.partial(transport_for, swift=swift)
+    assert late_result(heat, cancelled, find) is None
+
+
+def test_no_late_result_from_no_signal(heat, swift):
+    started = _started(heat, swift, transport='NO_SIGNAL')
+    heat.deployments[started.id]['status'] = 'FAILED'
+    heat.deployments[started.id]['status_reason'] = 'Cancelled by x at y'
+    cancelled = heat.software_deployments.get(started.id)
+    assert late_result(heat, cancelled, transport_for) is None

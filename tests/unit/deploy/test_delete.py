@@ -1,0 +1,115 @@
+import functools
+
+import pytest
+from heatclient import exc as heat_exc
+from swiftclient.exceptions import ClientException
+
+from heat_deploy_dashboard.deploy.delete import delete
+from heat_deploy_dashboard.deploy.derived import derived_input_values
+from heat_deploy_dashboard.deploy.tempurl import signal_location
+from heat_deploy_dashboard.deploy.transports import transport_for
+from heat_deploy_dashboard.deploy.trigger import trigger
+
+from .fakes import FakeHeat
+from .fakes import FakeSwift
+
+
+@pytest.fixture
+def swift():
+    return FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
+
+
+@pytest.fixture
+def heat():
+    return FakeHeat()
+
+
+@pytest.fixture
+def source_id(heat):
+    return heat.add_config(name='mysql')
+
+
+@pytest.fixture
+def find(swift):
+    return functools.partial(transport_for, swift=swift)
+
+
+def _started(heat, swift, source_id, transport='TEMP_URL_SIGNAL'):
+    result = trigger(heat, transport_for(transport, swift=swift),
+                     config_id=source_id, action='BACKUP', server_ids=['s1'])
+    deployment = result.created[0]
+    values = derived_input_values(heat.configs[deployment.config_id])
+    return deployment, values
+
+
+def test_delete_removes_everything_the_run_made(heat, swift, source_id,
+                                                find):
+    deployment, values = _started(heat, swift, source_id)
+    container, object_name = signal_location(values)
+    swift.containers[container][object_name] = b'{"deploy_stdout": ""}'
+    swift.containers[container][f'024{object_name}/1700000000.0'] = b'{}'
+
+    assert delete(heat, deployment.id, find) == []
+
+    assert heat.deployments == {}
+    assert set(heat.configs) == {source_id}
+    assert swift.containers == {}
+
+
+def test_a_deployment_already_gone_is_fine(heat, swift, source_id, find):
+    deployment, _values = _started(heat, swift, source_id)
+    assert delete(heat, deployment.id, find) == []
+    assert delete(heat, deployment.id, find) == []
+
+
+def test_a_config_and_container_already_gone_are_fine(heat, swift,
+                                                      source_id, find):
+    deployment, _values = _started(heat, swift, source_id)
+    swift.containers.clear()
+    heat.fail('software_configs.get', heat_exc.HTTPNotFound())
+    assert delete(heat, deployment.id, find) == []
+    assert heat.deployments == {}
+
+
+def test_a_source_config_used_directly_is_kept(heat, swift, source_id, find):
+    deployment = heat.software_deployments.create(
+        config_id=source_id, server_id='s1', action='CREATE',
+        status='COMPLETE', status_reason='')
+    assert delete(heat, deployment.id, find) == []
+    assert heat.deployments == {}
+    assert set(heat.configs) == {source_id}
+
+
+def test_no_signal_touches_no_swift(heat, swift, source_id, find):
+    deployment, _values = _started(heat, swift, source_id, 'NO_SIGNAL')
+    swift.calls.clear()
+    assert delete(heat, deployment.id, find) == []
+    assert set(heat.configs) == {source_id}
+    assert swift.calls == []
+
+
+def test_leftovers_are_reported_after_the_deployment_is_gone(
+        heat, swift, source_id, find):
+    deployment, values = _started(heat, swift, source_id)
+    heat.fail('software_configs.delete', heat_exc.HTTPServiceUnavailable())
+    swift.fail('delete_object', ClientException('503', http_status=503))
+
+    leftovers = delete(heat, deployment.id, find)
+
+    assert heat.deployments == {}
+    assert [str(message) for message in leftovers] == [
+        f'The deployment {deployment.id} was deleted, but its configuration '
+        f'{deployment.config_id} could not be.',
+        f'The deployment {deployment.id} was deleted, but the place its '
+        'result was sent to could not be removed.']
+
+
+def test_failing_to_delete_the_deployment_keeps_everything(
+        heat, swift, source_id, find):
+    deployment, _values = _started(heat, swift, source_id)
+    heat.fail('software_deployments.delete', heat_exc.HTTPForbidden())
+    with pytest.raises(heat_exc.HTTPForbidden):
+        delete(heat, deployment.id, find)
+    assert deployment.id in heat.deployments
+    assert deployment.config_id in heat.configs
+    assert len(swift.containers) == 1

@@ -1,0 +1,189 @@
+import hashlib
+import hmac
+import json
+import time
+from urllib import parse
+
+import pytest
+from swiftclient.client import Connection
+from swiftclient.exceptions import ClientException
+
+from heat_deploy_dashboard.deploy.tempurl import TempUrlSignal
+from heat_deploy_dashboard.deploy.tempurl import signal_location
+from heat_deploy_dashboard.deploy.tempurl import storage_url
+
+from .fakes import FakeSwift
+
+KEY_HEADER = 'x-account-meta-temp-url-key'
+
+
+def _signed_by(url, key, method='PUT'):
+    """Check a TempURL the way Swift's tempurl middleware does."""
+    parsed = parse.urlparse(url)
+    query = parse.parse_qs(parsed.query)
+    expires = query['temp_url_expires'][0]
+    swift_path = parsed.path[parsed.path.index('/v1/'):]
+    expected = hmac.new(key.encode(),
+                        f'{method}\n{expires}\n{swift_path}'.encode(),
+                        hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, query['temp_url_sig'][0])
+
+
+def test_prepare_makes_a_container_an_empty_object_and_a_put_url():
+    swift = FakeSwift(account_headers={KEY_HEADER: 'secret'})
+    before = time.time()
+    target = TempUrlSignal(swift).prepare('mysql-BACKUP', 30)
+
+    url = target.values['deploy_signal_id']
+    assert target.values['deploy_signal_verb'] == 'PUT'
+    container, object_name = signal_location(target.values)
+    assert container.startswith('mysql-BACKUP-')
+    assert swift.containers == {container: {object_name: b''}}
+    assert url.startswith('http://swift.example.com:8080/v1/AUTH_project/'
+                          f'{container}/{object_name}?')
+    assert _signed_by(url, 'secret')
+    expires = int(parse.parse_qs(parse.urlparse(url).query)
+                  ['temp_url_expires'][0])
+    assert int(before) + 30 * 60 <= expires <= time.time() + 30 * 60
+
+
+def test_an_existing_key_is_never_overwritten():
+    swift = FakeSwift(account_headers={KEY_HEADER: 'theirs'})
+    target = TempUrlSignal(swift).prepare('run', 60)
+    assert swift.called('post_account') == []
+    assert swift.account[KEY_HEADER] == 'theirs'
+    assert _signed_by(target.values['deploy_signal_id'], 'theirs')
+
+
+def test_the_second_account_key_is_used_when_it_is_the_only_one():
+    swift = FakeSwift(account_headers={KEY_HEADER + '-2': 'second'})
+    target = TempUrlSignal(swift).prepare('run', 60)
+    assert swift.called('post_account') == []
+    assert _signed_by(target.values['deploy_signal_id'], 'second')
+
+
+def test_a_missing_key_is_set_once_and_reused():
+    swift = FakeSwift()
+    transport = TempUrlSignal(swift)
+    first = transport.prepare('run', 60)
+    second = transport.prepare('run', 60)
+    assert len(swift.called('post_account')) == 1
+    key = swift.account[KEY_HEADER]
+    assert len(key) == 32
+    assert _signed_by(first.values['deploy_signal_id'], key)
+    assert _signed_by(second.values['deploy_signal_id'], key)
+    assert len(swift.called('head_account')) == 2
+
+
+def test_a_storage_url_prefix_stays_in_the_url_but_not_in_the_signature():
+    swift = FakeSwift(url='https://cloud.example.com/swift/v1/AUTH_p/',
+                      account_headers={KEY_HEADER: 'k'})
+    url = TempUrlSignal(swift).prepare('run', 60).values['deploy_signal_id']
+    assert url.startswith('https://cloud.example.com/swift/v1/AUTH_p/run-')
+    assert _signed_by(url, 'k')
+
+
+def test_names_are_made_safe_for_a_url_path():
+    swift = FakeSwift(account_headers={KEY_HEADER: 'k'})
+    target = TempUrlSignal(swift).prepare('my config/ä x-BACKUP', 60)
+    container, _object = signal_location(target.values)
+    assert container.startswith('my-config-x-BACKUP-')
+    assert parse.quote(container) == container
+    assert container in swift.containers
+
+
+def test_storage_url_of_a_preauthenticated_connection():
+    url = 'http://swift.example.com/v1/AUTH_p'
+    connection = Connection(preauthurl=url, preauthtoken='token')
+    assert storage_url(connection) == url
+    # swiftclient forgets .url after a 401, but keeps the preauthurl.
+    connection.url = None
+    assert storage_url(connection) == url
+
+
+def test_storage_url_authenticates_when_nothing_is_known():
+    class AuthOnly(Connection):
+        def get_auth(self):
+            return 'http://swift.example.com/v1/AUTH_q', 'token'
+
+    assert storage_url(AuthOnly()) == 'http://swift.example.com/v1/AUTH_q'
+
+
+@pytest.mark.parametrize('failing', ['put_object', 'head_account'])
+def test_a_failed_prepare_leaves_nothing(failing):
+    swift = FakeSwift()
+    swift.fail(failing, ClientException('503', http_status=503))
+    with pytest.raises(ClientException):
+        TempUrlSignal(swift).prepare('run', 60)
+    assert swift.containers == {}
+
+
+def _prepared():
+    swift = FakeSwift(account_headers={KEY_HEADER: 'k'})
+    transport = TempUrlSignal(swift)
+    values = transport.prepare('run', 60).values
+    container, object_name = signal_location(values)
+    return swift, transport, values, container, object_name
+
+
+def test_read_result_is_none_until_the_server_sends():
+    swift, transport, values, _c, _o = _prepared()
+    assert transport.read_result(values) is None
+
+
+def test_read_result_returns_what_the_server_sent():
+    swift, transport, values, container, object_name = _prepared()
+    sent = {'deploy_stdout': 'done', 'deploy_status_code': 0}
+    swift.containers[container][object_name] = json.dumps(sent).encode()
+    assert transport.read_result(values) == sent
+
+
+@pytest.mark.parametrize('body', [b'not json', b'[1, 2]', b'  \n'])
+def test_read_result_ignores_what_is_not_a_result(body):
+    swift, transport, values, container, object_name = _prepared()
+    swift.containers[container][object_name] = body
+    assert transport.read_result(values) is None
+
+
+def test_read_result_of_a_removed_target_is_none():
+    swift, transport, values, _c, _o = _prepared()
+    transport.cleanup(values)
+    assert transport.read_result(values) is None
+
+
+@pytest.mark.parametrize('versioned', [False, True])
+def test_cleanup_removes_the_object_its_versions_and_the_container(
+        versioned):
+    swift, transport, values, container, object_name = _prepared()
+    if versioned:
+        swift.put_container(container,
+                            headers={'x-versions-location': container})
+    objects = swift.containers[container]
+    objects[f'{len(object_name):03x}{object_name}/1700000000.00000'] = b'{}'
+    objects[f'{len(object_name):03x}{object_name}/1700000001.00000'] = b'{}'
+    transport.cleanup(values)
+    assert swift.containers == {}
+
+
+def test_cleanup_leaves_other_signals_in_a_shared_container():
+    swift, transport, values, container, object_name = _prepared()
+    swift.containers[container]['other-resource-signal'] = b''
+    transport.cleanup(values)
+    assert swift.containers == {container: {'other-resource-signal': b''}}
+
+
+def test_cleanup_of_something_already_gone_is_fine():
+    swift, transport, values, container, object_name = _prepared()
+    transport.cleanup(values)
+    transport.cleanup(values)
+    # The object gone but not yet its container, as after an interruption.
+    swift.containers[container] = {}
+    transport.cleanup(values)
+    assert swift.containers == {}
+
+
+def test_cleanup_reports_real_errors():
+    swift, transport, values, _c, _o = _prepared()
+    swift.fail('delete_object', ClientException('403', http_status=403))
+    with pytest.raises(ClientException):
+        transport.cleanup(values)

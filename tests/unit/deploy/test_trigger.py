@@ -1,0 +1,204 @@
+import logging
+
+import pytest
+from heatclient import exc as heat_exc
+from swiftclient.exceptions import ClientException
+
+from heat_deploy_dashboard.deploy.derived import derived_input_values
+from heat_deploy_dashboard.deploy.messages import InputError
+from heat_deploy_dashboard.deploy.tempurl import signal_location
+from heat_deploy_dashboard.deploy.transports import transport_for
+from heat_deploy_dashboard.deploy.trigger import trigger
+
+from .fakes import FakeHeat
+from .fakes import FakeSwift
+
+SECRET = 'a secret only the log may see'
+
+
+@pytest.fixture
+def heat():
+    return FakeHeat()
+
+
+@pytest.fixture
+def swift():
+    return FakeSwift(account_headers={'X-Account-Meta-Temp-URL-Key': 'k'})
+
+
+@pytest.fixture
+def source_id(heat):
+    return heat.add_config(
+        name='mysql', group='component',
+        config={'configs': [{'actions': ['BACKUP'], 'tool': 'script',
+                             'config': 'mysqldump'}]},
+        inputs=[{'name': 'port', 'type': 'Number', 'default': 3306},
+                {'name': 'target', 'type': 'String'}])
+
+
+def _derived(heat, source_id):
+    return [config for config_id, config in heat.configs.items()
+            if config_id != source_id]
+
+
+def _run(heat, transport, source_id, servers=('s1', 's2'), **kwargs):
+    return trigger(heat, transport, config_id=source_id, action='BACKUP',
+                   server_ids=servers, **kwargs)
+
+
+def test_two_servers_get_two_runs(heat, swift, source_id):
+    result = _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift),
+                  source_id, input_values={'port': '3307'})
+
+    assert result.failures == []
+    assert [d.server_id for d in result.created] == ['s1', 's2']
+    for deployment in result.created:
+        assert (deployment.action, deployment.status,
+                deployment.status_reason) == ('BACKUP', 'IN_PROGRESS', '')
+    assert set(heat.deployments) == {d.id for d in result.created}
+
+    derived = _derived(heat, source_id)
+    assert [c['name'] for c in derived] == ['mysql-BACKUP', 'mysql-BACKUP']
+    containers = set()
+    for deployment in result.created:
+        values = derived_input_values(heat.configs[deployment.config_id])
+        assert values['deploy_server_id'] == deployment.server_id
+        assert values['deploy_action'] == 'BACKUP'
+        assert values['deploy_signal_transport'] == 'TEMP_URL_SIGNAL'
+        assert values['port'] == 3307
+        container, object_name = signal_location(values)
+        assert swift.containers[container] == {object_name: b''}
+        containers.add(container)
+    assert containers == set(swift.containers)
+    assert len(containers) == 2
+
+
+def test_the_source_config_is_read_once(heat, swift, source_id):
+    _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift), source_id,
+         servers=['s1', 's2', 's3'])
+    assert len(heat.called('software_configs.get')) == 1
+
+
+def test_a_given_name_names_the_run(heat, swift, source_id):
+    _run(heat, transport_for('NO_SIGNAL'), source_id, name='nightly')
+    assert {c['name'] for c in _derived(heat, source_id)} == {
+        'nightly-BACKUP'}
+
+
+def test_the_same_server_twice_runs_once(heat, source_id):
+    result = _run(heat, transport_for('NO_SIGNAL'), source_id,
+                  servers=['s1', 's1'])
+    assert len(result.created) == 1
+
+
+def test_a_failing_server_leaves_nothing_and_the_others_go_ahead(
+        heat, swift, source_id, caplog):
+    heat.fail('software_deployments.create',
+              heat_exc.HTTPInternalServerError(SECRET),
+              when=lambda **kwargs: kwargs['server_id'] == 'bad')
+
+    result = _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift),
+                  source_id, servers=['good', 'bad'])
+
+    assert [d.server_id for d in result.created] == ['good']
+    [(server_id, message)] = result.failures
+    assert server_id == 'bad'
+    assert str(message) == ('Could not start BACKUP on server bad: its '
+                            'deployment could not be created.')
+    assert SECRET not in str(message)
+    assert SECRET in caplog.text
+    [good] = result.created
+    assert [c['id'] for c in _derived(heat, source_id)] == [good.config_id]
+    values = derived_input_values(heat.configs[good.config_id])
+    assert set(swift.containers) == {signal_location(values)[0]}
+
+
+def test_a_failing_config_removes_the_signal_target(heat, swift, source_id):
+    heat.fail('software_configs.create', heat_exc.HTTPForbidden())
+    result = _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift),
+                  source_id)
+    assert result.created == []
+    assert [str(m) for _s, m in result.failures] == [
+        'Could not start BACKUP on server s1: its configuration could not '
+        'be created.',
+        'Could not start BACKUP on server s2: its configuration could not '
+        'be created.']
+    assert swift.containers == {}
+    assert heat.deployments == {}
+
+
+@pytest.mark.parametrize('failing', ['put_object', 'head_account'])
+def test_swift_failing_midway_leaves_nothing(heat, swift, source_id,
+                                             failing):
+    swift.fail(failing, ClientException(SECRET, http_status=503))
+    result = _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift),
+                  source_id)
+    assert result.created == []
+    assert str(result.failures[0][1]) == (
+        'Could not start BACKUP on server s1: the place for its result '
+        'could not be prepared in Object Storage.')
+    assert swift.containers == {}
+    assert _derived(heat, source_id) == []
+    assert heat.deployments == {}
+
+
+def test_a_failing_cleanup_is_logged_not_raised(heat, swift, source_id,
+                                                caplog):
+    heat.fail('software_deployments.create', heat_exc.HTTPBadRequest())
+    heat.fail('software_configs.delete', heat_exc.HTTPServiceUnavailable())
+    with caplog.at_level(logging.WARNING):
+        result = _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift),
+                      source_id, servers=['s1'])
+    assert [s for s, _m in result.failures] == ['s1']
+    assert 'Could not remove the derived config' in caplog.text
+    # The cleanup carries on past the step that failed.
+    assert swift.containers == {}
+
+
+def test_no_signal_completes_at_once_without_swift(heat, source_id):
+    result = _run(heat, transport_for('NO_SIGNAL'), source_id)
+    for deployment in result.created:
+        assert (deployment.status, deployment.status_reason) == (
+            'COMPLETE', 'Not waiting for outputs signal')
+        values = derived_input_values(heat.configs[deployment.config_id])
+        assert values['deploy_signal_transport'] == 'NO_SIGNAL'
+        assert 'deploy_signal_id' not in values
+
+
+@pytest.mark.parametrize('kwargs', [
+    {'action': ' '},
+    {'action': None},
+    {'server_ids': []},
+    {'server_ids': ['s1', '']},
+    {'timeout_minutes': 0},
+    {'timeout_minutes': 1.5},
+])
+def test_bad_arguments_call_nothing(heat, swift, source_id, kwargs):
+    arguments = dict(config_id=source_id, action='BACKUP',
+                     server_ids=['s1'])
+    arguments.update(kwargs)
+    with pytest.raises(InputError):
+        trigger(heat, transport_for('TEMP_URL_SIGNAL', swift=swift),
+                **arguments)
+    assert heat.calls == []
+    assert swift.calls == []
+
+
+def test_a_bad_override_creates_nothing(heat, swift, source_id):
+    with pytest.raises(InputError, match='The input port must be a number'):
+        _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift), source_id,
+             input_values={'port': 'many'})
+    assert [call[0] for call in heat.calls] == ['software_configs.get']
+    assert swift.calls == []
+
+
+def test_a_missing_source_config_raises_heatclients_error(heat, swift):
+    with pytest.raises(heat_exc.HTTPNotFound):
+        _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift), 'nope')
+    assert swift.calls == []
+
+
+def test_the_action_is_trimmed(heat, source_id):
+    result = trigger(heat, transport_for('NO_SIGNAL'), config_id=source_id,
+                     action=' BACKUP\n', server_ids=['s1'])
+    assert result.created[0].action == 'BACKUP'
