@@ -1,0 +1,7 @@
+from heat_deploy_dashboard.api import heat
+from heat_deploy_dashboard.api import swift
+
+__all__ = [
+    "heat",
+    "swift",
+]

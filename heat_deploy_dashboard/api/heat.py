@@ -1,0 +1,41 @@
+"""Heat (orchestration) API calls made by the dashboard.
+
+One function per client call and nothing else: views catch the client's
+exceptions, and unit tests mock these functions.
+"""
+
+from django.conf import settings
+from heatclient import client as heat_client
+from horizon.utils.memoized import memoized
+from openstack_dashboard.api import base
+from openstack_dashboard.contrib.developer.profiler import api as profiler
+
+
+@memoized
+def heatclient(request):
+    return heat_client.Client(
+        '1',
+        endpoint=base.url_for(request, 'orchestration'),
+        token=request.user.token.id,
+        insecure=settings.OPENSTACK_SSL_NO_VERIFY,
+        ca_file=settings.OPENSTACK_SSL_CACERT,
+        # Without a timeout a hung Heat API hangs the page with it.
+        timeout=getattr(settings, 'HEAT_DEPLOY_API_TIMEOUT', 30),
+    )
+
+
+@profiler.trace
+def deployments_list(request, server_id=None):
+    # heatclient puts every keyword into the query string, None included.
+    filters = {'server_id': server_id} if server_id else {}
+    return heatclient(request).software_deployments.list(**filters)
+
+
+@profiler.trace
+def deployment_get(request, deployment_id):
+    return heatclient(request).software_deployments.get(deployment_id)
+
+
+@profiler.trace
+def config_get(request, config_id):
+    return heatclient(request).software_configs.get(config_id)

@@ -1,0 +1,60 @@
+"""The test case every unit test of a panel uses.
+
+Horizon's TestCase logs in a fake user without Keystone and fails a test
+that opens a real HTTP connection; this one adds our Heat test data and the
+orchestration service to that user's catalog.
+"""
+
+from unittest import mock
+
+from openstack_dashboard.test import helpers
+from openstack_dashboard.test.test_data import exceptions as horizon_stubs
+
+from tests.unit import test_data
+
+create_mocks = helpers.create_mocks
+IsHttpRequest = helpers.IsHttpRequest
+
+_ABSENT = object()
+
+
+class TestCase(helpers.TestCase):
+    # Role names of the logged-in user; None keeps Horizon's member + reader.
+    user_roles = None
+
+    def _setup_test_data(self):
+        # Horizon's test data replaces __init__ and __str__ of the clients'
+        # exception classes (swiftclient's ClientException among them) for
+        # the rest of the process; tests that run after these ones in the
+        # same process, such as the deploy module's, would raise the stubs.
+        stubbed = {}
+        with mock.patch.object(horizon_stubs, 'create_stubbed_exception',
+                               _remembering(stubbed)):
+            super()._setup_test_data()
+        self.addCleanup(_restore, stubbed)
+        test_data.data(self)
+
+    def _setup_user(self, **kwargs):
+        if self.user_roles is not None:
+            kwargs.setdefault('roles', [{'id': name, 'name': name}
+                                        for name in self.user_roles])
+        super()._setup_user(**kwargs)
+
+
+def _remembering(stubbed):
+    create_stub = horizon_stubs.create_stubbed_exception
+
+    def remember_then_stub(cls, *args, **kwargs):
+        for name in ('__init__', '__str__', 'silence_logging'):
+            stubbed.setdefault((cls, name), cls.__dict__.get(name, _ABSENT))
+        return create_stub(cls, *args, **kwargs)
+
+    return remember_then_stub
+
+
+def _restore(stubbed):
+    for (cls, name), original in stubbed.items():
+        if original is _ABSENT:
+            delattr(cls, name)
+        else:
+            setattr(cls, name, original)

@@ -1,0 +1,48 @@
+"""Django settings for the unit tests: Horizon's test settings plus ours."""
+
+import os
+import runpy
+import tempfile
+
+_REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+_BUILD_DIR = os.path.join(_REPO_ROOT, 'build', 'unit-tests')
+os.makedirs(_BUILD_DIR, exist_ok=True)
+
+# Horizon's test settings create their secret key file in the system temp
+# directory while they are imported; keep it in build/ instead.
+_system_tempdir = tempfile.tempdir
+tempfile.tempdir = _BUILD_DIR
+try:
+    from openstack_dashboard.test.settings import *  # noqa: F401,F403,H303
+finally:
+    tempfile.tempdir = _system_tempdir
+
+import openstack_dashboard.enabled  # noqa: E402
+from openstack_dashboard.utils import settings as settings_utils  # noqa: E402
+
+import heat_deploy_dashboard  # noqa: E402
+import heat_deploy_dashboard.enabled  # noqa: E402
+
+COMPRESS_ROOT = os.path.join(_BUILD_DIR, 'compress')
+
+# update_dashboards() rebuilds these two from the enabled files.
+HORIZON_CONFIG.pop('dashboards', None)  # noqa: F405
+HORIZON_CONFIG.pop('default_dashboard', None)  # noqa: F405
+settings_utils.update_dashboards(
+    [
+        openstack_dashboard.enabled,
+        heat_deploy_dashboard.enabled,
+    ],
+    HORIZON_CONFIG,  # noqa: F405
+    INSTALLED_APPS,  # noqa: F405
+)
+# Horizon's test settings already added openstack_dashboard's apps once, and
+# Django refuses an app listed twice.
+INSTALLED_APPS = list(dict.fromkeys(INSTALLED_APPS))  # noqa: F405
+
+# Run the operators' settings snippet as Horizon would, so the tests check
+# the policy files it registers.
+runpy.run_path(os.path.join(
+    os.path.dirname(heat_deploy_dashboard.__file__),
+    'local_settings.d', '_1799_heat_deploy_dashboard_settings.py'))

@@ -1,0 +1,89 @@
+"""Heat test data, shaped like what python-heatclient returns.
+
+Loaded onto the test case next to Horizon's own test data.
+"""
+
+import copy
+
+from heatclient.v1 import software_deployments
+from openstack_dashboard.test.test_data import utils
+
+# Horizon's test service catalog has no orchestration service, and the
+# panel requires one.
+ORCHESTRATION_SERVICE = {
+    "type": "orchestration",
+    "name": "heat",
+    "endpoints_links": [],
+    "endpoints": [
+        {"region": "RegionOne",
+         "interface": "admin",
+         "url": "http://admin.heat.example.com:8004/v1/1"},
+        {"region": "RegionOne",
+         "interface": "internal",
+         "url": "http://int.heat.example.com:8004/v1/1"},
+        {"region": "RegionOne",
+         "interface": "public",
+         "url": "http://public.heat.example.com:8004/v1/1"},
+    ],
+}
+
+# Heat's REST bodies (heat.engine.api.format_software_deployment): times are
+# UTC in '%Y-%m-%dT%H:%M:%SZ', and updated_time is absent, not null, until
+# the deployment is first updated.
+DEPLOYMENTS = [
+    {
+        "id": "0b5f1bd8-2f2c-4dd5-9a8e-3c1d4a4e0c01",
+        "config_id": "6a1e36c2-6d2f-4d0b-8d3e-5cc2a3b0a101",
+        "server_id": "8a5a1f3e-4b7e-4c1f-9e1a-2f6d0c3b7a11",
+        "input_values": {"backup_target": "swift"},
+        "output_values": {"deploy_stdout": "backed up 3 volumes\n",
+                          "deploy_stderr": "",
+                          "deploy_status_code": 0},
+        "action": "BACKUP",
+        "status": "COMPLETE",
+        "status_reason": "Outputs received",
+        "creation_time": "2025-03-01T09:00:00Z",
+        "updated_time": "2025-03-01T09:02:10Z",
+    },
+    {
+        "id": "4c2d9e77-8a1b-4f3e-b0d2-7e9f1a2b3c02",
+        "config_id": "6a1e36c2-6d2f-4d0b-8d3e-5cc2a3b0a102",
+        "server_id": "8a5a1f3e-4b7e-4c1f-9e1a-2f6d0c3b7a11",
+        "input_values": {},
+        "output_values": {"deploy_stdout": "",
+                          "deploy_stderr": "pg_dump: connection refused\n",
+                          "deploy_status_code": 2},
+        "action": "CREATE",
+        "status": "FAILED",
+        "status_reason": ("deploy_status_code : Deployment exited with "
+                          "non-zero status code: 2"),
+        "creation_time": "2025-03-03T14:30:00Z",
+        "updated_time": "2025-03-03T14:31:05Z",
+    },
+    {
+        "id": "9e8f7a6b-5c4d-4e3f-a2b1-0c9d8e7f6a03",
+        "config_id": "6a1e36c2-6d2f-4d0b-8d3e-5cc2a3b0a103",
+        "server_id": "1d2c3b4a-5f6e-4a7b-8c9d-0e1f2a3b4c22",
+        "input_values": {"rotate_users": "app"},
+        "output_values": None,
+        "action": "ROTATE_KEYS",
+        "status": "IN_PROGRESS",
+        "status_reason": "Deploy data available",
+        "creation_time": "2025-03-02T11:15:00Z",
+    },
+]
+
+
+def deployment(info):
+    # loaded=True as in SoftwareDeploymentManager.list(): a missing key then
+    # raises AttributeError instead of issuing another GET.
+    return software_deployments.SoftwareDeployment(
+        None, copy.deepcopy(info), loaded=True)
+
+
+def data(TEST):
+    TEST.service_catalog.append(copy.deepcopy(ORCHESTRATION_SERVICE))
+
+    TEST.software_deployments = utils.TestDataContainer()
+    for info in DEPLOYMENTS:
+        TEST.software_deployments.add(deployment(info))

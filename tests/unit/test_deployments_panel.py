@@ -1,0 +1,140 @@
+"""Project > Software Deployments > Deployments: the list of deployments."""
+
+from django.test.utils import override_settings
+from django.urls import reverse
+from heatclient import exc as heat_exc
+import horizon
+from openstack_auth import policy
+
+from heat_deploy_dashboard import api
+from tests.unit import helpers
+from tests.unit import test_data
+
+HEAT_FAILED_MESSAGE = ("Unable to retrieve software deployments: the "
+                       "orchestration service could not be reached or "
+                       "answered with an error.")
+
+
+class DeploymentsListTests(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.index_url = reverse('horizon:project:deployments:index')
+
+    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    def test_lists_deployments_newest_first_with_their_columns(self):
+        self.mock_deployments_list.return_value = \
+            self.software_deployments.list()
+
+        res = self.client.get(self.index_url)
+
+        self.assertEqual(200, res.status_code)
+        self.assertTemplateUsed(res, 'project/deployments/index.html')
+        self.mock_deployments_list.assert_called_once_with(
+            helpers.IsHttpRequest())
+        self.assertEqual(
+            ['2025-03-03T14:30:00Z', '2025-03-02T11:15:00Z',
+             '2025-03-01T09:00:00Z'],
+            [d.creation_time for d in res.context['table'].data])
+        for header in ('Server', 'Action', 'Status', 'Status Reason',
+                       'Created', 'Updated'):
+            self.assertContains(res, header)
+        self.assertContains(res, '8a5a1f3e-4b7e-4c1f-9e1a-2f6d0c3b7a11')
+        self.assertContains(res, 'ROTATE_KEYS')
+        self.assertContains(res, 'Outputs received')
+        for shown_status in ('Complete', 'Failed', 'In Progress'):
+            self.assertContains(res, shown_status)
+        # The in-progress deployment has never been updated.
+        self.assertContains(res, 'Never')
+        self.assertNoMessages()
+
+    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    def test_shows_an_empty_state_when_there_are_no_deployments(self):
+        self.mock_deployments_list.return_value = []
+
+        res = self.client.get(self.index_url)
+
+        self.assertEqual(200, res.status_code)
+        self.assertContains(res, 'No software deployments yet.')
+        self.assertNoMessages()
+
+    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    def test_explains_when_heat_cannot_be_reached_or_fails(self):
+        failures = {
+            'unreachable': heat_exc.CommunicationError(
+                message='Error communicating with '
+                        'http://public.heat.example.com:8004/v1/1 '
+                        '[Errno 111] Connection refused'),
+            'server error': heat_exc.HTTPInternalServerError(
+                message='{"error": {"message": "Traceback: DBError in '
+                        'software_deployment_get_all"}}'),
+        }
+        for name, failure in failures.items():
+            with self.subTest(name):
+                self.mock_deployments_list.side_effect = failure
+
+                res = self.client.get(self.index_url)
+
+                self.assertEqual(200, res.status_code)
+                self.assertContains(res, HEAT_FAILED_MESSAGE)
+                self.assertMessageCount(res, error=1)
+                for raw in ('Connection refused', 'public.heat.example.com',
+                            'Traceback', 'DBError'):
+                    self.assertNotContains(res, raw)
+                # An empty table here would be a false "no deployments".
+                self.assertNotContains(res, 'No software deployments yet.')
+                self.assertContains(
+                    res, 'Software deployments could not be loaded.')
+
+    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    def test_escapes_what_heat_returns(self):
+        info = dict(test_data.DEPLOYMENTS[0],
+                    status_reason='<script>alert("reason")</script>')
+        self.mock_deployments_list.return_value = [test_data.deployment(info)]
+
+        res = self.client.get(self.index_url)
+
+        self.assertEqual(200, res.status_code)
+        self.assertNotContains(res, '<script>alert("reason")</script>')
+        self.assertContains(res, '&lt;script&gt;alert(')
+
+
+@override_settings(POLICY_CHECK_FUNCTION='openstack_auth.policy.check')
+class PolicyEnforcedTestCase(helpers.TestCase):
+    """Horizon's test settings switch policy checks off; this switches the
+    real checks on, against the policy files the settings snippet registers.
+    """
+
+    def setUp(self):
+        super().setUp()
+        # openstack_auth caches its enforcers for the whole process.
+        policy.reset()
+        self.addCleanup(policy.reset)
+        self.index_url = reverse('horizon:project:deployments:index')
+        self.panel = horizon.get_dashboard('project').get_panel('deployments')
+
+
+class ProjectReaderPolicyTests(PolicyEnforcedTestCase):
+
+    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    def test_a_project_reader_sees_the_panel(self):
+        self.mock_deployments_list.return_value = []
+
+        res = self.client.get(self.index_url)
+
+        self.assertEqual(200, res.status_code)
+        self.assertTrue(self.panel.can_access({'request': res.wsgi_request}))
+
+
+class StackUserPolicyTests(PolicyEnforcedTestCase):
+    # Heat's default for software_deployments:index is "role:reader and
+    # project_id:%(project_id)s"; servers' agents log in with this role only.
+    user_roles = ['heat_stack_user']
+
+    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    def test_the_panel_is_hidden_and_forbidden(self):
+        res = self.client.get(self.index_url)
+
+        self.assertEqual(403, res.status_code)
+        self.mock_deployments_list.assert_not_called()
+        self.assertFalse(self.panel.can_access({'request': res.wsgi_request}))
