@@ -1,0 +1,70 @@
+"""A real local cloud, started once for the whole test session.
+
+It runs beside any `make demo` cloud: its own data directory (wiped first, so every run
+starts from a fresh machine's state) and its own ports.
+"""
+
+import functools
+import os
+import shutil
+import sys
+
+import pytest
+from heatclient import client as heat_client
+from swiftclient import client as swift_client
+
+from devcloud import cloud as cloud_mod
+from devcloud import layout as layout_mod
+from devcloud.services import identity
+from heat_deploy_dashboard import deploy
+
+TEST_PORT_BASE = 21000
+
+
+def _progress(message):
+    print(f'[testcloud] {message}', file=sys.stderr, flush=True)
+
+
+@pytest.fixture(scope='session')
+def cloud():
+    data_dir = layout_mod.REPO_ROOT / 'build' / 'testcloud'
+    shutil.rmtree(data_dir, ignore_errors=True)
+    layout = layout_mod.Layout(data_dir, int(os.environ.get('TESTCLOUD_PORT_BASE',
+                                                            TEST_PORT_BASE)))
+    the_cloud = cloud_mod.Cloud(layout, _progress)
+    the_cloud.start()
+    _progress(f'ready in {the_cloud.startup_seconds:.0f} s')
+    yield the_cloud
+    the_cloud.stop()
+
+
+@pytest.fixture(scope='session')
+def session(cloud):
+    return identity.user_session(cloud.layout)
+
+
+@pytest.fixture(scope='session')
+def heat(session):
+    return heat_client.Client('1', session=session, auth=session.auth)
+
+
+@pytest.fixture(scope='session')
+def swift(session):
+    return swift_client.Connection(session=session, retries=1, timeout=30)
+
+
+@pytest.fixture(scope='session')
+def find_transport(swift):
+    return functools.partial(deploy.transport_for, swift=swift)
+
+
+@pytest.fixture(scope='session')
+def demo_stack(cloud, heat):
+    return heat.stacks.get('demo')
+
+
+@pytest.fixture(scope='session')
+def demo_resources(heat, demo_stack):
+    """Physical ids of the demo stack's resources by name."""
+    return {r.resource_name: r.physical_resource_id
+            for r in heat.resources.list(demo_stack.id)}

@@ -1,0 +1,102 @@
+"""Triggering a custom action, cancelling it and deleting it, on the real local cloud."""
+
+import pytest
+from heatclient import exc as heat_exc
+from swiftclient import exceptions as swift_exc
+
+from heat_deploy_dashboard import deploy
+from tests.integration import waiting
+
+
+@pytest.fixture
+def backup(heat, find_transport, demo_resources):
+    """Trigger mysql's BACKUP on demo-db-1 and yield (deployment, its derived config)."""
+    created = []
+
+    def run(**overrides):
+        result = deploy.trigger(
+            heat, find_transport('TEMP_URL_SIGNAL'), config_id=demo_resources['mysql'],
+            action='BACKUP', name='mysql', server_ids=[demo_resources['db_server_1']],
+            input_values=overrides)
+        assert result.failures == []
+        [deployment] = result.created
+        created.append(deployment.id)
+        return deployment, heat.software_configs.get(deployment.config_id)
+
+    yield run
+    for deployment_id in created:
+        deploy.delete(heat, deployment_id, find_transport)
+
+
+def _container(config):
+    return deploy.derived_input_values(config)['deploy_signal_id'].split('?')[0].split('/')[-2]
+
+
+def test_backup_runs_with_the_overridden_inputs(heat, backup):
+    deployment, config = backup(retention_days=3, compress=False, tables='users,posts',
+                                pause_seconds=0)
+    assert config.name == 'mysql-BACKUP'
+    assert deployment.status == 'IN_PROGRESS'
+    assert deployment.action == 'BACKUP'
+
+    done = waiting.finished(heat, deployment.id)
+    assert done.status == 'COMPLETE', done.status_reason
+    assert done.status_reason == 'Outputs received'
+    outputs = done.output_values
+    # What the script itself saw.
+    assert ('backup_dir=backups retention_days=3 compress=false tables=users,posts'
+            in outputs['deploy_stdout'])
+    assert outputs['backup_file'].startswith('backups/backup-')
+    assert outputs['backup_file'].endswith('.tar')
+    assert outputs['table_count'].strip() == '2'
+    assert outputs['deploy_status_code'] == 0
+
+
+def test_a_failing_script_ends_failed_with_its_status_code(heat, backup):
+    deployment, _config = backup(tables='no_such_table', pause_seconds=0)
+    done = waiting.finished(heat, deployment.id)
+    assert done.status == 'FAILED'
+    assert done.output_values['deploy_status_code'] == 3
+    assert 'no such table: no_such_table' in done.output_values['deploy_stderr']
+
+
+def test_cancel_stays_cancelled_and_the_late_result_is_kept(cloud, heat, backup,
+                                                             find_transport):
+    deployment, config = backup(pause_seconds=4)
+    marker = cloud.layout.path('servers', 'demo-db-1', 'deployed', config.id)
+    waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
+
+    cancelled = deploy.cancel(heat, deployment.id, 'demo')
+    assert cancelled.status == 'FAILED'
+    assert cancelled.status_reason.startswith('Cancelled by demo at ')
+    again = deploy.cancel(heat, deployment.id, 'someone-else')
+    assert again.status_reason == cancelled.status_reason
+
+    transport = find_transport('TEMP_URL_SIGNAL')
+    values = deploy.derived_input_values(config)
+    late = waiting.wait_for('the server\'s late result in Swift',
+                            lambda: transport.read_result(values), timeout=30)
+    assert 'backup_dir=backups' in late['deploy_stdout']
+
+    after = heat.software_deployments.get(deployment.id)
+    assert after.status == 'FAILED'
+    assert after.status_reason == cancelled.status_reason
+    assert deploy.late_result(heat, after, find_transport) == late
+
+
+def test_delete_removes_the_deployment_its_config_and_its_container(heat, swift, backup,
+                                                                    find_transport):
+    deployment, config = backup(pause_seconds=0)
+    waiting.finished(heat, deployment.id)
+    container = _container(config)
+    swift.head_container(container)
+
+    assert deploy.delete(heat, deployment.id, find_transport) == []
+
+    with pytest.raises(heat_exc.HTTPNotFound):
+        heat.software_deployments.get(deployment.id)
+    with pytest.raises(heat_exc.HTTPNotFound):
+        heat.software_configs.get(config.id)
+    with pytest.raises(swift_exc.ClientException) as missing:
+        swift.head_container(container)
+    assert missing.value.http_status == 404

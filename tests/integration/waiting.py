@@ -1,0 +1,22 @@
+"""Waiting on the real cloud's state with a deadline, never a fixed sleep."""
+
+import time
+
+
+def wait_for(what, check, timeout=60, interval=0.25):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f'timed out after {timeout} s waiting for {what}')
+        time.sleep(interval)
+
+
+def finished(heat, deployment_id, timeout=60):
+    """The deployment once it is no longer IN_PROGRESS (each show makes Heat read Swift)."""
+    def check():
+        deployment = heat.software_deployments.get(deployment_id)
+        return deployment if deployment.status != 'IN_PROGRESS' else None
+    return wait_for(f'deployment {deployment_id} to finish', check, timeout)
