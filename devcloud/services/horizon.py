@@ -26,7 +26,8 @@ OPENSTACK_KEYSTONE_DEFAULT_ROLE = 'member'
 WEBROOT = '/'
 LOGIN_URL = '/auth/login/'
 LOGOUT_URL = '/auth/logout/'
-LOGIN_REDIRECT_URL = '/'
+# This cloud has no Nova, so Horizon's default landing page (Project > Overview) is forbidden.
+LOGIN_REDIRECT_URL = '/project/deployments/'
 STATIC_ROOT = {static_root!r}
 STATIC_URL = '/static/'
 COMPRESS_ENABLED = True
