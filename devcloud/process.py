@@ -19,6 +19,7 @@ class Supervisor:
     def __init__(self, log_dir):
         self.log_dir = log_dir
         self.processes = []  # (name, Popen)
+        self._launch = {}  # name -> how it was started, so one service can be restarted
 
     def log_path(self, name):
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -39,7 +40,26 @@ class Supervisor:
                                 cwd=cwd, start_new_session=True, **kwargs)
         log.close()
         self.processes.append((name, proc))
+        self._launch[name] = (argv, env, cwd, user)
         return proc
+
+    def restart(self, name, ready):
+        """Stop one service and start it again the same way (tests use this to make a
+        service fail for real)."""
+        for index, (each, proc) in enumerate(self.processes):
+            if each == name:
+                stop_process(proc)
+                del self.processes[index]
+                break
+        argv, env, cwd, user = self._launch[name]
+        proc = self.start(name, argv, env=env, cwd=cwd, user=user)
+        self.wait_until(name, proc, ready)
+        return proc
+
+    def stop(self, name):
+        for each, proc in self.processes:
+            if each == name:
+                stop_process(proc)
 
     def check_alive(self, name, proc):
         if proc.poll() is not None:

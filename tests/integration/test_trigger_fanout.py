@@ -1,0 +1,102 @@
+"""Triggering one action on many servers, and what a failure leaves behind: nothing."""
+
+import pytest
+
+from devcloud import process
+from heat_deploy_dashboard import deploy
+from tests.integration import waiting
+
+# Heat stores server ids in 36 characters: a longer one makes Heat's database refuse the
+# deployment, after its derived config and its Swift container were made.
+BAD_SERVER = 'x' * 40
+
+
+def _configs_named(heat, name):
+    return [c for c in heat.software_configs.list(limit=1000) if c.name == name]
+
+
+def _containers_of(swift, run_name):
+    _headers, containers = swift.get_account(prefix=f'{run_name}-', full_listing=True)
+    return [c['name'] for c in containers]
+
+
+@pytest.fixture
+def cleanup(heat, find_transport):
+    created = []
+    yield created
+    for deployment in created:
+        deploy.delete(heat, deployment.id, find_transport)
+
+
+def test_backup_on_two_servers_with_every_input_type_overridden(heat, find_transport,
+                                                                demo_resources, cleanup):
+    servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
+    result = deploy.trigger(
+        heat, find_transport('TEMP_URL_SIGNAL'), config_id=demo_resources['mysql'],
+        action='BACKUP', name='mysql', server_ids=servers,
+        input_values={'backup_dir': 'nightly', 'retention_days': '14', 'compress': 'no',
+                      'tables': 'users, comments', 'labels': '{"ticket": "OPS-42"}',
+                      'pause_seconds': 1})
+    cleanup.extend(result.created)
+    assert result.failures == []
+    assert sorted(d.server_id for d in result.created) == sorted(servers)
+
+    for deployment in result.created:
+        done = waiting.finished(heat, deployment.id)
+        assert done.status == 'COMPLETE', done.status_reason
+        stdout = done.output_values['deploy_stdout']
+        assert ('backup_dir=nightly retention_days=14 compress=false tables=users,comments'
+                in stdout)
+        assert 'labels={"ticket": "OPS-42"}' in stdout
+        assert done.output_values['backup_file'].startswith('nightly/backup-')
+        assert done.output_values['backup_file'].endswith('.tar')
+        assert done.output_values['table_count'].strip() == '2'
+
+
+def test_one_bad_server_leaves_nothing_behind_and_the_good_one_runs(
+        heat, swift, find_transport, demo_resources, cleanup):
+    result = deploy.trigger(
+        heat, find_transport('TEMP_URL_SIGNAL'), config_id=demo_resources['mysql'],
+        action='BACKUP', name='fanout', server_ids=[demo_resources['db_server_1'], BAD_SERVER],
+        input_values={'pause_seconds': 0})
+    cleanup.extend(result.created)
+
+    [(failed_server, message)] = result.failures
+    assert failed_server == BAD_SERVER
+    assert str(message) == (f'Could not start BACKUP on server {BAD_SERVER}: its deployment '
+                            'could not be created.')
+    [good] = result.created
+    assert waiting.finished(heat, good.id).status == 'COMPLETE'
+    # Only the good server's derived config and container exist.
+    assert [c.id for c in _configs_named(heat, 'fanout-BACKUP')] == [good.config_id]
+    assert len(_containers_of(swift, 'fanout-BACKUP')) == 1
+
+
+def test_swift_failing_mid_trigger_leaves_nothing_behind(cloud, heat, swift, find_transport,
+                                                        demo_resources):
+    # Containers live on the container server; the signal object needs the object server.
+    cloud.sup.stop('swift-object')
+    try:
+        result = deploy.trigger(
+            heat, find_transport('TEMP_URL_SIGNAL'), config_id=demo_resources['mysql'],
+            action='BACKUP', name='swiftdown', server_ids=[demo_resources['db_server_1']])
+    finally:
+        cloud.sup.restart('swift-object', lambda: process.port_open(
+            cloud.layout.port('swift_object')))
+    assert result.created == []
+    [(_server, message)] = result.failures
+    assert 'could not be prepared in Object Storage' in str(message)
+    assert _configs_named(heat, 'swiftdown-BACKUP') == []
+    assert _containers_of(swift, 'swiftdown-BACKUP') == []
+
+
+def test_no_signal_is_complete_at_once(heat, find_transport, demo_resources, cleanup):
+    result = deploy.trigger(
+        heat, find_transport('NO_SIGNAL'), config_id=demo_resources['wordpress'],
+        action='FLUSH_CACHE', name='wordpress', server_ids=[demo_resources['web_server']])
+    cleanup.extend(result.created)
+    [deployment] = result.created
+    assert deployment.status == 'COMPLETE'
+    assert deployment.status_reason == 'Not waiting for outputs signal'
+    config = heat.software_configs.get(deployment.config_id)
+    assert deploy.derived_input_values(config)['deploy_signal_transport'] == 'NO_SIGNAL'
