@@ -19,6 +19,13 @@ STATUS_DISPLAY_CHOICES = (
 )
 
 
+class DeploymentRow(tables.Row):
+    def load_cells(self, datum=None):
+        super().load_cells(datum)
+        # What the live poller looks for: Horizon's status classes are generic CSS.
+        self.attrs['data-status'] = self.datum.status
+
+
 class DeploymentsTable(tables.DataTable):
     server = tables.Column("server_id", verbose_name=_("Server"))
     # Not translated: besides Heat's lifecycle actions this holds the custom
@@ -44,6 +51,7 @@ class DeploymentsTable(tables.DataTable):
 
     class Meta:
         name = "deployments"
+        row_class = DeploymentRow
         verbose_name = _("Software Deployments")
         status_columns = ["status"]
         no_data_message = _(

@@ -1,7 +1,9 @@
 from django.urls import re_path
 
+from heat_deploy_dashboard.content.deployments import status
 from heat_deploy_dashboard.content.deployments import views
 
 urlpatterns = [
     re_path(r'^$', views.IndexView.as_view(), name='index'),
+    re_path(r'^status/$', status.StatusView.as_view(), name='status'),
 ]

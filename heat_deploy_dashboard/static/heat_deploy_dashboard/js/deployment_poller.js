@@ -1,0 +1,57 @@
+/* Live status of the running rows of a deployments table: one request per poll for all of
+   them, a visible "last checked" time, and a visible retry when the dashboard can't be
+   reached instead of going silent. Stops when nothing runs. */
+(function () {
+  'use strict';
+
+  var POLL_MS = 1500;
+  var MAX_RETRY_MS = 15000;
+
+  function runningIds($table) {
+    return $table.find('tbody tr[data-status="IN_PROGRESS"]').map(function () {
+      return $(this).attr('data-object-id');
+    }).get();
+  }
+
+  function start($state) {
+    var $table = $('table#' + $state.attr('data-table'));
+    var url = $state.attr('data-url');
+    var retryMs = POLL_MS;
+
+    function say(text, isError) {
+      $state.text(text).toggleClass('text-danger', !!isError);
+    }
+
+    function poll() {
+      var ids = runningIds($table);
+      if (!ids.length) {
+        say($state.attr('data-idle-text'));
+        return;
+      }
+      $.ajax({url: url, data: {id: ids}, traditional: true, dataType: 'json', timeout: 20000})
+        .done(function (reply) {
+          $.each(reply.rows, function (id, html) {
+            $table.find('tr[data-object-id="' + id + '"]').replaceWith(html);
+          });
+          $.each(reply.gone, function (i, id) {
+            $table.find('tr[data-object-id="' + id + '"]').remove();
+          });
+          var checked = new Date(reply.checked_at).toLocaleTimeString();
+          say($state.attr('data-live-text').replace('%(time)s', checked));
+          retryMs = POLL_MS;
+          setTimeout(poll, POLL_MS);
+        })
+        .fail(function () {
+          say($state.attr('data-error-text').replace(
+            '%(seconds)s', Math.round(retryMs / 1000)), true);
+          setTimeout(poll, retryMs);
+          retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+        });
+    }
+    poll();
+  }
+
+  horizon.addInitFunction(function () {
+    $('.hdd-poll-state[data-url]').each(function () { start($(this)); });
+  });
+}());

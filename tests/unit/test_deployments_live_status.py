@@ -1,0 +1,86 @@
+"""Deployments: running rows update live, one request per poll for all of them."""
+
+import json
+
+from django.urls import reverse
+from heatclient import exc as heat_exc
+
+from heat_deploy_dashboard import api
+from tests.unit import helpers
+from tests.unit import test_data
+
+RUNNING_ID = test_data.DEPLOYMENTS[2]['id']
+FINISHED_ID = test_data.DEPLOYMENTS[0]['id']
+
+
+class LiveStatusTests(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.status_url = reverse('horizon:project:deployments:status')
+
+    def _poll(self, *ids):
+        return self.client.get(self.status_url, {'id': list(ids)})
+
+    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    def test_one_poll_returns_every_requested_row_freshly_shown(self):
+        finished = test_data.deployment(dict(test_data.DEPLOYMENTS[2],
+                                             status='COMPLETE',
+                                             status_reason='Outputs received'))
+        still_running = test_data.deployment(dict(test_data.DEPLOYMENTS[2], id='other-id'))
+        self.mock_deployment_get.side_effect = \
+            lambda request, each: {RUNNING_ID: finished, 'other-id': still_running}[each]
+
+        res = self._poll(RUNNING_ID, 'other-id')
+
+        self.assertEqual(200, res.status_code)
+        reply = json.loads(res.content)
+        self.assertEqual({RUNNING_ID, 'other-id'}, set(reply['rows']))
+        self.assertIn('Outputs received', reply['rows'][RUNNING_ID])
+        self.assertIn('data-status="COMPLETE"', reply['rows'][RUNNING_ID])
+        self.assertIn('data-status="IN_PROGRESS"', reply['rows']['other-id'])
+        self.assertEqual(['other-id'], reply['running'])
+        self.assertEqual([], reply['gone'])
+        self.assertTrue(reply['checked_at'])
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+
+    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    def test_a_deleted_deployment_is_reported_gone(self):
+        self.mock_deployment_get.side_effect = heat_exc.HTTPNotFound()
+
+        reply = json.loads(self._poll(FINISHED_ID).content)
+
+        self.assertEqual([FINISHED_ID], reply['gone'])
+        self.assertEqual({}, reply['rows'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    def test_heat_down_answers_an_error_the_page_can_show(self):
+        self.mock_deployment_get.side_effect = heat_exc.CommunicationError(
+            'connection refused to http://10.0.0.1:8004')
+
+        res = self._poll(RUNNING_ID)
+
+        self.assertEqual(503, res.status_code)
+        reply = json.loads(res.content)
+        self.assertEqual('The orchestration service could not be reached.', reply['error'])
+        self.assertNotIn('10.0.0.1', res.content.decode())
+
+    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    def test_user_data_in_a_row_is_escaped(self):
+        self.mock_deployment_get.return_value = test_data.deployment(dict(
+            test_data.DEPLOYMENTS[2], status_reason='<script>alert(1)</script>'))
+
+        reply = json.loads(self._poll(RUNNING_ID).content)
+
+        self.assertNotIn('<script>', reply['rows'][RUNNING_ID])
+        self.assertIn('&lt;script&gt;', reply['rows'][RUNNING_ID])
+
+    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    def test_the_list_page_carries_the_live_status_line_and_its_script(self):
+        self.mock_deployments_list.return_value = self.software_deployments.list()
+
+        res = self.client.get(reverse('horizon:project:deployments:index'))
+
+        self.assertContains(res, 'class="hdd-poll-state')
+        self.assertContains(res, f'data-url="{self.status_url}"')
+        self.assertContains(res, 'deployment_poller.js')
