@@ -1,0 +1,50 @@
+"""Hiding secrets in what the dashboard shows: signal URLs, passwords, server metadata.
+
+A TempURL is a bearer credential: whoever holds its signature may write the result. Server
+metadata also carries the stack user's password for ZAQAR and HEAT signals. Shown values keep
+their shape, so a user can still tell which container or endpoint is used.
+"""
+
+import re
+from urllib import parse
+
+MASK = '********'
+
+# Keys whose whole value is a secret.
+_SECRET_KEY = re.compile(r'(password|secret|token|private_key|signature)$', re.IGNORECASE)
+# Query parameters that sign a URL: Swift TempURLs, Zaqar pre-signed URLs, AWS-style signing.
+_SIGNING_PARAMS = {'temp_url_sig', 'signature', 'x-amz-signature', 'sig'}
+
+
+def mask_url(url: str) -> str:
+    """The URL with the values of its signing query parameters masked."""
+    parts = parse.urlsplit(url)
+    if not parts.query:
+        return url
+    query = [(key, MASK if key.lower() in _SIGNING_PARAMS else value)
+             for key, value in parse.parse_qsl(parts.query, keep_blank_values=True)]
+    # safe='*' keeps the mask readable instead of percent-encoded.
+    return parts._replace(query=parse.urlencode(query, safe='*')).geturl()
+
+
+def mask_value(key: str, value):
+    """One value as it may be shown, knowing the name it is stored under."""
+    if isinstance(value, str):
+        if _SECRET_KEY.search(key or ''):
+            return MASK if value else value
+        if value.startswith(('http://', 'https://')):
+            return mask_url(value)
+    return mask_tree(value)
+
+
+def mask_tree(data):
+    """A copy of nested metadata (dicts, lists, Heat input lists) with secrets masked."""
+    if isinstance(data, dict):
+        # Heat's input lists hold {'name': ..., 'value': ...}: the name says what the value is.
+        if 'name' in data and 'value' in data:
+            return {**{k: mask_tree(v) for k, v in data.items() if k != 'value'},
+                    'value': mask_value(str(data['name']), data['value'])}
+        return {key: mask_value(str(key), value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [mask_tree(each) for each in data]
+    return data

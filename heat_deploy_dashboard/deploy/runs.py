@@ -1,0 +1,99 @@
+"""What one run (a deployment and its derived config) looks like to a person: the inputs it
+used, its duration, its outputs. Pure, shared by every page that shows runs."""
+
+import datetime
+import json
+
+from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy import masking
+
+# Inputs Heat or a trigger adds to tell the server how to run and report; not the run's inputs.
+_DEPLOY_INPUT_PREFIX = 'deploy_'
+# Keys Heat always puts in output_values, besides the config's declared outputs.
+STANDARD_OUTPUTS = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
+# Beyond this many characters an output is shown cut short, with the whole text downloadable.
+DISPLAY_LIMIT = 100 * 1024
+
+
+def parse_time(value: str | None) -> datetime.datetime | None:
+    """Heat's '%Y-%m-%dT%H:%M:%SZ' (or ISO 8601 with an offset) as an aware datetime."""
+    if not value:
+        return None
+    parsed = datetime.datetime.fromisoformat(value.replace('Z', '+00:00'))
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=datetime.timezone.utc)
+
+
+def duration(deployment, now: datetime.datetime | None = None) -> datetime.timedelta | None:
+    """How long the run took, or has been running. None when Heat gave no times.
+
+    Heat has no end time: a finished run's last update is when its result was applied.
+    """
+    deployment = derived.as_dict(deployment)
+    started = parse_time(deployment.get('creation_time'))
+    if started is None:
+        return None
+    if deployment.get('status') == 'IN_PROGRESS':
+        ended = now or datetime.datetime.now(datetime.timezone.utc)
+    else:
+        ended = parse_time(deployment.get('updated_time')) or started
+    return max(ended - started, datetime.timedelta(0))
+
+
+def format_duration(delta: datetime.timedelta | None) -> str:
+    """'1h 02m 03s', '2m 05s', '4s'; '' when unknown."""
+    if delta is None:
+        return ''
+    seconds = int(delta.total_seconds())
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f'{hours}h {minutes:02d}m {seconds:02d}s'
+    if minutes:
+        return f'{minutes}m {seconds:02d}s'
+    return f'{seconds}s'
+
+
+def run_inputs(config) -> list[dict]:
+    """The inputs this run used (name, type, value as shown), secrets masked."""
+    return [{'name': each['name'], 'type': each.get('type', 'String'),
+             'value': masking.mask_value(each['name'], each.get('value'))}
+            for each in derived.as_dict(config).get('inputs') or []
+            if not each['name'].startswith(_DEPLOY_INPUT_PREFIX)]
+
+
+def signal_details(config) -> dict:
+    """The run's signal transport and target, secrets masked, for display."""
+    values = derived.derived_input_values(config)
+    return {name: masking.mask_value(name, value) for name, value in values.items()
+            if name.startswith('deploy_signal') or name in ('deploy_queue_id',)}
+
+
+def output_text(value) -> str:
+    if value is None:
+        return ''
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, indent=2, sort_keys=True)
+
+
+def outputs(deployment, config) -> list[dict]:
+    """The run's outputs in display order: stdout, stderr, then the declared outputs.
+
+    Each is {name, text (cut to DISPLAY_LIMIT), truncated, size, error_output, description}.
+    """
+    values = derived.as_dict(deployment).get('output_values') or {}
+    declared = [o for o in derived.as_dict(config).get('outputs') or []
+                if o.get('name') not in STANDARD_OUTPUTS]
+    shown = [{'name': name} for name in STANDARD_OUTPUTS[:2]] + declared
+    result = []
+    for output in shown:
+        text = output_text(values.get(output['name']))
+        result.append({
+            'name': output['name'],
+            'text': text[:DISPLAY_LIMIT],
+            'truncated': len(text) > DISPLAY_LIMIT,
+            'size': len(text),
+            'error_output': bool(output.get('error_output')),
+            'description': output.get('description') or '',
+        })
+    return result

@@ -1,0 +1,70 @@
+import datetime
+
+from heat_deploy_dashboard.deploy import masking
+from heat_deploy_dashboard.deploy import runs
+
+UTC = datetime.timezone.utc
+CONFIG = {
+    'inputs': [
+        {'name': 'tables', 'type': 'CommaDelimitedList', 'value': ['users']},
+        {'name': 'db_password', 'type': 'String', 'value': 'pw'},
+        {'name': 'deploy_action', 'type': 'String', 'value': 'BACKUP'},
+        {'name': 'deploy_signal_transport', 'type': 'String', 'value': 'TEMP_URL_SIGNAL'},
+        {'name': 'deploy_signal_id', 'type': 'String',
+         'value': 'http://swift/v1/AUTH_a/c/o?temp_url_sig=abc&temp_url_expires=9'},
+    ],
+    'outputs': [{'name': 'backup_file', 'description': 'Archive'},
+                {'name': 'failure', 'error_output': True}],
+}
+
+
+def test_duration_of_a_finished_run_ends_at_its_last_update():
+    run = {'status': 'COMPLETE', 'creation_time': '2026-11-22T03:00:00Z',
+           'updated_time': '2026-11-22T03:01:05Z'}
+    assert runs.format_duration(runs.duration(run)) == '1m 05s'
+
+
+def test_duration_of_a_running_run_is_the_time_so_far():
+    run = {'status': 'IN_PROGRESS', 'creation_time': '2026-11-22T03:00:00Z'}
+    now = datetime.datetime(2026, 11, 22, 4, 2, 3, tzinfo=UTC)
+    assert runs.format_duration(runs.duration(run, now)) == '1h 02m 03s'
+
+
+def test_duration_is_unknown_without_times_and_never_negative():
+    assert runs.duration({'status': 'COMPLETE'}) is None
+    assert runs.format_duration(None) == ''
+    skewed = {'status': 'COMPLETE', 'creation_time': '2026-11-22T03:00:05Z',
+              'updated_time': '2026-11-22T03:00:00Z'}
+    assert runs.format_duration(runs.duration(skewed)) == '0s'
+
+
+def test_run_inputs_leave_out_heats_own_and_mask_secrets():
+    assert runs.run_inputs(CONFIG) == [
+        {'name': 'tables', 'type': 'CommaDelimitedList', 'value': ['users']},
+        {'name': 'db_password', 'type': 'String', 'value': masking.MASK},
+    ]
+
+
+def test_signal_details_show_the_transport_and_a_masked_target():
+    details = runs.signal_details(CONFIG)
+    assert details['deploy_signal_transport'] == 'TEMP_URL_SIGNAL'
+    assert 'abc' not in details['deploy_signal_id']
+
+
+def test_outputs_come_in_order_and_long_ones_are_cut_with_their_size():
+    big = 'x' * (runs.DISPLAY_LIMIT + 10)
+    deployment = {'output_values': {'deploy_stdout': big, 'deploy_stderr': '',
+                                    'deploy_status_code': 0, 'backup_file': 'b.tar',
+                                    'failure': {'code': 3}}}
+    shown = runs.outputs(deployment, CONFIG)
+    assert [o['name'] for o in shown] == ['deploy_stdout', 'deploy_stderr',
+                                          'backup_file', 'failure']
+    assert shown[0]['truncated'] and shown[0]['size'] == runs.DISPLAY_LIMIT + 10
+    assert len(shown[0]['text']) == runs.DISPLAY_LIMIT
+    assert not shown[2]['truncated'] and shown[2]['description'] == 'Archive'
+    assert shown[3]['error_output'] and '"code": 3' in shown[3]['text']
+
+
+def test_outputs_of_a_run_without_results_are_empty_text():
+    shown = runs.outputs({'output_values': None}, CONFIG)
+    assert {o['text'] for o in shown} == {''}
