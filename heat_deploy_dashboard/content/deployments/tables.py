@@ -30,7 +30,8 @@ class DeploymentsTable(tables.DataTable):
     server = tables.Column("server_id", verbose_name=_("Server"))
     # Not translated: besides Heat's lifecycle actions this holds the custom
     # action names (BACKUP, ROTATE_KEYS...) that template authors chose.
-    action = tables.Column("action", verbose_name=_("Action"))
+    action = tables.Column("action", verbose_name=_("Action"),
+                           link="horizon:project:deployments:detail")
     status = tables.Column("status",
                            verbose_name=_("Status"),
                            status=True,

@@ -6,4 +6,7 @@ from heat_deploy_dashboard.content.deployments import views
 urlpatterns = [
     re_path(r'^$', views.IndexView.as_view(), name='index'),
     re_path(r'^status/$', status.StatusView.as_view(), name='status'),
+    re_path(r'^(?P<deployment_id>[^/]+)/$', views.DetailView.as_view(), name='detail'),
+    re_path(r'^(?P<deployment_id>[^/]+)/outputs/(?P<output_name>[^/]+)/$',
+            views.OutputDownloadView.as_view(), name='output'),
 ]

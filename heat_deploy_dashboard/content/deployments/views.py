@@ -1,9 +1,17 @@
+from django import http
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.views import generic
+from heatclient import exc as heat_exc
 from horizon import exceptions
 from horizon import tables
+from horizon import tabs as horizon_tabs
+from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.deployments import tables as project_tables
+from heat_deploy_dashboard.content.deployments import tabs as project_tabs
+from heat_deploy_dashboard.deploy import runs
 
 
 class IndexView(tables.DataTableView):
@@ -33,3 +41,70 @@ class IndexView(tables.DataTableView):
         # strings sort in time order.
         return sorted(deployments, key=lambda d: d.creation_time,
                       reverse=True)
+
+
+def _deployment_and_config(request, deployment_id):
+    """The deployment and its derived config as plain dicts (config None if it is gone).
+
+    Plain dicts: heatclient's lazily loaded resources would make another GET, and so another
+    Swift check in Heat, for a key Heat left out (updated_time before the first update).
+    """
+    try:
+        deployment = api.heat.deployment_get(request, deployment_id).to_dict()
+    except heat_exc.HTTPNotFound:
+        # Another project's deployment, or a deleted one: the same answer for both.
+        raise http.Http404(_("This software deployment does not exist, or it is not in "
+                             "your project."))
+    try:
+        config = api.heat.config_get(request, deployment['config_id']).to_dict()
+    except heat_exc.HTTPNotFound:
+        config = None
+    return deployment, config
+
+
+class DetailView(horizon_tabs.TabView):
+    tab_group_class = project_tabs.DeploymentDetailTabs
+    template_name = 'project/deployments/detail.html'
+    page_title = "{{ title }}"
+
+    @memoized.memoized_method
+    def get_data(self):
+        try:
+            return _deployment_and_config(self.request, self.kwargs['deployment_id'])
+        except http.Http404:
+            raise
+        except Exception:
+            exceptions.handle(
+                self.request,
+                _("Unable to retrieve the software deployment: the orchestration service "
+                  "could not be reached or answered with an error."),
+                details='', redirect=reverse('horizon:project:deployments:index'))
+
+    def get_tabs(self, request, **kwargs):
+        deployment, config = self.get_data()
+        return self.tab_group_class(request, deployment=deployment, config=config, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        deployment, config = self.get_data()
+        context['deployment'] = deployment
+        context['title'] = _("%(name)s on %(server)s") % {
+            'name': (config or {}).get('name') or deployment['action'],
+            'server': deployment['server_id']}
+        context['url'] = reverse('horizon:project:deployments:index')
+        return context
+
+
+class OutputDownloadView(generic.View):
+    """The whole text of one output, however long, as a file."""
+
+    def get(self, request, deployment_id, output_name):
+        deployment, _config = _deployment_and_config(request, deployment_id)
+        values = deployment.get('output_values') or {}
+        if output_name not in values:
+            raise http.Http404(_("This deployment has no output of that name."))
+        response = http.HttpResponse(runs.output_text(values[output_name]),
+                                     content_type='text/plain; charset=utf-8')
+        response['Content-Disposition'] = (
+            f'attachment; filename="{deployment_id}-{output_name}.txt"')
+        return response

@@ -51,7 +51,37 @@
     poll();
   }
 
+  /* A running deployment's own page: poll it alone, and show its result by reloading once
+     when the server has reported. */
+  function watchDetail($state) {
+    var retryMs = POLL_MS;
+
+    function poll() {
+      $.ajax({url: $state.attr('data-url'), data: {id: $state.attr('data-id')},
+              dataType: 'json', timeout: 20000})
+        .done(function (reply) {
+          if (reply.running.indexOf($state.attr('data-id')) < 0) {
+            window.location.reload();
+            return;
+          }
+          var checked = new Date(reply.checked_at).toLocaleTimeString();
+          $state.text($state.attr('data-running-text').replace('%(time)s', checked))
+            .removeClass('text-danger');
+          retryMs = POLL_MS;
+          setTimeout(poll, POLL_MS);
+        })
+        .fail(function () {
+          $state.text($state.attr('data-error-text').replace(
+            '%(seconds)s', Math.round(retryMs / 1000))).addClass('text-danger');
+          setTimeout(poll, retryMs);
+          retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+        });
+    }
+    setTimeout(poll, POLL_MS);
+  }
+
   horizon.addInitFunction(function () {
     $('.hdd-poll-state[data-url]').each(function () { start($(this)); });
+    $('.hdd-detail-poll[data-url]').each(function () { watchDetail($(this)); });
   });
 }());

@@ -1,0 +1,59 @@
+from django.utils.translation import gettext_lazy as _
+from horizon import tabs
+
+from heat_deploy_dashboard.deploy import runs
+
+
+class OverviewTab(tabs.Tab):
+    name = _("Overview")
+    slug = "overview"
+    template_name = "project/deployments/_detail_overview.html"
+    policy_rules = (("orchestration", "software_deployments:show"),)
+
+    def get_context_data(self, request):
+        deployment = self.tab_group.kwargs['deployment']
+        config = self.tab_group.kwargs['config']
+        return {
+            'deployment': deployment,
+            'config': config,
+            'inputs': runs.run_inputs(config) if config else [],
+            'signal': runs.signal_details(config) if config else {},
+            'duration': runs.format_duration(runs.duration(deployment)),
+        }
+
+
+class OutputsTab(tabs.Tab):
+    name = _("Outputs")
+    slug = "outputs"
+    template_name = "project/deployments/_detail_outputs.html"
+    policy_rules = (("orchestration", "software_deployments:show"),)
+
+    def get_context_data(self, request):
+        deployment = self.tab_group.kwargs['deployment']
+        config = self.tab_group.kwargs['config']
+        values = deployment.get('output_values') or {}
+        return {
+            'deployment': deployment,
+            'status_code': values.get('deploy_status_code'),
+            'outputs': runs.outputs(deployment, config or {}),
+            'limit_kb': runs.DISPLAY_LIMIT // 1024,
+        }
+
+
+class DerivedConfigTab(tabs.Tab):
+    name = _("Derived Config")
+    slug = "config"
+    template_name = "project/deployments/_detail_config.html"
+    policy_rules = (("orchestration", "software_configs:show"),)
+
+    def allowed(self, request):
+        return self.tab_group.kwargs['config'] is not None and super().allowed(request)
+
+    def get_context_data(self, request):
+        config = self.tab_group.kwargs['config']
+        return {'config': config, 'body': runs.output_text(config.get('config'))}
+
+
+class DeploymentDetailTabs(tabs.DetailTabsGroup):
+    slug = "deployment_details"
+    tabs = (OverviewTab, OutputsTab, DerivedConfigTab)

@@ -1,0 +1,136 @@
+"""Deployments: a deployment's own page, its outputs and their download."""
+
+import copy
+
+from django.urls import reverse
+from heatclient import exc as heat_exc
+from heatclient.v1 import software_configs
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard.deploy import runs
+from tests.unit import helpers
+from tests.unit import test_data
+
+FINISHED = test_data.DEPLOYMENTS[0]
+SIGNAL_URL = ('http://swift:8080/v1/AUTH_p/mysql-BACKUP-1/2'
+              '?temp_url_sig=f00dfeed&temp_url_expires=1999999999')
+DERIVED = {
+    'id': FINISHED['config_id'], 'name': 'mysql-BACKUP', 'group': 'component',
+    'config': {'configs': [{'actions': ['BACKUP'], 'tool': 'script',
+                            'config': '#!/bin/sh\necho <b>backup</b>'}]},
+    'inputs': [
+        {'name': 'retention_days', 'type': 'Number', 'value': 14},
+        {'name': 'deploy_action', 'type': 'String', 'value': 'BACKUP'},
+        {'name': 'deploy_signal_transport', 'type': 'String', 'value': 'TEMP_URL_SIGNAL'},
+        {'name': 'deploy_signal_id', 'type': 'String', 'value': SIGNAL_URL},
+    ],
+    'outputs': [{'name': 'backup_file', 'description': 'The archive written'}],
+    'options': {},
+}
+
+
+def _deployment(**changes):
+    return test_data.deployment(dict(copy.deepcopy(FINISHED), **changes))
+
+
+def _config(**changes):
+    return software_configs.SoftwareConfig(None, dict(copy.deepcopy(DERIVED), **changes),
+                                           loaded=True)
+
+
+class DeploymentDetailTests(helpers.TestCase):
+
+    def _url(self, deployment_id=FINISHED['id']):
+        return reverse('horizon:project:deployments:detail', args=[deployment_id])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_overview_shows_the_inputs_the_run_used_and_masks_the_signal(self):
+        self.mock_deployment_get.return_value = _deployment()
+        self.mock_config_get.return_value = _config()
+
+        res = self.client.get(self._url())
+
+        self.assertEqual(200, res.status_code)
+        self.assertContains(res, 'mysql-BACKUP on ' + FINISHED['server_id'])
+        self.assertContains(res, 'retention_days')
+        self.assertContains(res, 'TEMP_URL_SIGNAL')
+        self.assertContains(res, 'mysql-BACKUP-1/2')
+        self.assertNotContains(res, 'f00dfeed')
+        self.assertContains(res, '2m 10s')
+        self.mock_deployment_get.assert_called_once_with(helpers.IsHttpRequest(),
+                                                         FINISHED['id'])
+        self.mock_config_get.assert_called_once_with(helpers.IsHttpRequest(),
+                                                     FINISHED['config_id'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_outputs_are_escaped_and_a_long_one_is_cut_with_a_download_link(self):
+        long_stdout = '<script>window.pwned=1</script>' + 'x' * runs.DISPLAY_LIMIT
+        self.mock_deployment_get.return_value = _deployment(output_values={
+            'deploy_stdout': long_stdout, 'deploy_stderr': 'warn <img src=x onerror=1>',
+            'deploy_status_code': 0, 'backup_file': 'nightly/b.tar'})
+        self.mock_config_get.return_value = _config()
+
+        res = self.client.get(self._url() + '?tab=deployment_details__outputs')
+
+        self.assertNotContains(res, '<script>window.pwned')
+        self.assertContains(res, '&lt;script&gt;window.pwned=1&lt;/script&gt;')
+        self.assertNotContains(res, '<img src=x')
+        self.assertContains(res, 'nightly/b.tar')
+        self.assertContains(res, 'The archive written')
+        self.assertContains(res, 'Download the full text')
+        self.assertContains(res, reverse('horizon:project:deployments:output',
+                                         args=[FINISHED['id'], 'deploy_stdout']))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_the_download_holds_the_whole_output(self):
+        long_stdout = 'y' * (runs.DISPLAY_LIMIT + 5)
+        self.mock_deployment_get.return_value = _deployment(output_values={
+            'deploy_stdout': long_stdout})
+        self.mock_config_get.return_value = _config()
+
+        res = self.client.get(reverse('horizon:project:deployments:output',
+                                      args=[FINISHED['id'], 'deploy_stdout']))
+
+        self.assertEqual(200, res.status_code)
+        self.assertEqual(long_stdout, res.content.decode())
+        self.assertIn('attachment', res['Content-Disposition'])
+        self.assertTrue(res['Content-Type'].startswith('text/plain'))
+
+    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    def test_another_projects_deployment_is_not_found_not_an_error(self):
+        self.mock_deployment_get.side_effect = heat_exc.HTTPNotFound()
+
+        res = self.client.get(self._url('someone-elses'))
+
+        self.assertEqual(404, res.status_code)
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_a_running_deployment_page_watches_for_its_result(self):
+        self.mock_deployment_get.return_value = _deployment(status='IN_PROGRESS',
+                                                            output_values=None)
+        self.mock_config_get.return_value = _config()
+
+        res = self.client.get(self._url())
+
+        self.assertContains(res, 'class="hdd-detail-poll')
+        self.assertContains(res, 'Not reported yet')
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_a_deleted_derived_config_still_shows_the_deployment(self):
+        self.mock_deployment_get.return_value = _deployment()
+        self.mock_config_get.side_effect = heat_exc.HTTPNotFound()
+
+        res = self.client.get(self._url())
+
+        self.assertEqual(200, res.status_code)
+        self.assertContains(res, '(deleted)')
+        self.assertNotContains(res, 'Derived Config</a>')
+
+    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    def test_heat_down_redirects_with_a_clear_message(self):
+        self.mock_deployment_get.side_effect = heat_exc.CommunicationError('boom at 10.0.0.9')
+
+        res = self.client.get(self._url())
+
+        self.assertRedirectsNoFollow(res, reverse('horizon:project:deployments:index'))
+        self.assertMessageCount(error=1)
