@@ -109,7 +109,7 @@ def start(layout, sup, progress):
     stamp = conf_dir / '.static-fingerprint'
     fingerprint = _static_fingerprint()
     if not stamp.exists() or stamp.read_text() != fingerprint:
-        progress('Horizon: collecting and compressing static files (first start: ~1 min)')
+        progress('Horizon: collecting and compressing static files (about 20 s)')
         django_admin = layout_mod.venv_bin('django-admin')
         log = sup.log_path('horizon-setup')
         process.run([django_admin, 'collectstatic', '--noinput', '--clear', '-v0'], log, env=env)
