@@ -39,3 +39,16 @@ def deployment_get(request, deployment_id):
 @profiler.trace
 def config_get(request, config_id):
     return heatclient(request).software_configs.get(config_id)
+
+
+@profiler.trace
+def configs_list(request):
+    return heatclient(request).software_configs.list()
+
+
+@profiler.trace
+def stacks_list(request):
+    # Nested stacks too: a component in one is named after the nested stack.
+    # heatclient returns a generator; the list makes the call happen here,
+    # where the caller's error handling is.
+    return list(heatclient(request).stacks.list(show_nested=True))

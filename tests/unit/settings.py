@@ -46,3 +46,14 @@ INSTALLED_APPS = list(dict.fromkeys(INSTALLED_APPS))  # noqa: F405
 runpy.run_path(os.path.join(
     os.path.dirname(heat_deploy_dashboard.__file__),
     'local_settings.d', '_1799_heat_deploy_dashboard_settings.py'))
+
+# Django's default locmem cache holds 300 entries, and one page rendered with
+# django_compressor stores about that many of its own, which would push the
+# software config cache out between two requests; memcached, as deployed,
+# has room for both.
+CACHES = {
+    'default': {
+        'BACKEND': 'django.core.cache.backends.locmem.LocMemCache',
+        'OPTIONS': {'MAX_ENTRIES': 100000},
+    },
+}

@@ -1,0 +1,79 @@
+"""Running, cancelling and deleting actions, on the user's own clients.
+
+Each function builds the clients a request needs and hands over to the
+deploy package, which holds the logic. Views and forms call these, and
+unit tests of the panels mock them.
+"""
+
+import functools
+from collections import namedtuple
+
+from openstack_dashboard.api import base
+from openstack_dashboard.contrib.developer.profiler import api as profiler
+
+from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.api import heat
+from heat_deploy_dashboard.api import swift
+
+_Need = namedtuple('_Need', 'service keyword client')
+
+# What a signal transport needs beyond Heat: the service type that must be
+# in the user's catalog, and the transport_for() keyword its client goes
+# in. A transport needing nothing is absent. A Zaqar transport adds
+# _Need('messaging', 'zaqar', <its client function>).
+_NEEDS = {
+    # Looked up when called, so that tests can replace api.swift's function.
+    'TEMP_URL_SIGNAL': _Need('object-store', 'swift',
+                             lambda request: swift.swift_connection(request)),
+}
+
+
+def required_service(transport_name):
+    """The catalog service type the transport needs, or None."""
+    need = _NEEDS.get(transport_name)
+    return need.service if need else None
+
+
+def _transport_clients(request, transport_names):
+    # Only clients whose service the user has: building one for a missing
+    # service raises, and the transport then reports itself unavailable.
+    clients = {}
+    for name in transport_names:
+        need = _NEEDS.get(name)
+        if need and base.is_service_enabled(request, need.service):
+            clients[need.keyword] = need.client(request)
+    return clients
+
+
+@profiler.trace
+def trigger_action(request, config_id, action, server_ids, input_values,
+                   transport_name, timeout_minutes, name):
+    """Run ``action`` of the config on each server; a deploy.TriggerResult.
+
+    Raises deploy.InputError, before anything is created, for values the
+    deploy package refuses (an unavailable transport among them), and
+    heatclient's error when the config cannot be read.
+    """
+    transport = deploy.transport_for(
+        transport_name, **_transport_clients(request, [transport_name]))
+    return deploy.trigger(
+        heat.heatclient(request), transport, config_id=config_id,
+        action=action, server_ids=server_ids, input_values=input_values,
+        timeout_minutes=timeout_minutes, name=name)
+
+
+@profiler.trace
+def cancel_deployment(request, deployment_id):
+    return deploy.cancel(heat.heatclient(request), deployment_id,
+                         request.user.username)
+
+
+@profiler.trace
+def delete_deployment(request, deployment_id):
+    """Delete the deployment and what its run made; a list of deploy.Message
+    for leftovers that could not be removed."""
+    find_transport = functools.partial(
+        deploy.transport_for,
+        **_transport_clients(request, deploy.TRANSPORT_NAMES))
+    return deploy.delete(heat.heatclient(request), deployment_id,
+                         find_transport)

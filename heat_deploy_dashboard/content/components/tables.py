@@ -1,0 +1,116 @@
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from horizon import tables
+from horizon.utils import filters
+
+from heat_deploy_dashboard.content.deployments import tables as deployments
+
+# Shown where Heat does not know a value, e.g. the stack of a config made
+# outside any stack.
+UNKNOWN = '\u2014'
+
+TRIGGER_RULES = (
+    # A trigger creates a derived config and a deployment per server.
+    ("orchestration", "software_configs:create"),
+    ("orchestration", "software_deployments:create"),
+)
+
+
+class TriggerAction(tables.LinkAction):
+    name = "trigger"
+    verbose_name = _("Run Action")
+    url = "horizon:project:components:trigger"
+    classes = ("ajax-modal",)
+    icon = "play"
+    policy_rules = TRIGGER_RULES
+
+    def allowed(self, request, component=None):
+        # Actions run on the servers a component is deployed on; with none
+        # there is nothing to choose from.
+        return component is None or bool(component.server_ids)
+
+
+def _joined(names):
+    # Action names are the template author's, not translated.
+    return ', '.join(names) or None
+
+
+def _custom_actions(component):
+    return _joined(component.custom_actions)
+
+
+def _lifecycle_actions(component):
+    return _joined(component.lifecycle_actions)
+
+
+def _server_count(component):
+    return len(component.server_ids)
+
+
+class ComponentsTable(tables.DataTable):
+    name = tables.Column("name", verbose_name=_("Name"),
+                         link="horizon:project:components:detail")
+    stack = tables.Column("stack_name", verbose_name=_("Stack"),
+                          empty_value=UNKNOWN)
+    resource = tables.Column("resource_name", verbose_name=_("Resource"),
+                             empty_value=UNKNOWN)
+    custom_actions = tables.Column(_custom_actions,
+                                   verbose_name=_("Custom Actions"),
+                                   empty_value=UNKNOWN)
+    lifecycle_actions = tables.Column(_lifecycle_actions,
+                                      verbose_name=_("Lifecycle Actions"),
+                                      empty_value=UNKNOWN)
+    servers = tables.Column(_server_count, verbose_name=_("Servers"))
+
+    class Meta:
+        name = "components"
+        verbose_name = _("Software Components")
+        row_actions = (TriggerAction,)
+        no_data_message = _(
+            "No software components yet. A component appears here once a "
+            "stack with an OS::Heat::SoftwareComponent resource is created.")
+
+    def get_object_display(self, component):
+        return component.name
+
+
+def _short_server_id(server_id):
+    # Heat has no cheap way to name a server: the id, shortened, with the
+    # full id on hover.
+    return format_html('<span title="{}">{}</span>', server_id,
+                       server_id[:8])
+
+
+def _last_change(deployment):
+    return deployment.get('updated_time') or deployment.get('creation_time')
+
+
+class ServersTable(tables.DataTable):
+    """The servers a component is deployed on, with the latest deployment
+    of it on each (dicts from linking.Component.latest_deployments)."""
+
+    server = tables.Column("server_id", verbose_name=_("Server"),
+                           filters=(_short_server_id,))
+    # Not translated: custom action names are the template author's.
+    action = tables.Column("action", verbose_name=_("Latest Action"))
+    status = tables.Column("status",
+                           verbose_name=_("Status"),
+                           status=True,
+                           status_choices=deployments.STATUS_CHOICES,
+                           display_choices=deployments.STATUS_DISPLAY_CHOICES)
+    status_reason = tables.Column("status_reason",
+                                  verbose_name=_("Status Reason"),
+                                  classes=("hdd-status-reason",))
+    time = tables.Column(_last_change, verbose_name=_("Time"),
+                         filters=(filters.parse_isotime,
+                                  filters.timesince_sortable),
+                         attrs={'data-type': 'timesince'})
+
+    class Meta:
+        name = "servers"
+        verbose_name = _("Servers")
+        status_columns = ["status"]
+        no_data_message = _("This component is not deployed on any server.")
+
+    def get_object_id(self, deployment):
+        return deployment['server_id']

@@ -1,0 +1,45 @@
+from django.utils.translation import gettext_lazy as _
+from horizon import tabs
+
+from heat_deploy_dashboard.content.components import forms
+from heat_deploy_dashboard.content.components import tables
+
+
+class OverviewTab(tabs.Tab):
+    name = _("Overview")
+    slug = "overview"
+    template_name = "project/components/_overview.html"
+    policy_rules = (("orchestration", "software_configs:show"),)
+
+    def get_context_data(self, request):
+        component = self.tab_group.kwargs['component']
+        inputs = [dict(declared, shown_default=forms.default_text(declared))
+                  for declared in component.inputs]
+        return {'component': component, 'inputs': inputs}
+
+
+class ActionsTab(tabs.Tab):
+    name = _("Actions")
+    slug = "actions"
+    template_name = "project/components/_actions.html"
+    policy_rules = (("orchestration", "software_configs:show"),)
+
+    def get_context_data(self, request):
+        return {'component': self.tab_group.kwargs['component']}
+
+
+class ServersTab(tabs.TableTab):
+    name = _("Servers")
+    slug = "servers"
+    table_classes = (tables.ServersTable,)
+    template_name = "horizon/common/_detail_table.html"
+    policy_rules = (("orchestration", "software_deployments:index"),)
+
+    def get_servers_data(self):
+        return self.tab_group.kwargs['component'].latest_deployments()
+
+
+class ComponentTabs(tabs.TabGroup):
+    slug = "component_details"
+    tabs = (OverviewTab, ActionsTab, ServersTab)
+    sticky = True

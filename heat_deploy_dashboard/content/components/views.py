@@ -1,0 +1,108 @@
+from django import http
+from django.urls import reverse
+from django.urls import reverse_lazy
+from django.utils.translation import gettext_lazy as _
+from horizon import exceptions
+from horizon import forms
+from horizon import tables
+from horizon import tabs
+from horizon.utils import memoized
+
+from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content.components import forms as project_forms
+from heat_deploy_dashboard.content.components import tables as project_tables
+from heat_deploy_dashboard.content.components import tabs as project_tabs
+from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
+
+INDEX_URL = 'horizon:project:components:index'
+DETAIL_URL = 'horizon:project:components:detail'
+
+# details='' on every exceptions.handle() keeps the client's raw error text
+# (URLs, tracebacks from Heat) out of the page; Horizon still logs it.
+HEAT_FAILED = _("Unable to retrieve software components: the orchestration "
+                "service could not be reached or answered with an error. "
+                "Try again later, or ask your cloud administrator to check "
+                "Heat.")
+
+
+class IndexView(tables.DataTableView):
+    table_class = project_tables.ComponentsTable
+    template_name = 'project/components/index.html'
+    page_title = _("Software Components")
+
+    def get_data(self):
+        try:
+            return directory.components(self.request)
+        except Exception:
+            exceptions.handle(self.request, HEAT_FAILED, details='')
+            # An empty table must not claim that there are no components.
+            self.table._no_data_message = _(
+                "Software components could not be loaded.")
+            return []
+
+
+class _ComponentMixin:
+    """The component named in the URL, or a message and the list."""
+
+    @memoized.memoized_method
+    def get_component(self):
+        try:
+            return directory.component(self.request,
+                                       self.kwargs['component_id'])
+        except http.Http404:
+            raise
+        except Exception:
+            exceptions.handle(self.request, HEAT_FAILED, details='',
+                              redirect=reverse(INDEX_URL))
+
+
+class DetailView(PolicyRequiredMixin, _ComponentMixin, tabs.TabView):
+    tab_group_class = project_tabs.ComponentTabs
+    template_name = 'project/components/detail.html'
+    policy_rules = (("orchestration", "software_configs:show"),)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        component = self.get_component()
+        table = project_tables.ComponentsTable(self.request)
+        context.update({
+            'component': component,
+            'page_title': component.name,
+            'url': reverse(INDEX_URL),
+            'actions': table.render_row_actions(component),
+        })
+        return context
+
+    def get_tabs(self, request, *args, **kwargs):
+        return self.tab_group_class(request, component=self.get_component(),
+                                    **kwargs)
+
+
+class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
+    form_class = project_forms.TriggerForm
+    template_name = 'project/components/trigger.html'
+    modal_id = 'trigger_action_modal'
+    page_title = _("Run an Action")
+    submit_label = _("Run")
+    success_url = reverse_lazy('horizon:project:deployments:index')
+    policy_rules = project_tables.TRIGGER_RULES
+
+    def get_cancel_url(self):
+        return reverse(DETAIL_URL, args=[self.kwargs['component_id']])
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        component = self.get_component()
+        context['component'] = component
+        context['submit_url'] = reverse(
+            'horizon:project:components:trigger', args=[component.id])
+        return context
+
+    def get_form_kwargs(self):
+        kwargs = super().get_form_kwargs()
+        kwargs['component'] = self.get_component()
+        return kwargs
+
+    def get_initial(self):
+        # A link may name the action to preselect: ?action=BACKUP.
+        return {'action': self.request.GET.get('action')}

@@ -1,0 +1,82 @@
+"""What the tests of the Components panel and its form share."""
+
+from django.core.cache import cache
+from django.test.utils import override_settings
+from django.urls import reverse
+from openstack_auth import policy
+
+from heat_deploy_dashboard import api
+from tests.unit import components_data as data
+from tests.unit import helpers
+
+INDEX_URL = reverse('horizon:project:components:index')
+HEAT_MOCKS = {api.heat: ('configs_list', 'deployments_list', 'stacks_list',
+                         'config_get')}
+TRIGGER_MOCKS = {**HEAT_MOCKS, api.deploy: ('trigger_action',)}
+
+
+def detail_url(component_id):
+    return reverse('horizon:project:components:detail', args=[component_id])
+
+
+def trigger_url(component_id, query=''):
+    return reverse('horizon:project:components:trigger',
+                   args=[component_id]) + query
+
+
+def mysql_form(**changes):
+    """What the form posts for mysql when nothing is changed."""
+    posted = {
+        'action': 'BACKUP',
+        'servers': [data.DB_1, data.DB_2],
+        'transport': 'TEMP_URL_SIGNAL',
+        'timeout': '60',
+        'input__backup_dir': 'backups',
+        'input__retention_days': '7',
+        'input__compress': 'on',
+        'input__tables': 'users,posts',
+        'input__labels': '{"schedule": "manual"}',
+        'input__backup_file': '',
+    }
+    posted.update(changes)
+    return {key: value for key, value in posted.items() if value is not None}
+
+
+class ComponentsTestCase(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        # Configs are cached across requests, and so across tests.
+        cache.clear()
+        self.addCleanup(cache.clear)
+
+    def serve(self, configs=None, deployments=None):
+        """Answer the Heat calls with the demo data (or these)."""
+        self.mock_configs_list.return_value = data.summaries(configs)
+        self.mock_config_get.side_effect = data.config_getter(configs)
+        self.mock_deployments_list.return_value = data.deployments(
+            deployments)
+        self.mock_stacks_list.return_value = data.stack_list()
+
+    def heat_list_calls(self):
+        return (self.mock_configs_list.call_count,
+                self.mock_deployments_list.call_count,
+                self.mock_stacks_list.call_count)
+
+    def get_ajax(self, url):
+        """A GET as Horizon's JavaScript makes it (a modal, or a page's
+        tabs): the part alone, much quicker to render than a whole page."""
+        return self.client.get(url, HTTP_X_REQUESTED_WITH='XMLHttpRequest')
+
+
+@override_settings(POLICY_CHECK_FUNCTION='openstack_auth.policy.check')
+class PolicyEnforcedTestCase(ComponentsTestCase):
+    """Horizon's test settings switch policy checks off; this switches the
+    real checks on, against the policy files the settings snippet registers.
+    """
+
+    def setUp(self):
+        super().setUp()
+        # openstack_auth caches its enforcers for the whole process.
+        policy.reset()
+        self.addCleanup(policy.reset)

@@ -1,0 +1,111 @@
+"""api.deploy: the user's clients handed to the deploy package.
+
+The clients are the deploy package's in-memory fakes, put in place where
+api/ builds them.
+"""
+
+from openstack_auth import utils as auth_utils
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard import deploy
+from tests.unit import helpers
+from tests.unit.deploy.fakes import FakeHeat
+from tests.unit.deploy.fakes import FakeSwift
+
+CLIENT_MOCKS = {api.heat: ('heatclient',), api.swift: ('swift_connection',)}
+
+
+class ApiDeployTests(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        # The logged-in user, as Horizon's middleware gives it to a view.
+        self.request.user = auth_utils.get_user(self.request)
+        self.heat = FakeHeat()
+        self.swift = FakeSwift(
+            account_headers={'X-Account-Meta-Temp-URL-Key': 'k'})
+        self.config_id = self.heat.add_config(
+            name='demo-mysql-yy352j5ma4zz', group='component',
+            config={'configs': [{'actions': ['BACKUP'], 'tool': 'script',
+                                 'config': 'tar ...'}]},
+            inputs=[{'name': 'retention_days', 'type': 'Number',
+                     'default': 7}])
+
+    def use_fakes(self):
+        self.mock_heatclient.return_value = self.heat
+        self.mock_swift_connection.return_value = self.swift
+
+    def trigger(self, transport='TEMP_URL_SIGNAL'):
+        return api.deploy.trigger_action(
+            self.request, self.config_id, 'BACKUP', ['db-1', 'db-2'],
+            {'retention_days': 14}, transport, 30, 'mysql')
+
+    @helpers.create_mocks(CLIENT_MOCKS)
+    def test_trigger_runs_the_action_on_each_server(self):
+        self.use_fakes()
+
+        result = self.trigger()
+
+        self.assertEqual([], result.failures)
+        self.assertEqual(['db-1', 'db-2'],
+                         [d.server_id for d in result.created])
+        derived = [c for c in self.heat.configs.values()
+                   if c['id'] != self.config_id]
+        self.assertEqual({'mysql-BACKUP'}, {c['name'] for c in derived})
+        self.assertEqual(
+            {14}, {deploy.derived_input_values(c)['retention_days']
+                   for c in derived})
+        # One signal container per server, in the user's own account.
+        self.assertEqual(2, len(self.swift.containers))
+        self.mock_swift_connection.assert_called_once_with(self.request)
+
+    @helpers.create_mocks(CLIENT_MOCKS)
+    def test_no_signal_needs_no_object_storage_client(self):
+        self.use_fakes()
+
+        result = self.trigger('NO_SIGNAL')
+
+        self.assertEqual(['COMPLETE', 'COMPLETE'],
+                         [d.status for d in result.created])
+        self.mock_swift_connection.assert_not_called()
+
+    @helpers.create_mocks(CLIENT_MOCKS)
+    def test_tempurl_without_object_storage_refuses_and_creates_nothing(self):
+        self.use_fakes()
+        self.request.user.service_catalog = [
+            s for s in self.request.user.service_catalog
+            if s['type'] != 'object-store']
+
+        with self.assertRaises(deploy.InputError) as raised:
+            self.trigger()
+
+        self.assertIn('needs Object Storage', str(raised.exception))
+        self.assertEqual([self.config_id], list(self.heat.configs))
+        self.mock_swift_connection.assert_not_called()
+
+    @helpers.create_mocks(CLIENT_MOCKS)
+    def test_cancel_is_signed_with_the_users_name(self):
+        self.use_fakes()
+        (deployment,) = api.deploy.trigger_action(
+            self.request, self.config_id, 'BACKUP', ['db-1'], {},
+            'TEMP_URL_SIGNAL', 30, 'mysql').created
+
+        cancelled = api.deploy.cancel_deployment(self.request, deployment.id)
+
+        self.assertEqual('FAILED', cancelled.status)
+        self.assertTrue(cancelled.status_reason.startswith(
+            f'Cancelled by {self.request.user.username} at '))
+
+    @helpers.create_mocks(CLIENT_MOCKS)
+    def test_delete_removes_the_run_and_its_signal_container(self):
+        self.use_fakes()
+        (deployment,) = api.deploy.trigger_action(
+            self.request, self.config_id, 'BACKUP', ['db-1'], {},
+            'TEMP_URL_SIGNAL', 30, 'mysql').created
+
+        leftovers = api.deploy.delete_deployment(self.request, deployment.id)
+
+        self.assertEqual([], leftovers)
+        self.assertEqual({}, self.heat.deployments)
+        self.assertEqual([self.config_id], list(self.heat.configs))
+        self.assertEqual({}, self.swift.containers)

@@ -1,0 +1,132 @@
+"""Project > Software Deployments > Components > a component's page."""
+
+import copy
+
+from heatclient import exc as heat_exc
+
+from tests.unit import components_data as data
+from tests.unit import helpers
+from tests.unit.components_case import ComponentsTestCase
+from tests.unit.components_case import detail_url
+from tests.unit.components_case import HEAT_MOCKS
+from tests.unit.components_case import INDEX_URL
+from tests.unit.components_case import PolicyEnforcedTestCase
+from tests.unit.components_case import trigger_url
+
+
+class ComponentDetailTests(ComponentsTestCase):
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_shows_the_declared_inputs_and_outputs(self):
+        self.serve()
+
+        res = self.client.get(detail_url(data.MYSQL_ID))
+
+        self.assertEqual(200, res.status_code)
+        self.assertTemplateUsed(res, 'project/components/detail.html')
+        self.assertContains(res, 'demo-mysql-yy352j5ma4zz')
+        for text in ('<code>retention_days</code>', 'Number', '>7</pre>',
+                     'Backups older than this many days are removed.',
+                     '>users,posts</pre>', '>true</pre>',
+                     '&quot;schedule&quot;: &quot;manual&quot;',
+                     '<code>dsn</code>', 'How to reach the database.'):
+            self.assertContains(res, text)
+        # backup_file defaults to the empty string, which is a default.
+        self.assertContains(res, '<em>Empty</em>', count=1)
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_an_input_without_default_is_marked_required(self):
+        self.serve()
+
+        res = self.get_ajax(detail_url(data.WORDPRESS_ID))
+
+        self.assertContains(res, 'None: a value is required', count=1)
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_shows_each_actions_script_escaped_with_its_tool(self):
+        mysql = copy.deepcopy(data.MYSQL)
+        mysql['config']['configs'][1]['config'] = (
+            'echo "<script>alert(1)</script>" > /tmp/x\n')
+        self.serve(configs=[mysql, data.DERIVED[0]])
+
+        res = self.get_ajax(detail_url(data.MYSQL_ID))
+
+        self.assertContains(res, 'run with script', count=3)
+        self.assertContains(res, '<code>BACKUP</code>')
+        self.assertNotContains(res, '<script>alert(1)</script>')
+        self.assertContains(
+            res, 'echo &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; '
+                 '&gt; /tmp/x')
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_lists_its_servers_with_their_latest_deployment(self):
+        self.serve()
+
+        res = self.get_ajax(detail_url(data.MYSQL_ID))
+
+        servers = res.context['servers_table'].data
+        self.assertEqual(
+            sorted([(data.DB_1, 'BACKUP', 'IN_PROGRESS'),
+                    (data.DB_2, 'CREATE', 'COMPLETE')]),
+            [(d['server_id'], d['action'], d['status']) for d in servers])
+        # The short id, with the full one on hover.
+        self.assertContains(res, f'<span title="{data.DB_1}">{data.DB_1[:8]}'
+                                 '</span>')
+        self.assertContains(res, 'In Progress')
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_offers_to_run_an_action(self):
+        self.serve()
+
+        res = self.client.get(detail_url(data.MYSQL_ID))
+
+        self.assertContains(res, trigger_url(data.MYSQL_ID))
+        # The whole page, header and tabs, shares one set of listings.
+        self.assertEqual((1, 1, 1), self.heat_list_calls())
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_a_config_that_is_not_a_component_is_not_found(self):
+        self.serve()
+
+        for config_id in ('no-such-config', data.DERIVED[0]['id'],
+                          data.SCRIPT_CONFIG['id']):
+            with self.subTest(config_id):
+                res = self.client.get(detail_url(config_id))
+
+                self.assertEqual(404, res.status_code)
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_heat_down_leads_back_to_the_list_with_a_message(self):
+        self.serve()
+        self.mock_deployments_list.side_effect = heat_exc.CommunicationError(
+            message='Connection refused')
+
+        res = self.client.get(detail_url(data.MYSQL_ID))
+
+        self.assertRedirectsNoFollow(res, INDEX_URL)
+        self.assertMessageCount(error=1)
+
+
+class ProjectReaderPolicyTests(PolicyEnforcedTestCase):
+    user_roles = ['reader']
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_a_reader_sees_a_component_but_cannot_run_actions(self):
+        self.serve()
+
+        res = self.client.get(detail_url(data.MYSQL_ID))
+
+        self.assertEqual(200, res.status_code)
+        self.assertContains(res, 'demo-mysql-yy352j5ma4zz')
+        self.assertNotContains(res, trigger_url(data.MYSQL_ID))
+
+
+class StackUserPolicyTests(PolicyEnforcedTestCase):
+    user_roles = ['heat_stack_user']
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_a_component_page_is_forbidden(self):
+        res = self.client.get(detail_url(data.MYSQL_ID))
+
+        self.assertEqual(403, res.status_code)
+        self.mock_configs_list.assert_not_called()

@@ -1,0 +1,104 @@
+"""The immutable-config cache: Heat is asked for each config once."""
+
+import importlib.util
+import threading
+
+from django.core.cache import cache
+from heatclient import exc as heat_exc
+from openstack_auth import utils as auth_utils
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard import config_cache
+from tests.unit import components_data as data
+from tests.unit import helpers
+
+
+class ConfigCacheTests(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        cache.clear()
+        self.addCleanup(cache.clear)
+        # The logged-in user, as Horizon's middleware gives it to a view.
+        self.request.user = auth_utils.get_user(self.request)
+
+    @helpers.create_mocks({api.heat: ('config_get',)})
+    def test_a_second_lookup_does_not_call_heat(self):
+        self.mock_config_get.side_effect = data.config_getter()
+        before = config_cache.stats()
+
+        first = config_cache.get_many(self.request, [data.MYSQL_ID])
+        second = config_cache.get_many(self.request, [data.MYSQL_ID])
+
+        self.assertEqual(first, second)
+        self.assertEqual(data.MYSQL, second[data.MYSQL_ID])
+        self.mock_config_get.assert_called_once_with(self.request,
+                                                     data.MYSQL_ID)
+        after = config_cache.stats()
+        self.assertEqual(1, after['misses'] - before['misses'])
+        self.assertEqual(1, after['hits'] - before['hits'])
+
+    @helpers.create_mocks({api.heat: ('config_get',)})
+    def test_another_worker_reads_what_one_worker_fetched(self):
+        self.mock_config_get.side_effect = data.config_getter()
+        config_cache.get_many(self.request, [data.MYSQL_ID])
+        other_worker = _fresh_copy(config_cache)
+        seen = {}
+
+        # Its own copy of the module, in its own thread (so with its own
+        # connection to the cache backend), as a second Horizon worker has.
+        thread = threading.Thread(target=lambda: seen.update(
+            other_worker.get_many(self.request, [data.MYSQL_ID])))
+        thread.start()
+        thread.join()
+
+        self.assertEqual(data.MYSQL, seen[data.MYSQL_ID])
+        self.assertEqual(1, self.mock_config_get.call_count)
+        self.assertEqual({'hits': 1, 'misses': 0}, other_worker.stats())
+
+    @helpers.create_mocks({api.heat: ('config_get',)})
+    def test_only_the_missing_configs_are_fetched(self):
+        self.mock_config_get.side_effect = data.config_getter()
+        config_cache.get_many(self.request, [data.MYSQL_ID])
+
+        configs = config_cache.get_many(
+            self.request, [data.MYSQL_ID, data.WORDPRESS_ID])
+
+        self.assertEqual({data.MYSQL_ID, data.WORDPRESS_ID}, set(configs))
+        self.assertEqual(
+            [data.MYSQL_ID, data.WORDPRESS_ID],
+            [call.args[1] for call in self.mock_config_get.call_args_list])
+
+    @helpers.create_mocks({api.heat: ('config_get',)})
+    def test_a_config_heat_no_longer_has_is_left_out(self):
+        self.mock_config_get.side_effect = data.config_getter()
+
+        configs = config_cache.get_many(self.request,
+                                        [data.MYSQL_ID, 'deleted-config'])
+
+        self.assertEqual([data.MYSQL_ID], list(configs))
+
+    @helpers.create_mocks({api.heat: ('config_get',)})
+    def test_heat_errors_other_than_not_found_reach_the_caller(self):
+        self.mock_config_get.side_effect = heat_exc.CommunicationError()
+
+        with self.assertRaises(heat_exc.CommunicationError):
+            config_cache.get_many(self.request, [data.MYSQL_ID])
+
+    @helpers.create_mocks({api.heat: ('config_get',)})
+    def test_another_project_does_not_get_the_cached_copy(self):
+        self.mock_config_get.side_effect = data.config_getter()
+        config_cache.get_many(self.request, [data.MYSQL_ID])
+        self.request.user.project_id = 'another-project'
+
+        config_cache.get_many(self.request, [data.MYSQL_ID])
+
+        self.assertEqual(2, self.mock_config_get.call_count)
+
+
+def _fresh_copy(module):
+    spec = importlib.util.spec_from_file_location(
+        module.__name__ + '_of_another_worker', module.__file__)
+    copy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copy)
+    return copy

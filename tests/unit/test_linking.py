@@ -1,0 +1,215 @@
+"""Linking components to their stacks and servers, on plain dicts."""
+
+import copy
+
+from heat_deploy_dashboard import linking
+from tests.unit import components_data as data
+
+
+def _summaries(configs):
+    return [{key: c[key] for key in data.SUMMARY_KEYS} for c in configs]
+
+
+def _link(configs=None, deployments=None, stack_names=('demo',)):
+    configs = data.CONFIGS if configs is None else configs
+    return linking.link(
+        _summaries(configs), {c['id']: c for c in configs},
+        data.DEPLOYMENTS if deployments is None else deployments,
+        stack_names)
+
+
+def _by_id(components):
+    return {c.id: c for c in components}
+
+
+def test_components_are_the_component_configs_that_are_not_derived():
+    components = _link()
+
+    assert [c.id for c in components] == [
+        data.MYSQL_ID, data.WORDPRESS_ID, data.REPORT_ID]
+
+
+def test_actions_are_split_into_custom_and_lifecycle():
+    mysql = _by_id(_link())[data.MYSQL_ID]
+
+    assert mysql.custom_actions == ['BACKUP', 'RESTORE']
+    assert mysql.lifecycle_actions == ['CREATE']
+
+
+def test_an_entry_without_actions_runs_on_create_and_update():
+    config = dict(data.REPORT, config={'configs': [
+        {'tool': 'script', 'config': 'echo hi'}]})
+
+    (component,) = _link([config], [])
+
+    assert component.lifecycle_actions == ['CREATE', 'UPDATE']
+    assert component.custom_actions == []
+
+
+def test_a_malformed_component_body_gives_no_scripts():
+    for body in ('echo hi', {'configs': 'x'}, {'configs': [3]}, None):
+        (component,) = _link([dict(data.REPORT, config=body)], [])
+        assert component.scripts == []
+
+
+def test_a_non_text_script_is_shown_as_json():
+    config = dict(data.REPORT, config={'configs': [
+        {'actions': ['X'], 'tool': 'puppet', 'config': {'b': 1, 'a': 2}}]})
+
+    (component,) = _link([config], [])
+
+    assert component.scripts[0].config == '{\n  "a": 2,\n  "b": 1\n}'
+
+
+def test_servers_come_from_derived_configs_of_stack_and_trigger_alike():
+    components = _by_id(_link())
+
+    assert components[data.MYSQL_ID].server_ids == sorted(
+        [data.DB_1, data.DB_2])
+    assert components[data.WORDPRESS_ID].server_ids == [data.WEB]
+    assert components[data.REPORT_ID].server_ids == []
+
+
+def test_a_plain_script_deployment_belongs_to_no_component():
+    components = _link()
+
+    linked = {d['id'] for c in components for d in c.deployments}
+    assert data.DEPLOYMENTS[4]['id'] not in linked
+    assert len(linked) == 4
+
+
+def test_the_latest_deployment_on_each_server_is_the_newest():
+    mysql = _by_id(_link())[data.MYSQL_ID]
+
+    latest = mysql.latest_deployments()
+
+    assert [(d['server_id'], d['action']) for d in latest] == sorted(
+        [(data.DB_1, 'BACKUP'), (data.DB_2, 'CREATE')])
+
+
+def test_a_fingerprint_ignores_key_order_but_not_the_group():
+    reordered = dict(data.MYSQL, config={'configs': [
+        dict(reversed(list(entry.items())))
+        for entry in data.MYSQL['config']['configs']]})
+
+    assert linking.fingerprint(reordered) == linking.fingerprint(data.MYSQL)
+    assert linking.fingerprint(dict(data.MYSQL, group='script')) != \
+        linking.fingerprint(data.MYSQL)
+
+
+def test_a_component_deployed_without_a_derived_config_counts():
+    deployment = dict(data.DEPLOYMENTS[0], config_id=data.REPORT_ID,
+                      server_id=data.WEB)
+
+    (report,) = [c for c in _link(deployments=[deployment])
+                 if c.id == data.REPORT_ID]
+
+    assert report.server_ids == [data.WEB]
+
+
+def test_a_config_deleted_since_the_listing_is_left_out():
+    configs = {c['id']: c for c in data.CONFIGS if c['id'] != data.MYSQL_ID}
+
+    components = linking.link(_summaries(data.CONFIGS), configs,
+                              data.DEPLOYMENTS, ['demo'])
+
+    assert data.MYSQL_ID not in _by_id(components)
+
+
+# Stack and resource, from Heat's physical resource names.
+
+def test_stack_and_resource_come_from_the_config_name():
+    components = _by_id(_link())
+
+    mysql = components[data.MYSQL_ID]
+    assert (mysql.stack_name, mysql.resource_name) == ('demo', 'mysql')
+    assert mysql.run_name == 'mysql'
+
+
+def test_a_config_made_outside_a_stack_has_neither():
+    report = _by_id(_link())[data.REPORT_ID]
+
+    assert (report.stack_name, report.resource_name) == (None, None)
+    assert report.run_name == 'nightly-report'
+
+
+def test_the_longest_stack_name_wins_so_nested_stacks_get_theirs():
+    assert linking.stack_and_resource(
+        'demo-group-abcdefghijkl-db-mnopqrstuv23',
+        ['demo', 'demo-group-abcdefghijkl']) == (
+            'demo-group-abcdefghijkl', 'db')
+
+
+def test_a_resource_name_may_hold_hyphens():
+    assert linking.stack_and_resource(
+        'prod-db-backup-abcdefghijkl', ['prod']) == ('prod', 'db-backup')
+
+
+def test_a_shorter_stack_is_tried_when_the_longer_does_not_fit():
+    assert linking.stack_and_resource(
+        'demo-mysql-abcdefghijkl', ['demo', 'demo-mysql']) == (
+            'demo', 'mysql')
+
+
+def test_names_without_heats_short_id_are_not_taken_apart():
+    for name in ('demo-mysql',  # no short id
+                 'demo-mysql-ABCDEFGHIJKL',  # Heat's are lowercase
+                 'demo-mysql-abcdefghijk',  # 11 characters
+                 'demo--abcdefghijkl',  # no resource
+                 'other-mysql-abcdefghijkl'):  # no such stack
+        assert linking.stack_and_resource(name, ['demo']) == (None, None)
+
+
+# Identical components: two stacks made from one template.
+
+def _twin_stacks():
+    twin = copy.deepcopy(data.MYSQL)
+    twin.update(id='twin-mysql', name='staging-mysql-zzzzzzzzzzzz')
+    twin_stack_derived = data.derived(twin, 'twin-derived', 'staging-db',
+                                      'CREATE')
+    configs = [data.MYSQL, twin] + data.DERIVED[:2] + [twin_stack_derived]
+    deployments = data.DEPLOYMENTS[:2] + [
+        dict(data.DEPLOYMENTS[0], id='twin-deployment',
+             config_id='twin-derived', server_id='staging-db')]
+    return configs, deployments
+
+
+def test_identical_components_are_told_apart_by_the_derived_name():
+    configs, deployments = _twin_stacks()
+
+    components = _by_id(_link(configs, deployments, ['demo', 'staging']))
+
+    assert components[data.MYSQL_ID].server_ids == sorted(
+        [data.DB_1, data.DB_2])
+    assert components['twin-mysql'].server_ids == ['staging-db']
+
+
+def test_a_trigger_on_twins_goes_to_the_one_on_its_server():
+    configs, deployments = _twin_stacks()
+    # Both twins have the run name "mysql": only the server tells.
+    backup = data.derived(data.MYSQL, 'backup-derived', 'staging-db',
+                          'BACKUP', name='mysql-BACKUP')
+    deployments.append(dict(data.DEPLOYMENTS[3], id='backup-deployment',
+                            config_id='backup-derived',
+                            server_id='staging-db'))
+
+    components = _by_id(_link(configs + [backup], deployments,
+                              ['demo', 'staging']))
+
+    assert 'backup-deployment' in {
+        d['id'] for d in components['twin-mysql'].deployments}
+    assert 'backup-deployment' not in {
+        d['id'] for d in components[data.MYSQL_ID].deployments}
+
+
+def test_a_run_no_data_can_attribute_is_credited_to_no_twin():
+    configs, deployments = _twin_stacks()
+    backup = data.derived(data.MYSQL, 'backup-derived', 'new-server',
+                          'BACKUP', name='mysql-BACKUP')
+    deployments.append(dict(data.DEPLOYMENTS[3], id='backup-deployment',
+                            config_id='backup-derived',
+                            server_id='new-server'))
+
+    components = _link(configs + [backup], deployments, ['demo', 'staging'])
+
+    assert all('new-server' not in c.server_ids for c in components)

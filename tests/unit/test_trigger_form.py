@@ -1,0 +1,150 @@
+"""The "Run an Action" form as it opens: its fields, choices and defaults."""
+
+import copy
+import re
+
+from tests.unit import components_data as data
+from tests.unit import helpers
+from tests.unit.components_case import ComponentsTestCase
+from tests.unit.components_case import TRIGGER_MOCKS
+from tests.unit.components_case import mysql_form
+from tests.unit.components_case import PolicyEnforcedTestCase
+from tests.unit.components_case import trigger_url
+
+
+def _input_tag(res, name, value=None):
+    """The <input> tag of the field (or of one of its choices)."""
+    pattern = r'<input[^>]* name="%s"%s[^>]*>' % (
+        re.escape(name), '' if value is None
+        else r' value="%s"' % re.escape(value))
+    return re.search(pattern, res.content.decode()).group(0)
+
+
+class TriggerFormTests(ComponentsTestCase):
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_the_form_has_a_typed_field_per_input_with_its_default(self):
+        self.serve()
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+
+        self.assertEqual(200, res.status_code)
+        self.assertTemplateUsed(res, 'project/components/_trigger.html')
+        form = res.context['form']
+        widgets = {name: type(form.fields['input__' + name].widget).__name__
+                   for name in ('backup_dir', 'retention_days', 'compress',
+                                'tables', 'labels', 'backup_file')}
+        self.assertEqual({'backup_dir': 'TextInput',
+                          'retention_days': 'NumberInput',
+                          'compress': '_PostedCheckbox',
+                          'tables': 'TextInput',
+                          'labels': 'Textarea',
+                          'backup_file': 'TextInput'}, widgets)
+        self.assertEqual(
+            {'backup_dir': 'backups', 'retention_days': '7',
+             'compress': 'true', 'tables': 'users,posts',
+             'labels': '{\n  "schedule": "manual"\n}', 'backup_file': ''},
+            {name: form['input__' + name].initial
+             for name in widgets})
+        # Every input here has a default, the empty string included.
+        self.assertFalse(any(form.fields['input__' + name].required
+                             for name in widgets))
+        self.assertContains(res, 'data-hdd-default="backups"')
+        self.assertRegex(_input_tag(res, 'input__compress'), r' checked\b')
+        self.mock_trigger_action.assert_not_called()
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_custom_actions_come_first_and_all_servers_are_chosen(self):
+        self.serve()
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+
+        form = res.context['form']
+        self.assertEqual(
+            [('Custom actions', [('BACKUP', 'BACKUP'),
+                                 ('RESTORE', 'RESTORE')]),
+             ('Lifecycle actions', [('CREATE', 'CREATE')])],
+            [(str(label), choices)
+             for label, choices in form.fields['action'].choices])
+        self.assertEqual('BACKUP', form['action'].initial)
+        self.assertEqual(sorted([data.DB_1, data.DB_2]),
+                         form['servers'].initial)
+        self.assertEqual('TEMP_URL_SIGNAL', form['transport'].initial)
+        self.assertEqual(60, form['timeout'].initial)
+        self.assertEqual((1, 1, 1), self.heat_list_calls())
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_the_form_has_its_own_page_too(self):
+        self.serve()
+
+        res = self.client.get(trigger_url(data.MYSQL_ID))
+
+        self.assertEqual(200, res.status_code)
+        self.assertTemplateUsed(res, 'project/components/trigger.html')
+        self.assertContains(res, 'name="input__backup_dir"')
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_a_link_may_preselect_the_action(self):
+        self.serve()
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID, '?action=RESTORE'))
+
+        self.assertEqual('RESTORE', res.context['form']['action'].initial)
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_without_object_storage_the_tempurl_choice_is_disabled(self):
+        self.serve()
+        self.service_catalog[:] = [s for s in self.service_catalog
+                                   if s['type'] != 'object-store']
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+        posted = self.client.post(trigger_url(data.MYSQL_ID), mysql_form())
+
+        self.assertEqual('NO_SIGNAL', res.context['form']['transport'].initial)
+        self.assertRegex(_input_tag(res, 'transport', 'TEMP_URL_SIGNAL'),
+                         r' disabled\b')
+        self.assertContains(res, 'it needs Object Storage, which is not in '
+                                 'your service catalog')
+        self.assertEqual(['transport'], list(posted.context['form'].errors))
+        self.mock_trigger_action.assert_not_called()
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_with_object_storage_the_tempurl_choice_is_enabled(self):
+        self.serve()
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+
+        self.assertNotRegex(_input_tag(res, 'transport', 'TEMP_URL_SIGNAL'),
+                            r' disabled\b')
+        self.assertNotContains(res, 'not in your service catalog')
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_descriptions_and_defaults_are_escaped(self):
+        mysql = copy.deepcopy(data.MYSQL)
+        mysql['inputs'][0].update(description='<b onmouseover="x">d</b>',
+                                  default='"><script>alert(1)</script>')
+        self.serve(configs=[mysql, data.DERIVED[0]])
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+
+        self.assertNotContains(res, '<script>alert(1)</script>')
+        self.assertNotContains(res, '<b onmouseover')
+        # Horizon puts help text in the tooltip unescaped: ours is escaped.
+        self.assertContains(
+            res, 'title="&lt;b onmouseover=&quot;x&quot;&gt;d&lt;/b&gt;"')
+        self.assertIn('value="&quot;&gt;&lt;script&gt;',
+                      _input_tag(res, 'input__backup_dir'))
+
+
+class ReaderTriggerPolicyTests(PolicyEnforcedTestCase):
+    user_roles = ['reader']
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_a_reader_cannot_open_or_submit_the_form(self):
+        for send in (self.client.get, self.client.post):
+            with self.subTest(send.__name__):
+                res = send(trigger_url(data.MYSQL_ID), mysql_form(),
+                           HTTP_X_REQUESTED_WITH='XMLHttpRequest')
+
+                self.assertEqual(403, res.status_code)
+        self.mock_trigger_action.assert_not_called()
