@@ -5,6 +5,7 @@ Loaded onto the test case next to Horizon's own test data.
 
 import copy
 
+from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 from openstack_dashboard.test.test_data import utils
 
@@ -79,6 +80,21 @@ def deployment(info):
     # raises AttributeError instead of issuing another GET.
     return software_deployments.SoftwareDeployment(
         None, copy.deepcopy(info), loaded=True)
+
+
+# The derived config of each deployment above: its name is the run's name.
+RUN_NAMES = {
+    "6a1e36c2-6d2f-4d0b-8d3e-5cc2a3b0a101": "mysql-BACKUP",
+    "6a1e36c2-6d2f-4d0b-8d3e-5cc2a3b0a102": "postgres-CREATE",
+    "6a1e36c2-6d2f-4d0b-8d3e-5cc2a3b0a103": "wordpress-ROTATE_KEYS",
+}
+
+
+def run_config(request, config_id):
+    """A stand-in for api.heat.config_get over the configs named in RUN_NAMES."""
+    return software_configs.SoftwareConfig(None, {
+        'id': config_id, 'name': RUN_NAMES[config_id], 'group': 'script',
+        'config': '', 'inputs': [], 'outputs': [], 'options': {}}, loaded=True)
 
 
 def data(TEST):

@@ -2,6 +2,7 @@
 
 import json
 
+from django.core.cache import cache
 from django.urls import reverse
 from heatclient import exc as heat_exc
 
@@ -17,13 +18,17 @@ class LiveStatusTests(helpers.TestCase):
 
     def setUp(self):
         super().setUp()
+        # Configs are cached across requests, and so across tests.
+        cache.clear()
+        self.addCleanup(cache.clear)
         self.status_url = reverse('horizon:project:deployments:status')
 
     def _poll(self, *ids):
         return self.client.get(self.status_url, {'id': list(ids)})
 
-    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_one_poll_returns_every_requested_row_freshly_shown(self):
+        self.mock_config_get.side_effect = test_data.run_config
         finished = test_data.deployment(dict(test_data.DEPLOYMENTS[2],
                                              status='COMPLETE',
                                              status_reason='Outputs received'))
@@ -44,8 +49,9 @@ class LiveStatusTests(helpers.TestCase):
         self.assertTrue(reply['checked_at'])
         self.assertEqual(2, self.mock_deployment_get.call_count)
 
-    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_a_deleted_deployment_is_reported_gone(self):
+        self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployment_get.side_effect = heat_exc.HTTPNotFound()
 
         reply = json.loads(self._poll(FINISHED_ID).content)
@@ -53,8 +59,9 @@ class LiveStatusTests(helpers.TestCase):
         self.assertEqual([FINISHED_ID], reply['gone'])
         self.assertEqual({}, reply['rows'])
 
-    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_heat_down_answers_an_error_the_page_can_show(self):
+        self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployment_get.side_effect = heat_exc.CommunicationError(
             'connection refused to http://10.0.0.1:8004')
 
@@ -65,8 +72,9 @@ class LiveStatusTests(helpers.TestCase):
         self.assertEqual('The orchestration service could not be reached.', reply['error'])
         self.assertNotIn('10.0.0.1', res.content.decode())
 
-    @helpers.create_mocks({api.heat: ('deployment_get',)})
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_user_data_in_a_row_is_escaped(self):
+        self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployment_get.return_value = test_data.deployment(dict(
             test_data.DEPLOYMENTS[2], status_reason='<script>alert(1)</script>'))
 
@@ -75,8 +83,9 @@ class LiveStatusTests(helpers.TestCase):
         self.assertNotIn('<script>', reply['rows'][RUNNING_ID])
         self.assertIn('&lt;script&gt;', reply['rows'][RUNNING_ID])
 
-    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_the_list_page_carries_the_live_status_line_and_its_script(self):
+        self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployments_list.return_value = self.software_deployments.list()
 
         res = self.client.get(reverse('horizon:project:deployments:index'))

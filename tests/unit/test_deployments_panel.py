@@ -1,6 +1,7 @@
 """Project > Software Deployments > Deployments: the list of deployments."""
 
 from django.test.utils import override_settings
+from django.core.cache import cache
 from django.urls import reverse
 from heatclient import exc as heat_exc
 import horizon
@@ -19,10 +20,14 @@ class DeploymentsListTests(helpers.TestCase):
 
     def setUp(self):
         super().setUp()
+        # Configs are cached across requests, and so across tests.
+        cache.clear()
+        self.addCleanup(cache.clear)
         self.index_url = reverse('horizon:project:deployments:index')
 
-    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_lists_deployments_newest_first_with_their_columns(self):
+        self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployments_list.return_value = \
             self.software_deployments.list()
 
@@ -48,8 +53,9 @@ class DeploymentsListTests(helpers.TestCase):
         self.assertContains(res, 'Never')
         self.assertNoMessages()
 
-    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_shows_an_empty_state_when_there_are_no_deployments(self):
+        self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployments_list.return_value = []
 
         res = self.client.get(self.index_url)
@@ -58,8 +64,9 @@ class DeploymentsListTests(helpers.TestCase):
         self.assertContains(res, 'No software deployments yet.')
         self.assertNoMessages()
 
-    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_explains_when_heat_cannot_be_reached_or_fails(self):
+        self.mock_config_get.side_effect = test_data.run_config
         failures = {
             'unreachable': heat_exc.CommunicationError(
                 message='Error communicating with '
@@ -86,8 +93,9 @@ class DeploymentsListTests(helpers.TestCase):
                 self.assertContains(
                     res, 'Software deployments could not be loaded.')
 
-    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_escapes_what_heat_returns(self):
+        self.mock_config_get.side_effect = test_data.run_config
         info = dict(test_data.DEPLOYMENTS[0],
                     status_reason='<script>alert("reason")</script>')
         self.mock_deployments_list.return_value = [test_data.deployment(info)]
@@ -107,6 +115,9 @@ class PolicyEnforcedTestCase(helpers.TestCase):
 
     def setUp(self):
         super().setUp()
+        # Configs are cached across requests, and so across tests.
+        cache.clear()
+        self.addCleanup(cache.clear)
         # openstack_auth caches its enforcers for the whole process.
         policy.reset()
         self.addCleanup(policy.reset)
@@ -116,8 +127,9 @@ class PolicyEnforcedTestCase(helpers.TestCase):
 
 class ProjectReaderPolicyTests(PolicyEnforcedTestCase):
 
-    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_a_project_reader_sees_the_panel(self):
+        self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployments_list.return_value = []
 
         res = self.client.get(self.index_url)
@@ -131,10 +143,72 @@ class StackUserPolicyTests(PolicyEnforcedTestCase):
     # project_id:%(project_id)s"; servers' agents log in with this role only.
     user_roles = ['heat_stack_user']
 
-    @helpers.create_mocks({api.heat: ('deployments_list',)})
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_the_panel_is_hidden_and_forbidden(self):
+        self.mock_config_get.side_effect = test_data.run_config
         res = self.client.get(self.index_url)
 
         self.assertEqual(403, res.status_code)
         self.mock_deployments_list.assert_not_called()
         self.assertFalse(self.panel.can_access({'request': res.wsgi_request}))
+
+
+class DeploymentsColumnsAndFiltersTests(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        cache.clear()
+        self.addCleanup(cache.clear)
+        self.index_url = reverse('horizon:project:deployments:index')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_each_row_shows_its_run_name_linking_to_it_and_its_duration(self):
+        self.mock_deployments_list.return_value = self.software_deployments.list()
+        self.mock_config_get.side_effect = test_data.run_config
+
+        res = self.client.get(self.index_url)
+
+        self.assertContains(res, 'mysql-BACKUP')
+        self.assertContains(res, reverse('horizon:project:deployments:detail',
+                                         args=[test_data.DEPLOYMENTS[0]['id']]))
+        # 09:00:00 to its last update at 09:02:10.
+        self.assertContains(res, '2m 10s')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_a_second_page_view_reads_no_config_again(self):
+        self.mock_deployments_list.return_value = self.software_deployments.list()
+        self.mock_config_get.side_effect = test_data.run_config
+
+        self.client.get(self.index_url)
+        self.client.get(self.index_url)
+
+        self.assertEqual(3, self.mock_config_get.call_count)
+        self.assertEqual(2, self.mock_deployments_list.call_count)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_filtering_by_status_keeps_only_those_runs(self):
+        self.mock_deployments_list.return_value = self.software_deployments.list()
+        self.mock_config_get.side_effect = test_data.run_config
+
+        res = self.client.post(self.index_url, {
+            'deployments__filter__q_field': 'status',
+            'deployments__filter__q': 'in progress'}, follow=True)
+
+        self.assertEqual(['IN_PROGRESS'], [d.status for d in res.context['table'].data])
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_filtering_by_server_and_action(self):
+        self.mock_deployments_list.return_value = self.software_deployments.list()
+        self.mock_config_get.side_effect = test_data.run_config
+        server = test_data.DEPLOYMENTS[0]['server_id']
+
+        by_server = self.client.post(self.index_url, {
+            'deployments__filter__q_field': 'server', 'deployments__filter__q': server},
+            follow=True)
+        self.assertEqual({server}, {d.server_id for d in by_server.context['table'].data})
+        self.assertEqual(2, len(by_server.context['table'].data))
+
+        by_action = self.client.post(self.index_url, {
+            'deployments__filter__q_field': 'action', 'deployments__filter__q': 'backup'},
+            follow=True)
+        self.assertEqual(['BACKUP'], [d.action for d in by_action.context['table'].data])

@@ -15,6 +15,7 @@ from django.views import generic
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 
 # A page shows at most this many rows (Horizon's API_RESULT_PAGE_SIZE is smaller).
@@ -39,7 +40,7 @@ class StatusView(generic.View):
             # The page says so and keeps retrying; Horizon's own poller would go silent.
             return http.JsonResponse(
                 {'error': _('The orchestration service could not be reached.')}, status=503)
-        found = [d for d in shown if d is not None]
+        found = rows.with_run_names(request, [d for d in shown if d is not None])
         table = project_tables.DeploymentsTable(request, data=found)
         return http.JsonResponse({
             'rows': {row.datum.id: row.render() for row in table.get_rows()},

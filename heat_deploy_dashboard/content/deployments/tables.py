@@ -1,7 +1,13 @@
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django.utils.translation import pgettext_lazy
+from horizon import messages
 from horizon import tables
 from horizon.utils import filters
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard.deploy import runs
 
 STATUS_CHOICES = (
     ("COMPLETE", True),
@@ -26,12 +32,69 @@ class DeploymentRow(tables.Row):
         self.attrs['data-status'] = self.datum.status
 
 
+class CancelDeployment(tables.BatchAction):
+    name = "cancel"
+    classes = ("btn-danger",)
+    help_text = _("Heat stops waiting for these runs and marks them failed. A server that "
+                  "has already started a run may still finish it; its result will then be "
+                  "shown on the deployment's page as a late result.")
+    policy_rules = (("orchestration", "software_deployments:update"),)
+
+    @staticmethod
+    def action_present(count):
+        return ngettext_lazy("Cancel Deployment", "Cancel Deployments", count)
+
+    @staticmethod
+    def action_past(count):
+        return ngettext_lazy("Cancelled Deployment", "Cancelled Deployments", count)
+
+    def allowed(self, request, deployment=None):
+        return deployment is None or deployment.status == 'IN_PROGRESS'
+
+    def action(self, request, obj_id):
+        # A run that finished meanwhile is left as it is: cancelling twice is harmless.
+        api.deploy.cancel_deployment(request, obj_id)
+
+
+class DeleteDeployment(tables.DeleteAction):
+    help_text = _("This also deletes each run's derived config and the Object Storage "
+                  "container its result was sent to. It does not undo what the server did.")
+    policy_rules = (("orchestration", "software_deployments:delete"),)
+
+    @staticmethod
+    def action_present(count):
+        return ngettext_lazy("Delete Deployment", "Delete Deployments", count)
+
+    @staticmethod
+    def action_past(count):
+        return ngettext_lazy("Deleted Deployment", "Deleted Deployments", count)
+
+    def delete(self, request, obj_id):
+        for leftover in api.deploy.delete_deployment(request, obj_id):
+            messages.warning(request, leftover.render(gettext))
+
+
+class DeploymentsFilter(tables.FilterAction):
+    filter_type = "server"
+    filter_choices = (
+        ("status", _("Status ="), True),
+        ("action", _("Action ="), True),
+        ("server", _("Server ="), True),
+    )
+
+
+def _duration(deployment):
+    return runs.format_duration(runs.duration(deployment.to_dict()))
+
+
 class DeploymentsTable(tables.DataTable):
+    run_name = tables.Column("run_name", verbose_name=_("Run"),
+                             link="horizon:project:deployments:detail",
+                             empty_value=_("(config deleted)"))
     server = tables.Column("server_id", verbose_name=_("Server"))
     # Not translated: besides Heat's lifecycle actions this holds the custom
     # action names (BACKUP, ROTATE_KEYS...) that template authors chose.
-    action = tables.Column("action", verbose_name=_("Action"),
-                           link="horizon:project:deployments:detail")
+    action = tables.Column("action", verbose_name=_("Action"))
     status = tables.Column("status",
                            verbose_name=_("Status"),
                            status=True,
@@ -49,10 +112,13 @@ class DeploymentsTable(tables.DataTable):
                             verbose_name=_("Updated"),
                             filters=(filters.parse_isotime,
                                      filters.timesince_or_never))
+    duration = tables.Column(_duration, verbose_name=_("Duration"))
 
     class Meta:
         name = "deployments"
         row_class = DeploymentRow
+        table_actions = (DeploymentsFilter, CancelDeployment, DeleteDeployment)
+        row_actions = (CancelDeployment, DeleteDeployment)
         verbose_name = _("Software Deployments")
         status_columns = ["status"]
         no_data_message = _(

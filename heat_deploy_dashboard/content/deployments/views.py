@@ -9,9 +9,25 @@ from horizon import tabs as horizon_tabs
 from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
 from heat_deploy_dashboard.deploy import runs
+
+
+_FILTER_FIELDS = {'status': 'status', 'action': 'action', 'server': 'server_id'}
+
+
+def _filtered(deployments, filters):
+    """Heat lists a project's deployments whole (no filters but server_id), so the table's
+    filters apply here; matching ignores case and surrounding spaces."""
+    for field, value in filters.items():
+        attribute = _FILTER_FIELDS.get(field)
+        if attribute:
+            wanted = value.strip().lower().replace(' ', '_')
+            deployments = [d for d in deployments
+                           if (getattr(d, attribute, '') or '').lower() == wanted]
+    return deployments
 
 
 class IndexView(tables.DataTableView):
@@ -37,6 +53,8 @@ class IndexView(tables.DataTableView):
             self.table._no_data_message = _(
                 "Software deployments could not be loaded.")
             return []
+        deployments = _filtered(deployments, self.get_filters())
+        rows.with_run_names(self.request, deployments)
         # Heat writes times as ISO 8601 in UTC with a fixed width, so the
         # strings sort in time order.
         return sorted(deployments, key=lambda d: d.creation_time,

@@ -1,0 +1,73 @@
+"""Deployments: cancelling and deleting runs from the table."""
+
+from django.core.cache import cache
+from django.urls import reverse
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard import deploy
+from tests.unit import helpers
+from tests.unit import test_data
+
+RUNNING = test_data.DEPLOYMENTS[2]['id']
+FINISHED = test_data.DEPLOYMENTS[0]['id']
+
+
+class DeploymentActionTests(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        cache.clear()
+        self.addCleanup(cache.clear)
+        self.index_url = reverse('horizon:project:deployments:index')
+
+    def _list(self):
+        self.mock_deployments_list.return_value = self.software_deployments.list()
+        self.mock_config_get.side_effect = test_data.run_config
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_cancel_is_offered_only_for_running_runs_and_says_the_server_may_finish(self):
+        self._list()
+
+        res = self.client.get(self.index_url)
+
+        self.assertContains(res, f'deployments__cancel__{RUNNING}')
+        self.assertNotContains(res, f'deployments__cancel__{FINISHED}')
+        self.assertContains(res, 'may still finish it')
+        self.assertContains(res, f'deployments__delete__{FINISHED}')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.deploy: ('cancel_deployment',)})
+    def test_cancelling_a_running_run_asks_heat_once(self):
+        self._list()
+
+        res = self.client.post(self.index_url, {'action': f'deployments__cancel__{RUNNING}'})
+
+        self.assertRedirectsNoFollow(res, self.index_url)
+        self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(), RUNNING)
+        self.assertMessageCount(success=1)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.deploy: ('cancel_deployment',)})
+    def test_a_cancel_that_fails_says_so_without_raw_text(self):
+        self._list()
+        self.mock_cancel_deployment.side_effect = Exception('boom at 10.9.9.9')
+
+        res = self.client.post(self.index_url, {'action': f'deployments__cancel__{RUNNING}'})
+
+        self.assertMessageCount(error=1)
+        shown = [str(m) for m in res.wsgi_request._messages]
+        self.assertNotIn('10.9.9.9', ' '.join(shown))
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.deploy: ('delete_deployment',)})
+    def test_deleting_a_run_reports_what_could_not_be_removed(self):
+        self._list()
+        self.mock_delete_deployment.return_value = [deploy.Message(
+            'The deployment %(deployment_id)s was deleted, but the place its result was '
+            'sent to could not be removed.', {'deployment_id': FINISHED})]
+
+        res = self.client.post(self.index_url, {'action': f'deployments__delete__{FINISHED}'})
+
+        self.assertRedirectsNoFollow(res, self.index_url)
+        self.mock_delete_deployment.assert_called_once_with(helpers.IsHttpRequest(), FINISHED)
+        self.assertMessageCount(success=1, warning=1)
