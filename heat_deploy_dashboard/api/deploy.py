@@ -68,12 +68,23 @@ def cancel_deployment(request, deployment_id):
                          request.user.username)
 
 
+def _find_transport(request):
+    return functools.partial(
+        deploy.transport_for,
+        **_transport_clients(request, deploy.TRANSPORT_NAMES))
+
+
 @profiler.trace
 def delete_deployment(request, deployment_id):
     """Delete the deployment and what its run made; a list of deploy.Message
     for leftovers that could not be removed."""
-    find_transport = functools.partial(
-        deploy.transport_for,
-        **_transport_clients(request, deploy.TRANSPORT_NAMES))
     return deploy.delete(heat.heatclient(request), deployment_id,
-                         find_transport)
+                         _find_transport(request))
+
+
+@profiler.trace
+def late_result(request, deployment):
+    """What the server of a cancelled deployment sent after the cancel, or
+    None."""
+    return deploy.late_result(heat.heatclient(request), deployment,
+                              _find_transport(request))

@@ -165,3 +165,20 @@ def coerce_input_values(declared_inputs: Iterable[Mapping],
         if value is not None:
             coerced[name] = coerce_value(name, types.get(name), value)
     return coerced
+
+
+def as_text(input_type: str | None, value) -> str | None:
+    """A value as a person types it in a form field of its type; None for no value.
+
+    The inverse of coerce_value for what a form shows: defaults, and a past run's values
+    when it is run again.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return 'true' if value else 'false'
+    if input_type == COMMA_DELIMITED_LIST and isinstance(value, list):
+        return ','.join(str(item) for item in value)
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, indent=2, sort_keys=True)
+    return str(value)

@@ -27,10 +27,15 @@ def mask_url(url: str) -> str:
     return parts._replace(query=parse.urlencode(query, safe='*')).geturl()
 
 
+def is_secret_name(key: str) -> bool:
+    """Whether a value stored under this name is a secret as a whole."""
+    return bool(_SECRET_KEY.search(key or ''))
+
+
 def mask_value(key: str, value):
     """One value as it may be shown, knowing the name it is stored under."""
     if isinstance(value, str):
-        if _SECRET_KEY.search(key or ''):
+        if is_secret_name(key):
             return MASK if value else value
         if value.startswith(('http://', 'https://')):
             return mask_url(value)

@@ -5,6 +5,7 @@ import datetime
 import json
 
 from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy import inputs
 from heat_deploy_dashboard.deploy import masking
 
 # Inputs Heat or a trigger adds to tell the server how to run and report; not the run's inputs.
@@ -59,6 +60,18 @@ def run_inputs(config) -> list[dict]:
              'value': masking.mask_value(each['name'], each.get('value'))}
             for each in derived.as_dict(config).get('inputs') or []
             if not each['name'].startswith(_DEPLOY_INPUT_PREFIX)]
+
+
+def rerun_inputs(config) -> dict:
+    """{name: text as typed in a form} of the inputs a past run used, to run it again.
+
+    Secrets are left out: they would travel in a URL, so the user types them again.
+    """
+    return {each['name']: inputs.as_text(each.get('type'), each.get('value'))
+            for each in derived.as_dict(config).get('inputs') or []
+            if not each['name'].startswith(_DEPLOY_INPUT_PREFIX)
+            and not masking.is_secret_name(each['name'])
+            and each.get('value') is not None}
 
 
 def signal_details(config) -> dict:

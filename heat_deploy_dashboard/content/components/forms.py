@@ -1,5 +1,3 @@
-import json
-
 from django.utils.html import escape
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -41,17 +39,7 @@ SERVICE_NAMES = {
 
 def default_text(declared):
     """An input's default as a person types it, or None without one."""
-    default = declared.get('default')
-    if default is None:
-        return None
-    if isinstance(default, bool):
-        return 'true' if default else 'false'
-    if (declared.get('type') == heat_inputs.COMMA_DELIMITED_LIST
-            and isinstance(default, list)):
-        return ','.join(str(item) for item in default)
-    if isinstance(default, (dict, list)):
-        return json.dumps(default, indent=2, sort_keys=True)
-    return str(default)
+    return heat_inputs.as_text(declared.get('type'), declared.get('default'))
 
 
 class _PostedCheckbox(forms.CheckboxInput):
@@ -155,6 +143,10 @@ class TriggerForm(forms.SelfHandlingForm):
         servers = self.fields['servers']
         servers.choices = [(s, s) for s in component.server_ids]
         servers.initial = component.server_ids
+        if self.initial.get('servers'):
+            # A re-run targets the servers of the run it repeats.
+            self.initial['servers'] = [s for s in self.initial['servers']
+                                       if s in component.server_ids]
         self._set_transports(request)
         for declared in self._inputs:
             self.fields[INPUT_PREFIX + declared['name']] = \

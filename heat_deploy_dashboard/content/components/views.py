@@ -104,5 +104,13 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
         return kwargs
 
     def get_initial(self):
-        # A link may name the action to preselect: ?action=BACKUP.
-        return {'action': self.request.GET.get('action')}
+        # A link may preselect the action (?action=BACKUP) and, to re-run a
+        # past run, its servers and input values (?server=...&input__name=...).
+        query = self.request.GET
+        initial = {'action': query.get('action')}
+        if query.getlist('server'):
+            initial['servers'] = query.getlist('server')
+        for name in query:
+            if name.startswith(project_forms.INPUT_PREFIX) or name in ('transport', 'timeout'):
+                initial[name] = query[name]
+        return initial

@@ -1,3 +1,4 @@
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
@@ -54,6 +55,16 @@ class CancelDeployment(tables.BatchAction):
     def action(self, request, obj_id):
         # A run that finished meanwhile is left as it is: cancelling twice is harmless.
         api.deploy.cancel_deployment(request, obj_id)
+
+
+class RerunDeployment(tables.LinkAction):
+    name = "rerun"
+    verbose_name = _("Run Again")
+    url = "horizon:project:deployments:rerun"
+    icon = "repeat"
+    # A re-run creates a derived config and a deployment, like any trigger.
+    policy_rules = (("orchestration", "software_deployments:create"),
+                    ("orchestration", "software_configs:create"))
 
 
 class DeleteDeployment(tables.DeleteAction):
@@ -118,10 +129,21 @@ class DeploymentsTable(tables.DataTable):
         name = "deployments"
         row_class = DeploymentRow
         table_actions = (DeploymentsFilter, CancelDeployment, DeleteDeployment)
-        row_actions = (CancelDeployment, DeleteDeployment)
+        row_actions = (RerunDeployment, CancelDeployment, DeleteDeployment)
         verbose_name = _("Software Deployments")
         status_columns = ["status"]
         no_data_message = _(
             "No software deployments yet. Deployments appear here once a "
             "stack applies a software config to a server, or an action is "
             "run on one.")
+
+
+class DeploymentActionsTable(DeploymentsTable):
+    """The actions of one deployment on its own page: they post to the deployments list,
+    which carries them out and shows the result."""
+
+    def get_absolute_url(self):
+        return reverse("horizon:project:deployments:index")
+
+    class Meta(DeploymentsTable.Meta):
+        name = "deployments"

@@ -32,10 +32,14 @@ class OutputsTab(tabs.Tab):
         deployment = self.tab_group.kwargs['deployment']
         config = self.tab_group.kwargs['config']
         values = deployment.get('output_values') or {}
+        late = self.tab_group.kwargs['late_result']
         return {
             'deployment': deployment,
             'status_code': values.get('deploy_status_code'),
             'outputs': runs.outputs(deployment, config or {}),
+            'late_result': late and {
+                'status_code': late.get('deploy_status_code'),
+                'outputs': runs.outputs({'output_values': late}, config or {})},
             'limit_kb': runs.DISPLAY_LIMIT // 1024,
         }
 

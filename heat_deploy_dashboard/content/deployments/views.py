@@ -1,14 +1,22 @@
+import types
+from urllib import parse
+
 from django import http
+from django import shortcuts
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views import generic
 from heatclient import exc as heat_exc
 from horizon import exceptions
+from horizon import messages
 from horizon import tables
 from horizon import tabs as horizon_tabs
 from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content.components import forms as component_forms
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
@@ -98,9 +106,23 @@ class DetailView(horizon_tabs.TabView):
                   "could not be reached or answered with an error."),
                 details='', redirect=reverse('horizon:project:deployments:index'))
 
+    @memoized.memoized_method
+    def get_late_result(self):
+        deployment, _config = self.get_data()
+        if not deploy.is_cancelled(deployment):
+            return None
+        try:
+            return api.deploy.late_result(self.request, deployment)
+        except Exception:
+            # The page still shows the cancel; only the late result is missing.
+            exceptions.handle(self.request, _("Unable to check whether the server reported "
+                                              "after the cancel."), details='')
+            return None
+
     def get_tabs(self, request, **kwargs):
         deployment, config = self.get_data()
-        return self.tab_group_class(request, deployment=deployment, config=config, **kwargs)
+        return self.tab_group_class(request, deployment=deployment, config=config,
+                                    late_result=self.get_late_result(), **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -110,6 +132,9 @@ class DetailView(horizon_tabs.TabView):
             'name': (config or {}).get('name') or deployment['action'],
             'server': deployment['server_id']}
         context['url'] = reverse('horizon:project:deployments:index')
+        context['late_result'] = self.get_late_result()
+        table = project_tables.DeploymentActionsTable(self.request)
+        context['actions'] = table.render_row_actions(types.SimpleNamespace(**deployment))
         return context
 
 
@@ -126,3 +151,36 @@ class OutputDownloadView(generic.View):
         response['Content-Disposition'] = (
             f'attachment; filename="{deployment_id}-{output_name}.txt"')
         return response
+
+
+def _component_of(request, deployment_id):
+    """The component whose config this run derives from, or None."""
+    for component in directory.components(request):
+        if any(each['id'] == deployment_id for each in component.deployments):
+            return component
+    return None
+
+
+class RerunView(generic.View):
+    """The Run Action form of the run's component, filled in with the run's action, server
+    and inputs, for the user to check and submit."""
+
+    def get(self, request, deployment_id):
+        deployment, config = _deployment_and_config(request, deployment_id)
+        detail = reverse('horizon:project:deployments:detail', args=[deployment_id])
+        try:
+            component = _component_of(request, deployment_id)
+        except Exception:
+            exceptions.handle(request, _("Unable to find the component of this run: the "
+                                         "orchestration service could not be reached."),
+                              details='', redirect=detail)
+        if component is None or config is None:
+            messages.error(request, _("This run did not come from a software component, so "
+                                      "it cannot be run again from here."))
+            return shortcuts.redirect(detail)
+        query = [('action', deployment['action']), ('server', deployment['server_id'])]
+        query += [(component_forms.INPUT_PREFIX + name, text)
+                  for name, text in runs.rerun_inputs(config).items()]
+        return shortcuts.redirect(
+            reverse('horizon:project:components:trigger', args=[component.id]) + '?' +
+            parse.urlencode(query))

@@ -164,3 +164,12 @@ def test_declared_deploy_names_are_the_authors_choice():
 def test_an_input_needs_a_name():
     with pytest.raises(InputError, match='needs a name'):
         coerce_input_values(DECLARED, {'': 'x'})
+
+
+def test_as_text_is_what_a_person_types_for_each_type():
+    from heat_deploy_dashboard.deploy.inputs import as_text
+    assert as_text('Boolean', True) == 'true'
+    assert as_text('CommaDelimitedList', ['a', 'b']) == 'a,b'
+    assert as_text('Json', {'b': 1, 'a': [2]}) == '{\n  "a": [\n    2\n  ],\n  "b": 1\n}'
+    assert as_text('Number', 14) == '14'
+    assert as_text('String', None) is None

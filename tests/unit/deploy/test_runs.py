@@ -68,3 +68,12 @@ def test_outputs_come_in_order_and_long_ones_are_cut_with_their_size():
 def test_outputs_of_a_run_without_results_are_empty_text():
     shown = runs.outputs({'output_values': None}, CONFIG)
     assert {o['text'] for o in shown} == {''}
+
+
+def test_a_rerun_gets_each_input_as_typed_but_no_secret():
+    config = {'inputs': CONFIG['inputs'] + [
+        {'name': 'labels', 'type': 'Json', 'value': {'a': 1}},
+        {'name': 'compress', 'type': 'Boolean', 'value': False},
+        {'name': 'unset', 'type': 'String', 'value': None}]}
+    assert runs.rerun_inputs(config) == {
+        'tables': 'users', 'labels': '{\n  "a": 1\n}', 'compress': 'false'}
