@@ -1,0 +1,121 @@
+"""A user watches, cancels, deletes and re-runs deployments in the dashboard, on the real cloud."""
+
+import re
+
+import pytest
+from heatclient import exc as heat_exc
+from swiftclient import exceptions as swift_exc
+
+from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy import runs
+from tests.integration import dashboard
+from tests.integration import waiting
+
+LONG_OUTPUT_LINES = 3000   # about 150 KB of stdout
+
+
+@pytest.fixture(scope='module')
+def user(cloud):
+    session = dashboard.Dashboard(cloud.layout.dashboard_url)
+    session.login()
+    return session
+
+
+@pytest.fixture
+def run_backup(user, heat, demo_resources):
+    """Run mysql's BACKUP on demo-db-2 through the form; return the new deployment."""
+    def run(**inputs):
+        before = {d.id for d in heat.software_deployments.list()}
+        values = {'backup_dir': 'ui', 'retention_days': '2', 'tables': 'posts',
+                  'labels': '{}', 'pause_seconds': '0', 'backup_file': '', 'log_lines': '0'}
+        values.update(inputs)
+        response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
+            'action': 'BACKUP', 'servers': [demo_resources['db_server_2']],
+            'transport': 'TEMP_URL_SIGNAL', 'timeout': '30',
+            **{f'input__{name}': value for name, value in values.items()}})
+        assert 'Started BACKUP on 1 server.' in dashboard.messages(response.text)
+        [new] = [d for d in heat.software_deployments.list() if d.id not in before]
+        return new
+    return run
+
+
+def _table_action(user, action, deployment_id):
+    return user.post('/project/deployments/',
+                     {'action': f'deployments__{action}__{deployment_id}'})
+
+
+def test_cancel_from_the_table_then_the_late_result_shows_on_the_runs_page(
+        cloud, user, heat, run_backup):
+    run = run_backup(pause_seconds='4')
+    config = heat.software_configs.get(run.config_id)
+    marker = cloud.layout.path('servers', 'demo-db-2', 'deployed', config.id)
+    waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
+
+    response = _table_action(user, 'cancel', run.id)
+    assert 'Cancelled Deployment' in ' '.join(dashboard.messages(response.text))
+    cancelled = heat.software_deployments.get(run.id)
+    assert cancelled.status == 'FAILED'
+    assert cancelled.status_reason.startswith('Cancelled by demo at ')
+    _table_action(user, 'cancel', run.id)
+    assert heat.software_deployments.get(run.id).status_reason == cancelled.status_reason
+
+    def late_result_shown():
+        page = user.get(f'/project/deployments/{run.id}/?tab=deployment_details__outputs')
+        return page.text if 'Late result' in page.text else None
+
+    page = waiting.wait_for('the late result on the run\'s page', late_result_shown)
+    assert 'backup_dir=ui retention_days=2' in page
+    assert heat.software_deployments.get(run.id).status == 'FAILED'
+
+
+def test_delete_from_the_table_removes_the_run_its_config_and_its_container(
+        user, heat, swift, run_backup):
+    run = run_backup()
+    waiting.finished(heat, run.id)
+    config = heat.software_configs.get(run.config_id)
+    url = deploy.derived_input_values(config)['deploy_signal_id']
+    container = url.split('?')[0].split('/')[-2]
+
+    response = _table_action(user, 'delete', run.id)
+
+    assert 'Deleted Deployment' in ' '.join(dashboard.messages(response.text))
+    with pytest.raises(heat_exc.HTTPNotFound):
+        heat.software_deployments.get(run.id)
+    with pytest.raises(heat_exc.HTTPNotFound):
+        heat.software_configs.get(config.id)
+    with pytest.raises(swift_exc.ClientException):
+        swift.head_container(container)
+
+
+def test_run_again_reproduces_the_runs_inputs(user, heat, run_backup):
+    first = run_backup(retention_days='9', tables='users,posts', labels='{"run": 1}')
+    waiting.finished(heat, first.id)
+
+    form = user.get(f'/project/deployments/{first.id}/rerun/')
+    assert '/project/components/' in form.url and '/run/' in form.url
+    filled = {name: value for name, value in
+              re.findall(r'name="(input__\w+)"[^>]*value="([^"]*)"', form.text)}
+    assert filled['input__retention_days'] == '9'
+    assert filled['input__tables'] == 'users,posts'
+
+    second = run_backup(retention_days=filled['input__retention_days'],
+                        tables=filled['input__tables'], labels='{"run": 1}')
+    first_inputs = runs.run_inputs(heat.software_configs.get(first.config_id))
+    second_inputs = runs.run_inputs(heat.software_configs.get(second.config_id))
+    assert second_inputs == first_inputs
+
+
+def test_long_output_is_cut_on_the_page_and_whole_in_the_download(user, heat, run_backup):
+    run = run_backup(log_lines=str(LONG_OUTPUT_LINES))
+    done = waiting.finished(heat, run.id)
+    stdout = done.output_values['deploy_stdout']
+    assert len(stdout) > runs.DISPLAY_LIMIT
+
+    page = user.get(f'/project/deployments/{run.id}/?tab=deployment_details__outputs').text
+    assert 'Download the full text' in page
+    assert f'progress {LONG_OUTPUT_LINES - 1}:' not in page
+
+    download = user.get(f'/project/deployments/{run.id}/outputs/deploy_stdout/')
+    assert download.status_code == 200
+    assert download.text == stdout
+    assert 'attachment' in download.headers['Content-Disposition']
