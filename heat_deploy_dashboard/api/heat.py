@@ -52,3 +52,8 @@ def stacks_list(request):
     # heatclient returns a generator; the list makes the call happen here,
     # where the caller's error handling is.
     return list(heatclient(request).stacks.list(show_nested=True))
+
+
+@profiler.trace
+def server_metadata(request, server_id):
+    return heatclient(request).software_deployments.metadata(server_id=server_id)

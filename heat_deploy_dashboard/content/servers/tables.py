@@ -1,0 +1,75 @@
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from horizon import tables
+from horizon.utils import filters
+
+from heat_deploy_dashboard.content.deployments import tables as deployments
+
+
+def _latest_url(server):
+    return reverse('horizon:project:deployments:detail', args=[server.latest.id])
+
+
+def _latest_run(server):
+    return server.latest.run_name
+
+
+def _latest_action(server):
+    return server.latest.action
+
+
+def _latest_status(server):
+    return server.latest.status
+
+
+def _latest_time(server):
+    return server.latest.creation_time
+
+
+class ServersTable(tables.DataTable):
+    """The servers with deployments, one row each (views.ServerSummary)."""
+
+    # Heat has no cheap way to name a server (see views.server_summaries): the id it is.
+    server = tables.Column("id", verbose_name=_("Server"),
+                           link="horizon:project:servers:detail")
+    complete = tables.Column("complete", verbose_name=_("Complete"))
+    failed = tables.Column("failed", verbose_name=_("Failed"))
+    in_progress = tables.Column("in_progress", verbose_name=_("In Progress"))
+    latest_run = tables.Column(_latest_run, verbose_name=_("Latest Run"),
+                               link=_latest_url, empty_value=_("(config deleted)"))
+    # Not translated: custom action names are the template author's.
+    latest_action = tables.Column(_latest_action, verbose_name=_("Action"))
+    latest_status = tables.Column(_latest_status,
+                                  verbose_name=_("Status"),
+                                  status=True,
+                                  status_choices=deployments.STATUS_CHOICES,
+                                  display_choices=deployments.STATUS_DISPLAY_CHOICES)
+    latest_time = tables.Column(_latest_time, verbose_name=_("Started"),
+                                filters=(filters.parse_isotime,
+                                         filters.timesince_sortable),
+                                attrs={'data-type': 'timesince'})
+
+    class Meta:
+        name = "servers"
+        verbose_name = _("Servers")
+        status_columns = ["latest_status"]
+        no_data_message = _(
+            "No server has software deployments yet. A server appears here once a stack "
+            "applies a software config to it, or an action is run on it.")
+
+
+class ServerHistoryTable(deployments.DeploymentsTable):
+    """Every deployment on one server.
+
+    The deployments panel's table with the same columns and row actions: the live poller
+    replaces running rows with rows that the deployments panel's status view renders.
+    """
+
+    class Meta(deployments.DeploymentsTable.Meta):
+        # Without the filter: this page holds one server's runs only.
+        table_actions = (deployments.CancelDeployment, deployments.DeleteDeployment)
+        verbose_name = _("Deployments on this Server")
+        no_data_message = _(
+            "Heat lists no deployments on this server for your project. Heat does not "
+            "say whether a server exists, so check the server ID: a server of another "
+            "project, or one never deployed to, looks the same.")

@@ -1,0 +1,140 @@
+import datetime
+import json
+
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from horizon import exceptions
+from horizon import tabs
+from horizon.utils import memoized
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content.servers import tables as project_tables
+from heat_deploy_dashboard.deploy import masking
+from heat_deploy_dashboard.deploy import runs
+from heat_deploy_dashboard.deploy import timeline
+
+# details='' on every exceptions.handle() keeps the client's raw error text (URLs,
+# tracebacks from Heat) out of the page; Horizon still logs it.
+_HEAT_FAILED = _("Unable to retrieve this server's software deployments: the orchestration "
+                 "service could not be reached or answered with an error. Try again later, "
+                 "or ask your cloud administrator to check Heat.")
+
+
+def _timeline_run(deployment, name):
+    info = deployment.to_dict()
+    start = runs.parse_time(info['creation_time'])
+    end = None
+    if info.get('status') != 'IN_PROGRESS':
+        # Heat has no end time: a finished run's last update is when its result came.
+        end = runs.parse_time(info.get('updated_time')) or start
+    return timeline.Run(name=name, action=info.get('action') or '',
+                        status=info.get('status') or '', start=start, end=end)
+
+
+def _value_text(value):
+    # Lists and JSON values on one line as JSON, not as Python's repr.
+    if value is None or isinstance(value, str):
+        return value or ''
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _inputs(config):
+    """The inputs a run used as (name, value as text), secrets masked; None when its derived
+    config is gone."""
+    if config is None:
+        return None
+    return [(each['name'], _value_text(each['value'])) for each in runs.run_inputs(config)]
+
+
+def _timeline_words():
+    return timeline.Words(
+        title=gettext("The runs on this server over time"),
+        empty=gettext("No runs on this server yet."),
+        statuses={status: str(label) for status, label in deployments.STATUS_DISPLAY_CHOICES},
+        bar=gettext("%(name)s: %(action)s, %(status)s. Started %(start)s, "
+                    "took %(duration)s."),
+        span=gettext("From %(start)s to %(end)s"))
+
+
+class HistoryTab(tabs.TableTab):
+    name = _("History")
+    slug = "history"
+    table_classes = (project_tables.ServerHistoryTable,)
+    template_name = "project/servers/_history.html"
+    policy_rules = (("orchestration", "software_deployments:index"),)
+
+    @memoized.memoized_method
+    def _history(self):
+        """(the server's deployments newest first, their derived configs by id), or None
+        when Heat could not be read."""
+        try:
+            found = api.heat.deployments_list(
+                self.request, server_id=self.tab_group.kwargs['server_id'])
+            # One config lookup for both the run names and the inputs; the deployments
+            # panel's rows.with_run_names would discard the configs.
+            configs = config_cache.get_many(self.request, {d.config_id for d in found})
+        except Exception:
+            exceptions.handle(self.request, _HEAT_FAILED, details='')
+            return None
+        for deployment in found:
+            config = configs.get(deployment.config_id)
+            deployment.run_name = config['name'] if config else None
+        # Heat's times are fixed-width UTC strings, so they sort in time order.
+        return sorted(found, key=lambda d: (d.creation_time, d.id), reverse=True), configs
+
+    def get_deployments_data(self):
+        history = self._history()
+        if history is None:
+            # An empty table must not claim that the server has no deployments.
+            self._tables['deployments']._no_data_message = _(
+                "This server's deployments could not be loaded.")
+            return []
+        return history[0]
+
+    def get_context_data(self, request, **kwargs):
+        context = super().get_context_data(request, **kwargs)
+        history = self._history()
+        if history is None:
+            return context
+        found, configs = history
+        deleted = gettext("(config deleted)")
+        context['timeline'] = timeline.svg(
+            [_timeline_run(d, d.run_name or deleted) for d in found],
+            now=datetime.datetime.now(datetime.timezone.utc),
+            zone=timezone.get_current_timezone(), words=_timeline_words())
+        context['runs'] = [{'deployment': d, 'inputs': _inputs(configs.get(d.config_id))}
+                           for d in found]
+        return context
+
+
+class MetadataTab(tabs.Tab):
+    name = _("Metadata")
+    slug = "metadata"
+    template_name = "project/servers/_metadata.html"
+    policy_rules = (("orchestration", "software_deployments:metadata"),)
+    # Loaded when opened: it holds every derived config deployed to the server, scripts
+    # included, and the history does not need it.
+    preload = False
+
+    def get_context_data(self, request, **kwargs):
+        try:
+            metadata = api.heat.server_metadata(request, self.tab_group.kwargs['server_id'])
+        except Exception:
+            exceptions.handle(request, _(
+                "Unable to retrieve this server's metadata: the orchestration service could "
+                "not be reached or answered with an error."), details='')
+            return {'failed': True}
+        return {
+            'entries': len(metadata or []),
+            # Signal URLs are bearer credentials and the stack user's password may be here.
+            'metadata': json.dumps(masking.mask_tree(metadata), indent=2, sort_keys=True,
+                                   ensure_ascii=False),
+        }
+
+
+class ServerTabs(tabs.DetailTabsGroup):
+    slug = "server_details"
+    tabs = (HistoryTab, MetadataTab)
