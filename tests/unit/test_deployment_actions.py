@@ -39,12 +39,37 @@ class DeploymentActionTests(helpers.TestCase):
                            api.deploy: ('cancel_deployment',)})
     def test_cancelling_a_running_run_asks_heat_once(self):
         self._list()
+        self.mock_cancel_deployment.return_value = test_data.deployment(dict(
+            test_data.DEPLOYMENTS[2], status='FAILED',
+            status_reason='Cancelled by test_user at 2026-11-22T04:00:00Z'))
 
         res = self.client.post(self.index_url, {'action': f'deployments__cancel__{RUNNING}'})
 
         self.assertRedirectsNoFollow(res, self.index_url)
         self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(), RUNNING)
         self.assertMessageCount(success=1)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_cancel_asks_for_confirmation(self):
+        self._list()
+
+        res = self.client.get(self.index_url)
+
+        self.assertRegex(res.content.decode(),
+                         rf'<button[^>]*btn-danger[^>]*deployments__cancel__{RUNNING}')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.deploy: ('cancel_deployment',)})
+    def test_cancelling_a_run_that_already_finished_is_harmless(self):
+        self._list()
+        self.mock_cancel_deployment.return_value = test_data.deployment(
+            test_data.DEPLOYMENTS[0])
+
+        res = self.client.post(self.index_url, {'action': f'deployments__cancel__{FINISHED}'})
+
+        self.assertRedirectsNoFollow(res, self.index_url)
+        self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(), FINISHED)
+        self.assertMessageCount(success=1, info=1, error=0)
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
                            api.deploy: ('cancel_deployment',)})

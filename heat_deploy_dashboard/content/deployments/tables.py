@@ -8,6 +8,7 @@ from horizon import tables
 from horizon.utils import filters
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import runs
 
 STATUS_CHOICES = (
@@ -35,7 +36,8 @@ class DeploymentRow(tables.Row):
 
 class CancelDeployment(tables.BatchAction):
     name = "cancel"
-    classes = ("btn-danger",)
+    # "danger" is what makes Horizon ask for confirmation, with the help text below.
+    action_type = "danger"
     help_text = _("Heat stops waiting for these runs and marks them failed. A server that "
                   "has already started a run may still finish it; its result will then be "
                   "shown on the deployment's page as a late result.")
@@ -50,11 +52,16 @@ class CancelDeployment(tables.BatchAction):
         return ngettext_lazy("Cancelled Deployment", "Cancelled Deployments", count)
 
     def allowed(self, request, deployment=None):
-        return deployment is None or deployment.status == 'IN_PROGRESS'
+        # Offered while a run is running; but a click on a page that was still showing it
+        # running (a second click, a run that just finished) must not be an error.
+        return (deployment is None or deployment.status == 'IN_PROGRESS'
+                or request.method == 'POST')
 
     def action(self, request, obj_id):
-        # A run that finished meanwhile is left as it is: cancelling twice is harmless.
-        api.deploy.cancel_deployment(request, obj_id)
+        deployment = api.deploy.cancel_deployment(request, obj_id)
+        if not deploy.is_cancelled(deployment):
+            messages.info(request, _("%(id)s had already finished; it was left as it is.")
+                          % {'id': obj_id})
 
 
 class RerunDeployment(tables.LinkAction):
