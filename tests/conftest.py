@@ -1,7 +1,9 @@
-"""A real local cloud, started once for the whole test session.
+"""A real local cloud, started once for the whole test session by the first test that
+needs it (integration and browser tests; unit tests never do).
 
 It runs beside any `make demo` cloud: its own data directory (wiped first, so every run
-starts from a fresh machine's state) and its own ports.
+starts from a fresh machine's state) and its own ports. TESTCLOUD_DIR and
+TESTCLOUD_PORT_BASE move them, so two test runs can share a machine.
 """
 
 import functools
@@ -27,7 +29,7 @@ def _progress(message):
 
 @pytest.fixture(scope='session')
 def cloud():
-    data_dir = layout_mod.REPO_ROOT / 'build' / 'testcloud'
+    data_dir = os.environ.get('TESTCLOUD_DIR') or layout_mod.REPO_ROOT / 'build' / 'testcloud'
     shutil.rmtree(data_dir, ignore_errors=True)
     layout = layout_mod.Layout(data_dir, int(os.environ.get('TESTCLOUD_PORT_BASE',
                                                             TEST_PORT_BASE)))
