@@ -1,0 +1,54 @@
+"""A user browses a server's deployment history and its agent's metadata, on the real cloud."""
+
+import re
+
+import pytest
+
+from heat_deploy_dashboard import deploy
+from tests.integration import dashboard
+from tests.integration import waiting
+
+
+@pytest.fixture(scope='module')
+def user(cloud):
+    session = dashboard.Dashboard(cloud.layout.dashboard_url)
+    session.login()
+    return session
+
+
+def test_a_servers_page_lists_every_run_on_it_with_its_inputs_and_a_timeline(
+        user, heat, find_transport, demo_resources):
+    server = demo_resources['db_server_1']
+    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
+                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+                            server_ids=[server],
+                            input_values={'retention_days': 21, 'pause_seconds': 0})
+    waiting.finished(heat, result.created[0].id)
+    runs = heat.software_deployments.list(server_id=server)
+
+    page = user.get(f'/project/servers/{server}/').text
+
+    shown = set(re.findall(r'<tr[^>]*data-object-id="([^"]+)"', page))
+    assert shown == {run.id for run in runs}
+    assert 'retention_days' in page and '21' in page
+    assert page.count('<svg') == 1
+    assert f'/project/deployments/{result.created[0].id}/rerun/' in page
+
+
+def test_the_servers_list_counts_each_servers_runs(user, heat, demo_resources):
+    page = user.get('/project/servers/').text
+    for name in ('db_server_1', 'db_server_2', 'web_server'):
+        assert demo_resources[name] in page
+
+
+def test_the_agents_metadata_is_shown_with_its_secrets_masked(user, heat, demo_resources):
+    server = demo_resources['db_server_1']
+    metadata = heat.software_deployments.metadata(server_id=server)
+    signatures = re.findall(r'temp_url_sig=([0-9a-f]{20,})', repr(metadata))
+    assert signatures, 'the demo server\'s metadata should hold TempURL signatures'
+
+    page = user.get(f'/project/servers/{server}/?tab=server_details__metadata').text
+
+    assert 'deploy_signal_id' in page
+    for signature in signatures:
+        assert signature not in page
