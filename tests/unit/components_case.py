@@ -1,6 +1,5 @@
 """What the tests of the Components panel and its form share."""
 
-from django.core.cache import cache
 from django.test.utils import override_settings
 from django.urls import reverse
 from openstack_auth import policy
@@ -43,12 +42,6 @@ def mysql_form(**changes):
 
 
 class ComponentsTestCase(helpers.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        # Configs are cached across requests, and so across tests.
-        cache.clear()
-        self.addCleanup(cache.clear)
 
     def serve(self, configs=None, deployments=None):
         """Answer the Heat calls with the demo data (or these)."""

@@ -2,11 +2,13 @@
 
 Horizon's TestCase logs in a fake user without Keystone and fails a test
 that opens a real HTTP connection; this one adds our Heat test data and the
-orchestration service to that user's catalog.
+orchestration service to that user's catalog, and starts each test with an
+empty cache.
 """
 
 from unittest import mock
 
+from django.core.cache import cache
 from openstack_dashboard.test import helpers
 from openstack_dashboard.test.test_data import exceptions as horizon_stubs
 
@@ -21,6 +23,12 @@ _ABSENT = object()
 class TestCase(helpers.TestCase):
     # Role names of the logged-in user; None keeps Horizon's member + reader.
     user_roles = None
+
+    def setUp(self):
+        super().setUp()
+        # Software configs are cached across requests, and so across tests.
+        cache.clear()
+        self.addCleanup(cache.clear)
 
     def _setup_test_data(self):
         # Horizon's test data replaces __init__ and __str__ of the clients'

@@ -17,8 +17,6 @@ class ConfigCacheTests(helpers.TestCase):
 
     def setUp(self):
         super().setUp()
-        cache.clear()
-        self.addCleanup(cache.clear)
         # The logged-in user, as Horizon's middleware gives it to a view.
         self.request.user = auth_utils.get_user(self.request)
 

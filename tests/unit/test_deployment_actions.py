@@ -1,6 +1,5 @@
 """Deployments: cancelling and deleting runs from the table."""
 
-from django.core.cache import cache
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
@@ -16,8 +15,6 @@ class DeploymentActionTests(helpers.TestCase):
 
     def setUp(self):
         super().setUp()
-        cache.clear()
-        self.addCleanup(cache.clear)
         self.index_url = reverse('horizon:project:deployments:index')
 
     def _list(self):

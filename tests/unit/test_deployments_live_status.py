@@ -2,7 +2,6 @@
 
 import json
 
-from django.core.cache import cache
 from django.urls import reverse
 from heatclient import exc as heat_exc
 
@@ -18,9 +17,6 @@ class LiveStatusTests(helpers.TestCase):
 
     def setUp(self):
         super().setUp()
-        # Configs are cached across requests, and so across tests.
-        cache.clear()
-        self.addCleanup(cache.clear)
         self.status_url = reverse('horizon:project:deployments:status')
 
     def _poll(self, *ids):

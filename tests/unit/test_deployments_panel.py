@@ -1,7 +1,6 @@
 """Project > Software Deployments > Deployments: the list of deployments."""
 
 from django.test.utils import override_settings
-from django.core.cache import cache
 from django.urls import reverse
 from heatclient import exc as heat_exc
 import horizon
@@ -20,9 +19,6 @@ class DeploymentsListTests(helpers.TestCase):
 
     def setUp(self):
         super().setUp()
-        # Configs are cached across requests, and so across tests.
-        cache.clear()
-        self.addCleanup(cache.clear)
         self.index_url = reverse('horizon:project:deployments:index')
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
@@ -115,9 +111,6 @@ class PolicyEnforcedTestCase(helpers.TestCase):
 
     def setUp(self):
         super().setUp()
-        # Configs are cached across requests, and so across tests.
-        cache.clear()
-        self.addCleanup(cache.clear)
         # openstack_auth caches its enforcers for the whole process.
         policy.reset()
         self.addCleanup(policy.reset)
@@ -157,8 +150,6 @@ class DeploymentsColumnsAndFiltersTests(helpers.TestCase):
 
     def setUp(self):
         super().setUp()
-        cache.clear()
-        self.addCleanup(cache.clear)
         self.index_url = reverse('horizon:project:deployments:index')
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})

@@ -5,7 +5,6 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
-from django.core.cache import cache
 from django.test.utils import override_settings
 from django.urls import reverse
 from heatclient import exc as heat_exc
@@ -38,12 +37,6 @@ def detail_url(deployment):
 
 
 class ServersTestCase(helpers.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        # Configs are cached across requests, and so across tests.
-        cache.clear()
-        self.addCleanup(cache.clear)
 
     def serve(self, infos=None, configs=None):
         self.mock_deployments_list.return_value = data.deployments(infos)
