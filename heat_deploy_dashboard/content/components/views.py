@@ -9,6 +9,7 @@ from horizon import tabs
 from horizon.utils import memoized
 
 from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.components import forms as project_forms
 from heat_deploy_dashboard.content.components import tables as project_tables
 from heat_deploy_dashboard.content.components import tabs as project_tabs
@@ -34,11 +35,8 @@ class IndexView(tables.DataTableView):
         try:
             return directory.components(self.request)
         except Exception:
-            exceptions.handle(self.request, HEAT_FAILED, details='')
-            # An empty table must not claim that there are no components.
-            self.table._no_data_message = _(
-                "Software components could not be loaded.")
-            return []
+            return errors.list_failed(self, HEAT_FAILED,
+                                      _("Software components could not be loaded."))
 
 
 class _ComponentMixin:

@@ -16,6 +16,7 @@ from horizon.utils import memoized
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.components import forms as component_forms
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
@@ -47,20 +48,13 @@ class IndexView(tables.DataTableView):
         try:
             deployments = api.heat.deployments_list(self.request)
         except Exception:
-            # details='' keeps the client's raw error text (URLs, tracebacks
-            # from Heat) out of the page; Horizon still logs it.
-            exceptions.handle(
-                self.request,
+            return errors.list_failed(
+                self,
                 _("Unable to retrieve software deployments: the "
                   "orchestration service could not be reached or answered "
                   "with an error. Try again later, or ask your cloud "
                   "administrator to check Heat."),
-                details='')
-            # An empty table must not claim that there are no deployments.
-            # Horizon's own browsers/views.py sets this attribute the same way.
-            self.table._no_data_message = _(
-                "Software deployments could not be loaded.")
-            return []
+                _("Software deployments could not be loaded."))
         deployments = _filtered(deployments, self.get_filters())
         rows.with_run_names(self.request, deployments)
         # Heat writes times as ISO 8601 in UTC with a fixed width, so the

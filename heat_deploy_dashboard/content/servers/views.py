@@ -1,11 +1,11 @@
 import dataclasses
 
 from django.utils.translation import gettext_lazy as _
-from horizon import exceptions
 from horizon import tables
 from horizon import tabs as horizon_tabs
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.servers import tables as project_tables
@@ -57,17 +57,12 @@ class IndexView(tables.DataTableView):
             servers = server_summaries(api.heat.deployments_list(self.request))
             rows.with_run_names(self.request, [server.latest for server in servers])
         except Exception:
-            # details='' keeps the client's raw error text (URLs, tracebacks from Heat) out
-            # of the page; Horizon still logs it.
-            exceptions.handle(
-                self.request,
+            return errors.list_failed(
+                self,
                 _("Unable to retrieve the servers' software deployments: the orchestration "
                   "service could not be reached or answered with an error. Try again "
                   "later, or ask your cloud administrator to check Heat."),
-                details='')
-            # An empty table must not claim that no server has deployments.
-            self.table._no_data_message = _("Servers could not be loaded.")
-            return []
+                _("Servers could not be loaded."))
         return servers
 
 
