@@ -46,7 +46,8 @@ def _table_action(user, action, deployment_id):
 
 def test_cancel_from_the_table_then_the_late_result_shows_on_the_runs_page(
         cloud, user, heat, run_backup):
-    run = run_backup(pause_seconds='4')
+    # Long enough for the cancel to land while it runs, even on a just-started Horizon.
+    run = run_backup(pause_seconds='12')
     config = heat.software_configs.get(run.config_id)
     marker = cloud.layout.path('servers', 'demo-db-2', 'deployed', config.id)
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
@@ -63,7 +64,8 @@ def test_cancel_from_the_table_then_the_late_result_shows_on_the_runs_page(
         page = user.get(f'/project/deployments/{run.id}/?tab=deployment_details__outputs')
         return page.text if 'Late result' in page.text else None
 
-    page = waiting.wait_for('the late result on the run\'s page', late_result_shown)
+    page = waiting.wait_for('the late result on the run\'s page', late_result_shown,
+                            timeout=60)
     assert 'backup_dir=ui retention_days=2' in page
     assert heat.software_deployments.get(run.id).status == 'FAILED'
 
