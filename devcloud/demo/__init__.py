@@ -5,6 +5,7 @@ CREATE_COMPLETE quickly; their software deployments complete only when the serve
 run the configs and signalled, so the agents start as soon as the servers exist.
 """
 
+import hashlib
 import pathlib
 import sys
 import time
@@ -43,10 +44,16 @@ def _delete_stack(client, stack, timeout=120):
     raise process.ServiceFailed('the unfinished demo stack could not be deleted')
 
 
+def _template_digest():
+    return hashlib.sha256(TEMPLATE.read_bytes()).hexdigest()
+
+
 def ensure_stack(layout, progress):
+    """The demo stack as the template in this checkout describes it."""
     client = heat(layout)
     stack = _find_stack(client)
-    if stack is not None and stack.stack_status != 'CREATE_COMPLETE':
+    made_from = layout.path('demo-template.sha256')
+    if stack is not None and stack.stack_status not in ('CREATE_COMPLETE', 'UPDATE_COMPLETE'):
         # Only this program creates the demo stack, and it is starting now: a stack that is
         # not complete was left by an interrupted first start, and its engine is gone.
         progress(f'Demo: replacing the unfinished demo stack ({stack.stack_status})')
@@ -55,8 +62,13 @@ def ensure_stack(layout, progress):
     if stack is None:
         progress('Demo: creating the demo stack (3 servers, mysql and wordpress components)')
         client.stacks.create(stack_name=STACK_NAME, template=TEMPLATE.read_text())
-        stack = client.stacks.get(STACK_NAME)
-    return client, stack
+        made_from.write_text(_template_digest())
+    elif not made_from.exists() or made_from.read_text() != _template_digest():
+        # A pulled change to the demo (a new input, say) reaches an existing cloud too.
+        progress('Demo: updating the demo stack to this checkout\'s template')
+        client.stacks.update(stack.id, template=TEMPLATE.read_text())
+        made_from.write_text(_template_digest())
+    return client, client.stacks.get(STACK_NAME)
 
 
 def wait_for_servers(client, stack, timeout=120):
