@@ -103,7 +103,7 @@ def start(layout, sup, progress):
         static_root=str(conf_dir / 'static'), memcached=infra.memcached_address(layout)))
     enable_plugin()
     # Horizon imports `local.local_settings`: this directory first on the path makes ours win.
-    env = {'PYTHONPATH': os.pathsep.join(filter(None, [str(conf_dir),
+    env = {'PYTHONPATH': os.pathsep.join(filter(None, [str(conf_dir), str(layout_mod.REPO_ROOT),
                                                        os.environ.get('PYTHONPATH')])),
            'DJANGO_SETTINGS_MODULE': 'openstack_dashboard.settings'}
     stamp = conf_dir / '.static-fingerprint'
@@ -115,5 +115,5 @@ def start(layout, sup, progress):
         process.run([django_admin, 'collectstatic', '--noinput', '--clear', '-v0'], log, env=env)
         process.run([django_admin, 'compress', '--force', '-v0'], log, env=env)
         stamp.write_text(fingerprint)
-    wsgi.start(layout, sup, 'horizon', 'openstack_dashboard.wsgi:application',
+    wsgi.start(layout, sup, 'horizon', 'devcloud.horizon_wsgi:application',
                layout.port('horizon'), workers=2, env=env, ready_path='/auth/login/')
