@@ -171,11 +171,29 @@ def link(summaries, configs, deployments, stack_names):
             derived[row['id']] = config
         else:
             components[row['id']] = component_from(config, stack_names)
-    _attach(components, derived, deployments)
+    _attach(components, derived, deployments, stack_names)
     return sorted(components.values(), key=lambda c: (c.name, c.id))
 
 
-def _attach(components, derived, deployments):
+def _same_resource(components, derived_name, stack_names):
+    """The component the same stack resource holds now, for a run of an older version.
+
+    A stack update that changes a component replaces its config, but Heat re-runs a
+    deployment only if the component has an entry for UPDATE: the servers' deployments then
+    keep derived configs of the replaced version, whose fingerprint no longer matches. The
+    stack and resource names survive the replacement; a run's own name (<resource>-<ACTION>)
+    counts only when a single component has that resource name.
+    """
+    stack, resource = stack_and_resource(derived_name, stack_names)
+    if stack:
+        return [c for c in components.values()
+                if (c.stack_name, c.resource_name) == (stack, resource)]
+    named = [c for c in components.values()
+             if c.resource_name and derived_name.startswith(c.resource_name + '-')]
+    return named if len(named) == 1 else []
+
+
+def _attach(components, derived, deployments, stack_names):
     by_fingerprint = defaultdict(list)
     for component in components.values():
         by_fingerprint[component.fingerprint].append(component)
@@ -195,7 +213,8 @@ def _attach(components, derived, deployments):
         config = derived.get(config_id)
         if config is None:
             continue
-        candidates = by_fingerprint.get(fingerprint(config), [])
+        candidates = (by_fingerprint.get(fingerprint(config))
+                      or _same_resource(components, config.get('name') or '', stack_names))
         if len(candidates) > 1:
             named = [c for c in candidates
                      if _named_after(c, config.get('name') or '')]

@@ -213,3 +213,38 @@ def test_a_run_no_data_can_attribute_is_credited_to_no_twin():
     components = _link(configs + [backup], deployments, ['demo', 'staging'])
 
     assert all('new-server' not in c.server_ids for c in components)
+
+
+def _replaced_mysql():
+    """mysql after a stack update changed its BACKUP script: Heat made a new config (a new
+    physical name, same stack and resource) and, with no UPDATE entry, left the servers'
+    deployments on derived configs of the old one."""
+    new = copy.deepcopy(data.MYSQL)
+    new['config']['configs'][1]['config'] += '\necho changed\n'
+    new.update(id='99999999-0000-4000-8000-00000000aaaa', name='demo-mysql-zzzzzzzzzzzz')
+    return new
+
+
+def test_after_a_stack_update_replaced_a_component_its_servers_still_count():
+    configs = [_replaced_mysql() if c is data.MYSQL else c for c in data.CONFIGS]
+
+    components = _by_id(_link(configs))
+
+    new = components['99999999-0000-4000-8000-00000000aaaa']
+    assert new.server_ids == sorted([data.DB_1, data.DB_2])
+    # The BACKUP run named mysql-BACKUP is the same component's too.
+    assert any(d['action'] == 'BACKUP' for d in new.deployments)
+
+
+def test_a_run_name_alone_is_not_enough_when_two_components_share_the_resource_name():
+    other_stack = copy.deepcopy(_replaced_mysql())
+    other_stack.update(id='99999999-0000-4000-8000-00000000bbbb',
+                       name='prod-mysql-yyyyyyyyyyyy')
+    configs = [_replaced_mysql() if c is data.MYSQL else c for c in data.CONFIGS]
+
+    components = _by_id(_link(configs + [other_stack], stack_names=('demo', 'prod')))
+
+    for component_id in ('99999999-0000-4000-8000-00000000aaaa',
+                         '99999999-0000-4000-8000-00000000bbbb'):
+        assert not any(d['action'] == 'BACKUP'
+                       for d in components[component_id].deployments)
