@@ -8,6 +8,7 @@ TESTCLOUD_PORT_BASE move them, so two test runs can share a machine.
 
 import functools
 import os
+import pathlib
 import shutil
 import sys
 
@@ -29,7 +30,8 @@ def _progress(message):
 
 @pytest.fixture(scope='session')
 def cloud():
-    data_dir = os.environ.get('TESTCLOUD_DIR') or layout_mod.REPO_ROOT / 'build' / 'testcloud'
+    data_dir = pathlib.Path(os.environ.get('TESTCLOUD_DIR')
+                            or layout_mod.REPO_ROOT / 'build' / 'testcloud')
     shutil.rmtree(data_dir, ignore_errors=True)
     layout = layout_mod.Layout(data_dir, int(os.environ.get('TESTCLOUD_PORT_BASE',
                                                             TEST_PORT_BASE)))

@@ -42,8 +42,20 @@ def config_get(request, config_id):
 
 
 @profiler.trace
-def configs_list(request):
-    return heatclient(request).software_configs.list()
+def configs_list(request, limit=None, marker=None):
+    # Summary rows (id, name, group, creation_time), newest first. heatclient
+    # leaves out a limit or marker of None; without a limit Heat lists all.
+    return heatclient(request).software_configs.list(limit=limit, marker=marker)
+
+
+@profiler.trace
+def config_create(request, **config):
+    return heatclient(request).software_configs.create(**config)
+
+
+@profiler.trace
+def config_delete(request, config_id):
+    return heatclient(request).software_configs.delete(config_id)
 
 
 @profiler.trace

@@ -71,6 +71,11 @@ def _check_timeout(timeout_minutes: int) -> None:
         raise InputError(Message(BAD_TIMEOUT))
 
 
+def derived_name(name: str, action: str) -> str:
+    """What a run's derived configs are called: the CLI's deployment name."""
+    return f'{name}-{action}'
+
+
 def trigger(heat, transport: SignalTransport, *, config_id: str,
             action: str, server_ids: Iterable[str],
             input_values: Mapping[str, object] | None = None,
@@ -95,7 +100,7 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
     source = derived.as_dict(heat.software_configs.get(config_id))
     values = coerce_input_values(source.get('inputs') or [],
                                  input_values or {})
-    run_name = f'{name or source.get("name") or config_id}-{action}'
+    run_name = derived_name(name or source.get('name') or config_id, action)
 
     result = TriggerResult()
     for server_id in servers:

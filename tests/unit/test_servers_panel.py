@@ -159,7 +159,6 @@ class ServerPageTests(ServersTestCase):
 
         self.assertContains(res, 'class="hdd-poll-state')
         self.assertContains(res, 'data-table="deployments"')
-        self.assertContains(res, 'heat_deploy_dashboard/js/deployment_poller.js')
         self.assertContains(res, 'data-status="IN_PROGRESS"', count=1)
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get')})
@@ -254,6 +253,23 @@ class ServerMetadataTests(ServersTestCase):
         self.assertContains(res, 'temp_url_sig=********')
         for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
             self.assertNotContains(res, secret)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'server_metadata')})
+    def test_secrets_are_shown_only_when_asked_with_a_warning_and_the_cli_command(self):
+        self.serve(infos=data.DB_1_RUNS)
+        self.mock_server_metadata.return_value = data.metadata()
+
+        masked = self.client.get(server_url() + METADATA_TAB)
+        revealed = self.client.get(server_url() + METADATA_TAB + '&reveal=1')
+
+        self.assertContains(masked, METADATA_TAB.replace('&', '&amp;') + '&amp;reveal=1')
+        self.assertNotContains(masked, 'Secrets are shown')
+        self.assertContains(revealed, 'Secrets are shown')
+        for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
+            self.assertContains(revealed, secret)
+        for res in (masked, revealed):
+            self.assertContains(res, '<code>openstack software deployment metadata show '
+                                     + data.DB_1)
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'server_metadata')})
     def test_heat_down_is_a_sentence(self):

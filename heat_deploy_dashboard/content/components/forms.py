@@ -1,119 +1,14 @@
-from django.utils.html import escape
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from horizon import exceptions
 from horizon import forms
 from horizon import messages
-from openstack_dashboard.api import base
 
-from heat_deploy_dashboard import api
-from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard import linking
-from heat_deploy_dashboard.deploy import inputs as heat_inputs
-from heat_deploy_dashboard.deploy.trigger import DEFAULT_TIMEOUT_MINUTES
-
-# Input fields get this prefix so that no input name can collide with the
-# form's own fields.
-INPUT_PREFIX = 'input__'
-
-# Long enough for any real run plus the agent's polling; a TempURL is a
-# credential the server holds, so not for ever.
-MAX_TIMEOUT_MINUTES = 7 * 24 * 60
-
-# Signal transports offered, in order; the first available is the default.
-# The service each needs comes from api.deploy, so a Zaqar transport is one
-# row here, one there, and its service's name below.
-TRANSPORTS = (
-    ('TEMP_URL_SIGNAL',
-     _("Wait for the result (the server reports back through Object "
-       "Storage)")),
-    ('NO_SIGNAL',
-     _("Do not wait for a result (the deployment is marked complete at "
-       "once)")),
-)
-SERVICE_NAMES = {
-    'object-store': _("Object Storage"),
-}
+from heat_deploy_dashboard.content import run_form
 
 
-def default_text(declared):
-    """An input's default as a person types it, or None without one."""
-    return heat_inputs.as_text(declared.get('type'), declared.get('default'))
-
-
-class _PostedCheckbox(forms.CheckboxInput):
-    """A checkbox that hands on the text it was sent, so that Heat's own
-    boolean words decide (deploy.coerce_input_values) rather than Django's
-    "anything but 'false' is true"."""
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, check_test=self._checked)
-
-    @staticmethod
-    def _checked(value):
-        try:
-            return heat_inputs.coerce_value('', heat_inputs.BOOLEAN, value)
-        except deploy.InputError:
-            return False
-
-    def format_value(self, value):
-        # No value attribute: a ticked box then sends "on".
-        return None
-
-    def value_from_datadict(self, data, files, name):
-        # An unticked box sends nothing at all.
-        return data.get(name, 'false')
-
-
-class _TransportSelect(forms.RadioSelect):
-    """Radio buttons whose unavailable choices show, disabled."""
-
-    def __init__(self, disabled=(), **kwargs):
-        super().__init__(**kwargs)
-        self.disabled = set(disabled)
-
-    def create_option(self, name, value, *args, **kwargs):
-        option = super().create_option(name, value, *args, **kwargs)
-        if value in self.disabled:
-            option['attrs']['disabled'] = True
-        return option
-
-
-def _input_field(declared):
-    """A form field for one declared input of the component, after
-    heat-dashboard's CreateStackForm._build_parameter_fields."""
-    input_type = declared.get('type') or heat_inputs.STRING
-    initial = default_text(declared)
-    # Read by input-defaults.js to mark values changed from the default.
-    attrs = {} if initial is None else {'data-hdd-default': initial}
-    kwargs = {
-        'label': declared['name'],
-        'initial': initial,
-        'required': initial is None,
-        # Horizon puts help text in a tooltip unescaped.
-        'help_text': escape(declared.get('description') or ''),
-    }
-    if input_type == heat_inputs.BOOLEAN:
-        # Unticked means false, never "missing".
-        kwargs['required'] = False
-        return forms.Field(widget=_PostedCheckbox(attrs), **kwargs)
-    if input_type == heat_inputs.NUMBER:
-        # Text, not a FloatField: Heat keeps 3 an integer, and so must we.
-        attrs['step'] = 'any'
-        return forms.CharField(widget=forms.NumberInput(attrs), **kwargs)
-    if input_type == heat_inputs.JSON:
-        return forms.CharField(widget=forms.Textarea(dict(attrs, rows=4)),
-                               **kwargs)
-    if input_type == heat_inputs.COMMA_DELIMITED_LIST:
-        kwargs['help_text'] = ' '.join(filter(None, [
-            kwargs['help_text'], escape(_("Separate values with commas."))]))
-    # Spaces may matter to a script.
-    return forms.CharField(strip=False, widget=forms.TextInput(attrs),
-                           **kwargs)
-
-
-class TriggerForm(forms.SelfHandlingForm):
+class TriggerForm(run_form.RunForm):
     action = forms.ChoiceField(label=_("Action"))
     confirm_lifecycle = forms.BooleanField(
         label=_("Yes, run a lifecycle action"), required=False,
@@ -123,16 +18,13 @@ class TriggerForm(forms.SelfHandlingForm):
     servers = forms.MultipleChoiceField(
         label=_("Servers"), widget=forms.ThemableCheckboxSelectMultiple,
         error_messages={'required': _("Choose at least one server.")})
-    transport = forms.ChoiceField(label=_("Result"))
-    timeout = forms.IntegerField(
-        label=_("Timeout (minutes)"), initial=DEFAULT_TIMEOUT_MINUTES,
-        min_value=1, max_value=MAX_TIMEOUT_MINUTES,
-        help_text=_("How long the server may take to report its result."))
+
+    field_order = ['action', 'confirm_lifecycle', 'servers', 'transport',
+                   'timeout']
 
     def __init__(self, request, *args, component, **kwargs):
         super().__init__(request, *args, **kwargs)
         self.component = component
-        self._inputs = [d for d in component.inputs if d.get('name')]
         self.fields['action'].choices = self._action_choices()
         if self.initial.get('action') not in component.actions:
             # Custom actions are what people come here for.
@@ -147,37 +39,13 @@ class TriggerForm(forms.SelfHandlingForm):
             # A re-run targets the servers of the run it repeats.
             self.initial['servers'] = [s for s in self.initial['servers']
                                        if s in component.server_ids]
-        self._set_transports(request)
-        for declared in self._inputs:
-            self.fields[INPUT_PREFIX + declared['name']] = \
-                _input_field(declared)
+        self.add_input_fields(component.inputs)
 
     def _action_choices(self):
         groups = [(_("Custom actions"), self.component.custom_actions),
                   (_("Lifecycle actions"), self.component.lifecycle_actions)]
         return [(label, [(a, a) for a in actions])
                 for label, actions in groups if actions]
-
-    def _set_transports(self, request):
-        choices, unavailable = [], []
-        for name, label in TRANSPORTS:
-            service = api.deploy.required_service(name)
-            if service and not base.is_service_enabled(request, service):
-                unavailable.append(name)
-                label = _("%(transport)s: not available, it needs "
-                          "%(service)s, which is not in your service "
-                          "catalog") % {
-                    'transport': label,
-                    'service': SERVICE_NAMES.get(service, service)}
-            choices.append((name, label))
-        field = self.fields['transport']
-        field.choices = choices
-        field.widget = _TransportSelect(disabled=unavailable,
-                                        choices=choices)
-        self._unavailable = unavailable
-        available = [name for name, _label in choices
-                     if name not in unavailable]
-        field.initial = available[0] if available else None
 
     def clean(self):
         cleaned = super().clean()
@@ -186,64 +54,25 @@ class TriggerForm(forms.SelfHandlingForm):
             self.add_error('confirm_lifecycle', _(
                 "%(action)s is a lifecycle action: tick the box to confirm "
                 "that you want to run it.") % {'action': cleaned['action']})
-        if cleaned.get('transport') in self._unavailable:
-            self.add_error('transport', _("This way of reporting the "
-                                          "result is not available."))
-        cleaned['input_values'] = self._input_values(cleaned)
         return cleaned
 
-    def _input_values(self, cleaned):
-        # Every input on its own, so that each wrong one gets its own error.
-        values = {}
-        for declared in self._inputs:
-            field = INPUT_PREFIX + declared['name']
-            if field not in cleaned:
-                continue
-            value = cleaned[field]
-            if value == '' and declared.get('type') not in (
-                    None, heat_inputs.STRING):
-                # A blank number, list or JSON: use the default.
-                value = None
-            try:
-                values.update(deploy.coerce_input_values(
-                    self._inputs, {declared['name']: value}))
-            except deploy.InputError as error:
-                self.add_error(field, error.message.render(gettext))
-        return values
+    def shown_commands(self):
+        """The CLI commands of the run as the form shows it."""
+        return self.commands(self.component.id, self['action'].value() or '',
+                             self['servers'].value() or [],
+                             self.component.run_name)
 
     def handle(self, request, data):
         action = data['action']
-        try:
-            result = api.deploy.trigger_action(
-                request, self.component.id, action, data['servers'],
-                data['input_values'], data['transport'], data['timeout'],
-                self.component.run_name)
-        except deploy.InputError as error:
-            self.api_error(error.message.render(gettext))
-            return False
-        except Exception:
-            exceptions.handle(
-                request,
-                _("Unable to start %(action)s: the orchestration service "
-                  "could not be reached or answered with an error. Nothing "
-                  "was started. Try again later, or ask your cloud "
-                  "administrator to check Heat.") % {'action': action},
-                details='')
-            return False
-
-        failures = [message.render(gettext)
-                    for _server, message in result.failures]
-        if not result.created:
-            # Nothing exists to look at: stay on the form, with what the
-            # user chose, so that they can change it and try again.
-            for failure in failures:
-                self.api_error(failure)
+        result = self.start(request, self.component.id, action,
+                            data['servers'], self.component.run_name)
+        if result is None:
             return False
         count = len(result.created)
         messages.success(request, ngettext(
             "Started %(action)s on %(count)d server.",
             "Started %(action)s on %(count)d servers.",
             count) % {'action': action, 'count': count})
-        for failure in failures:
-            messages.error(request, failure)
+        for _server, message in result.failures:
+            messages.error(request, message.render(gettext))
         return True

@@ -1,7 +1,7 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
-from heat_deploy_dashboard.content.components import forms
+from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.components import tables
 
 
@@ -13,7 +13,7 @@ class OverviewTab(tabs.Tab):
 
     def get_context_data(self, request):
         component = self.tab_group.kwargs['component']
-        inputs = [dict(declared, shown_default=forms.default_text(declared))
+        inputs = [dict(declared, shown_default=run_form.default_text(declared))
                   for declared in component.inputs]
         return {'component': component, 'inputs': inputs}
 

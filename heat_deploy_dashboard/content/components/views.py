@@ -10,6 +10,7 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.components import forms as project_forms
 from heat_deploy_dashboard.content.components import tables as project_tables
 from heat_deploy_dashboard.content.components import tabs as project_tabs
@@ -94,6 +95,7 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
         context['component'] = component
         context['submit_url'] = reverse(
             'horizon:project:components:trigger', args=[component.id])
+        context['commands'] = context['form'].shown_commands()
         return context
 
     def get_form_kwargs(self):
@@ -109,6 +111,6 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
         if query.getlist('server'):
             initial['servers'] = query.getlist('server')
         for name in query:
-            if name.startswith(project_forms.INPUT_PREFIX) or name in ('transport', 'timeout'):
+            if name.startswith(run_form.INPUT_PREFIX) or name in ('transport', 'timeout'):
                 initial[name] = query[name]
         return initial

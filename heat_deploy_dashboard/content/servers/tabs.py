@@ -12,9 +12,13 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content.servers import tables as project_tables
+from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import masking
 from heat_deploy_dashboard.deploy import runs
 from heat_deploy_dashboard.deploy import timeline
+
+# The query parameter that shows the metadata with its secrets.
+REVEAL = 'reveal'
 
 # details='' on every exceptions.handle() keeps the client's raw error text (URLs,
 # tracebacks from Heat) out of the page; Horizon still logs it.
@@ -34,19 +38,12 @@ def _timeline_run(deployment, name):
                         status=info.get('status') or '', start=start, end=end)
 
 
-def _value_text(value):
-    # Lists and JSON values on one line as JSON, not as Python's repr.
-    if value is None or isinstance(value, str):
-        return value or ''
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
-
-
 def _inputs(config):
     """The inputs a run used as (name, value as text), secrets masked; None when its derived
     config is gone."""
     if config is None:
         return None
-    return [(each['name'], _value_text(each['value'])) for each in runs.run_inputs(config)]
+    return [(each['name'], each['value']) for each in runs.run_inputs(config)]
 
 
 def _timeline_words():
@@ -120,19 +117,23 @@ class MetadataTab(tabs.Tab):
     preload = False
 
     def get_context_data(self, request, **kwargs):
+        server_id = self.tab_group.kwargs['server_id']
+        context = {'command': cli.deployment_metadata_show(server_id),
+                   # Whoever may read the metadata (this tab's rule) may read it whole, as
+                   # the CLI shows it; the page masks it unless asked.
+                   'revealed': request.GET.get(REVEAL) == '1'}
         try:
-            metadata = api.heat.server_metadata(request, self.tab_group.kwargs['server_id'])
+            metadata = api.heat.server_metadata(request, server_id)
         except Exception:
             exceptions.handle(request, _(
                 "Unable to retrieve this server's metadata: the orchestration service could "
                 "not be reached or answered with an error."), details='')
-            return {'failed': True}
-        return {
-            'entries': len(metadata or []),
+            return dict(context, failed=True)
+        if not context['revealed']:
             # Signal URLs are bearer credentials and the stack user's password may be here.
-            'metadata': json.dumps(masking.mask_tree(metadata), indent=2, sort_keys=True,
-                                   ensure_ascii=False),
-        }
+            metadata = masking.mask_tree(metadata)
+        return dict(context, entries=len(metadata or []),
+                    metadata=json.dumps(metadata, indent=2, sort_keys=True, ensure_ascii=False))
 
 
 class ServerTabs(tabs.DetailTabsGroup):

@@ -1,0 +1,125 @@
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from horizon import tables
+from horizon.utils import filters
+
+from heat_deploy_dashboard import linking
+from heat_deploy_dashboard.content.deployments import tables as deployments
+
+CREATE_RULES = (("orchestration", "software_configs:create"),)
+DEPLOY_RULES = (
+    # The config is read for its inputs; the run creates a derived config
+    # and a deployment.
+    ("orchestration", "software_configs:show"),
+    ("orchestration", "software_configs:create"),
+    ("orchestration", "software_deployments:create"),
+)
+# Deleting is refused while a deployment uses the config, which takes the
+# deployment listing to know.
+DELETE_RULES = (("orchestration", "software_configs:delete"),
+                ("orchestration", "software_deployments:index"))
+
+
+class CreateConfig(tables.LinkAction):
+    name = "create"
+    verbose_name = _("Create Config")
+    url = "horizon:project:configs:create"
+    classes = ("ajax-modal",)
+    icon = "plus"
+    policy_rules = CREATE_RULES
+
+
+class DeployConfig(tables.LinkAction):
+    name = "deploy"
+    verbose_name = _("Deploy")
+    url = "horizon:project:configs:deploy"
+    classes = ("ajax-modal",)
+    icon = "play"
+    policy_rules = DEPLOY_RULES
+
+    def allowed(self, request, config=None):
+        # A derived config belongs to one run. The list's summary rows have
+        # no inputs to tell, so there the form itself explains.
+        inputs = getattr(config, 'inputs', None)
+        return not (inputs and linking.is_derived({'inputs': inputs}))
+
+
+class CopyConfig(tables.LinkAction):
+    name = "copy"
+    verbose_name = _("Copy")
+    url = "horizon:project:configs:copy"
+    classes = ("ajax-modal",)
+    icon = "copy"
+    # Configs cannot be changed: a changed copy is how one is edited.
+    policy_rules = CREATE_RULES + (("orchestration", "software_configs:show"),)
+
+
+class DeleteConfig(tables.LinkAction):
+    # A form rather than Horizon's confirmation dialog: it says which
+    # deployments still use the config, and shows the CLI command.
+    name = "delete"
+    verbose_name = _("Delete Config")
+    url = "horizon:project:configs:delete"
+    classes = ("ajax-modal", "btn-danger")
+    icon = "trash"
+    policy_rules = DELETE_RULES
+
+
+class ConfigsFilter(tables.FilterAction):
+    filter_type = "server"
+    filter_choices = (
+        ("name", _("Name contains"), True),
+        ("group", _("Group ="), True),
+    )
+
+
+class ConfigsTable(tables.DataTable):
+    name = tables.Column("name", verbose_name=_("Name"),
+                         link="horizon:project:configs:detail",
+                         empty_value=_("(no name)"))
+    # Not translated: a group names the hook that runs the config.
+    group = tables.Column("group", verbose_name=_("Group"))
+    created = tables.Column("creation_time", verbose_name=_("Created"),
+                            filters=(filters.parse_isotime,
+                                     filters.timesince_sortable),
+                            attrs={'data-type': 'timesince'})
+    config_id = tables.Column("id", verbose_name=_("ID"))
+
+    class Meta:
+        name = "configs"
+        verbose_name = _("Software Configs")
+        table_actions = (ConfigsFilter, CreateConfig)
+        row_actions = (DeployConfig, CopyConfig, DeleteConfig)
+        no_data_message = _(
+            "No software configs. Stacks make them for their software "
+            "deployments and components, every run makes one, and you can "
+            "create one here.")
+
+    def get_object_display(self, config):
+        return config.name or config.id
+
+
+def _server_url(deployment):
+    return reverse('horizon:project:servers:detail',
+                   args=[deployment.server_id])
+
+
+class ConfigDeploymentsTable(tables.DataTable):
+    """The deployments that use one config: while there are any, Heat
+    refuses to delete it."""
+
+    deployment_id = tables.Column("id", verbose_name=_("Deployment"),
+                                  link="horizon:project:deployments:detail")
+    server = tables.Column("server_id", verbose_name=_("Server"),
+                           link=_server_url)
+    action = tables.Column("action", verbose_name=_("Action"))
+    status = tables.Column("status", verbose_name=_("Status"),
+                           display_choices=deployments.STATUS_DISPLAY_CHOICES)
+    created = tables.Column("creation_time", verbose_name=_("Created"),
+                            filters=(filters.parse_isotime,
+                                     filters.timesince_sortable))
+
+    class Meta:
+        name = "config_deployments"
+        verbose_name = _("Deployments")
+        no_data_message = _("No deployment uses this config.")

@@ -1,0 +1,262 @@
+"""What every form that starts a run shares: a typed field per declared input
+of the config, the choice of signal transport, the timeout, starting the
+run, and the equivalent CLI command. The components' Run Action form and
+the configs' Deploy form are both built on RunForm."""
+
+from django.utils.html import escape
+from django.utils.html import format_html
+from django.utils.html import format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from horizon import exceptions
+from horizon import forms
+from openstack_dashboard.api import base
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy import cli
+from heat_deploy_dashboard.deploy import inputs as heat_inputs
+from heat_deploy_dashboard.deploy.trigger import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_dashboard.deploy.trigger import derived_name
+
+# Input fields get this prefix so that no input name can collide with the
+# form's own fields.
+INPUT_PREFIX = 'input__'
+
+# Long enough for any real run plus the agent's polling; a TempURL is a
+# credential the server holds, so not for ever.
+MAX_TIMEOUT_MINUTES = 7 * 24 * 60
+
+# Signal transports offered, in order; the first available is the default.
+# The service each needs comes from api.deploy, so a Zaqar transport is one
+# row here, one there, and its service's name below.
+TRANSPORTS = (
+    ('TEMP_URL_SIGNAL',
+     _("Wait for the result (the server reports back through Object "
+       "Storage)")),
+    ('NO_SIGNAL',
+     _("Do not wait for a result (the deployment is marked complete at "
+       "once)")),
+)
+SERVICE_NAMES = {
+    'object-store': _("Object Storage"),
+}
+
+
+def default_text(declared):
+    """An input's default as a person types it, or None without one."""
+    return heat_inputs.as_text(declared.get('type'), declared.get('default'))
+
+
+class _PostedCheckbox(forms.CheckboxInput):
+    """A checkbox that hands on the text it was sent, so that Heat's own
+    boolean words decide (deploy.coerce_input_values) rather than Django's
+    "anything but 'false' is true"."""
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, check_test=self.checked)
+
+    @staticmethod
+    def checked(value):
+        try:
+            return heat_inputs.coerce_value('', heat_inputs.BOOLEAN, value)
+        except deploy.InputError:
+            return False
+
+    def format_value(self, value):
+        # No value attribute: a ticked box then sends "on".
+        return None
+
+    def value_from_datadict(self, data, files, name):
+        # An unticked box sends nothing at all.
+        return data.get(name, 'false')
+
+
+class _TransportSelect(forms.RadioSelect):
+    """Radio buttons whose unavailable choices show, disabled."""
+
+    def __init__(self, disabled=(), **kwargs):
+        super().__init__(**kwargs)
+        self.disabled = set(disabled)
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if value in self.disabled:
+            option['attrs']['disabled'] = True
+        return option
+
+
+class SuggestingInput(forms.TextInput):
+    """A text input that offers choices (an HTML datalist) and takes any
+    text. ``suggestions`` is called when the field is drawn, so a form that
+    is only submitted never fetches them."""
+
+    def __init__(self, suggestions, attrs=None):
+        super().__init__(attrs)
+        self.suggestions = suggestions
+
+    def render(self, name, value, attrs=None, renderer=None):
+        list_id = '%s__suggestions' % (attrs or {}).get('id', name)
+        field = super().render(name, value, dict(attrs or {}, list=list_id),
+                               renderer)
+        options = format_html_join('', '<option value="{}">',
+                                   ((each,) for each in self.suggestions()))
+        return field + format_html('<datalist id="{}">{}</datalist>',
+                                   list_id, options)
+
+
+def input_field(declared):
+    """A form field for one declared input of a config, after
+    heat-dashboard's CreateStackForm._build_parameter_fields."""
+    input_type = declared.get('type') or heat_inputs.STRING
+    initial = default_text(declared)
+    # Read by input-defaults.js to mark values changed from the default.
+    attrs = {} if initial is None else {'data-hdd-default': initial}
+    kwargs = {
+        'label': declared['name'],
+        'initial': initial,
+        'required': initial is None,
+        # Horizon puts help text in a tooltip unescaped.
+        'help_text': escape(declared.get('description') or ''),
+    }
+    if input_type == heat_inputs.BOOLEAN:
+        # Unticked means false, never "missing".
+        kwargs['required'] = False
+        return forms.Field(widget=_PostedCheckbox(attrs), **kwargs)
+    if input_type == heat_inputs.NUMBER:
+        # Text, not a FloatField: Heat keeps 3 an integer, and so must we.
+        attrs['step'] = 'any'
+        return forms.CharField(widget=forms.NumberInput(attrs), **kwargs)
+    if input_type == heat_inputs.JSON:
+        return forms.CharField(widget=forms.Textarea(dict(attrs, rows=4)),
+                               **kwargs)
+    if input_type == heat_inputs.COMMA_DELIMITED_LIST:
+        kwargs['help_text'] = ' '.join(filter(None, [
+            kwargs['help_text'], escape(_("Separate values with commas."))]))
+    # Spaces may matter to a script.
+    return forms.CharField(strip=False, widget=forms.TextInput(attrs),
+                           **kwargs)
+
+
+class RunForm(forms.SelfHandlingForm):
+    """A form that runs an action of a config: subclasses add what to run
+    where, and call add_input_fields() once their own fields are set."""
+
+    transport = forms.ChoiceField(label=_("Result"))
+    timeout = forms.IntegerField(
+        label=_("Timeout (minutes)"), initial=DEFAULT_TIMEOUT_MINUTES,
+        min_value=1, max_value=MAX_TIMEOUT_MINUTES,
+        help_text=_("How long the server may take to report its result."))
+
+    def __init__(self, request, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        self._inputs = []
+        self._set_transports(request)
+
+    def add_input_fields(self, declared_inputs):
+        self._inputs = [d for d in declared_inputs if d.get('name')]
+        for declared in self._inputs:
+            self.fields[INPUT_PREFIX + declared['name']] = input_field(declared)
+
+    def _set_transports(self, request):
+        choices, unavailable = [], []
+        for name, label in TRANSPORTS:
+            service = api.deploy.required_service(name)
+            if service and not base.is_service_enabled(request, service):
+                unavailable.append(name)
+                label = _("%(transport)s: not available, it needs "
+                          "%(service)s, which is not in your service "
+                          "catalog") % {
+                    'transport': label,
+                    'service': SERVICE_NAMES.get(service, service)}
+            choices.append((name, label))
+        field = self.fields['transport']
+        field.choices = choices
+        field.widget = _TransportSelect(disabled=unavailable,
+                                        choices=choices)
+        self._unavailable = unavailable
+        available = [name for name, _label in choices
+                     if name not in unavailable]
+        field.initial = available[0] if available else None
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get('transport') in self._unavailable:
+            self.add_error('transport', _("This way of reporting the "
+                                          "result is not available."))
+        cleaned['input_values'] = self._input_values(cleaned)
+        return cleaned
+
+    def _input_values(self, cleaned):
+        # Every input on its own, so that each wrong one gets its own error.
+        values = {}
+        for declared in self._inputs:
+            field = INPUT_PREFIX + declared['name']
+            if field not in cleaned:
+                continue
+            value = cleaned[field]
+            if value == '' and declared.get('type') not in (
+                    None, heat_inputs.STRING):
+                # A blank number, list or JSON: use the default.
+                value = None
+            try:
+                values.update(deploy.coerce_input_values(
+                    self._inputs, {declared['name']: value}))
+            except deploy.InputError as error:
+                self.add_error(field, error.message.render(gettext))
+        return values
+
+    def start(self, request, config_id, action, server_ids, name):
+        """Run the action; the deploy.TriggerResult when at least one run
+        started, else None with the reasons shown on the form."""
+        data = self.cleaned_data
+        try:
+            result = api.deploy.trigger_action(
+                request, config_id, action, server_ids, data['input_values'],
+                data['transport'], data['timeout'], name)
+        except deploy.InputError as error:
+            self.api_error(error.message.render(gettext))
+            return None
+        except Exception:
+            exceptions.handle(
+                request,
+                _("Unable to start %(action)s: the orchestration service "
+                  "could not be reached or answered with an error. Nothing "
+                  "was started. Try again later, or ask your cloud "
+                  "administrator to check Heat.") % {'action': action},
+                details='')
+            return None
+        if not result.created:
+            # Nothing exists to look at: stay on the form, with what the
+            # user chose, so that they can change it and try again.
+            for _server, message in result.failures:
+                self.api_error(message.render(gettext))
+            return None
+        return result
+
+    def shown_input_texts(self):
+        """{name: text} of the inputs whose value, as the form shows it,
+        differs from the default: the CLI applies defaults itself."""
+        texts = {}
+        for declared in self._inputs:
+            field = self[INPUT_PREFIX + declared['name']]
+            text = field.value()
+            if isinstance(field.field.widget, _PostedCheckbox):
+                text = 'true' if _PostedCheckbox.checked(text) else 'false'
+            if text is None or text == default_text(declared):
+                continue
+            if text == '' and declared.get('type') not in (
+                    None, heat_inputs.STRING):
+                continue
+            texts[declared['name']] = text
+        return texts
+
+    def commands(self, config_id, action, server_ids, name):
+        """The CLI commands of this run as the form shows it, one per
+        server (the CLI takes one)."""
+        return '\n'.join(cli.deployment_create(
+            config_id=config_id, server_id=server, action=action,
+            signal_transport=self['transport'].value() or '',
+            timeout_minutes=self['timeout'].value(),
+            input_values=self.shown_input_texts(),
+            name=derived_name(name, action)) for server in server_ids)

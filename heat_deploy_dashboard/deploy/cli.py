@@ -1,0 +1,103 @@
+"""The `openstack software ...` commands that do what a page or form does.
+
+Shown beside every form and on every detail page, so that an operator can
+repeat or script what they see. Every word is shell-quoted (shlex), so a
+command pasted into a POSIX shell passes exactly these values, whatever they
+hold. Option names are python-heatclient 5.3's (heatclient/osc/v1/
+software_config.py and software_deployment.py).
+"""
+
+import shlex
+from collections.abc import Mapping
+
+DEFINITION_FILE = 'definition.yaml'
+BODY_FILE = 'config'
+
+
+def _command(*words: str) -> str:
+    return shlex.join(('openstack', 'software') + words)
+
+
+def config_show(config_id: str) -> str:
+    return _command('config', 'show', config_id)
+
+
+def config_delete(config_id: str) -> str:
+    return _command('config', 'delete', config_id)
+
+
+def deployment_show(deployment_id: str) -> str:
+    return _command('deployment', 'show', deployment_id)
+
+
+def deployment_delete(deployment_id: str) -> str:
+    # The CLI deletes the deployment and its config, not its Swift container.
+    return _command('deployment', 'delete', deployment_id)
+
+
+def deployment_output_show(deployment_id: str) -> str:
+    # Without --long the CLI cuts stdout and stderr to their last 10 lines.
+    return _command('deployment', 'output', 'show', '--all', '--long',
+                    deployment_id)
+
+
+def deployment_metadata_show(server_id: str) -> str:
+    return _command('deployment', 'metadata', 'show', server_id)
+
+
+def deployment_create(*, config_id: str, server_id: str, action: str,
+                      signal_transport: str, timeout_minutes: int,
+                      input_values: Mapping[str, str], name: str) -> str:
+    """The CLI's run of ``action`` of a config on one server.
+
+    ``input_values`` are texts as typed; the CLI sends each as a string,
+    where the dashboard first converts it to its input's type. ``name`` is
+    the derived config's whole name (the trigger's "<name>-<ACTION>").
+
+    heatclient 5.3's CLI fails with --signal-transport TEMP_URL_SIGNAL
+    ("'NoneType' object has no attribute 'get_token'"): deployment_utils.
+    build_signal_id asks the orchestration client's http_client.auth for a
+    token, and the openstack client builds that client without one.
+    NO_SIGNAL works, but leaves the deployment IN_PROGRESS where the
+    dashboard marks it COMPLETE.
+    """
+    words = ['deployment', 'create', '--config', config_id,
+             '--server', server_id, '--action', action,
+             '--signal-transport', signal_transport,
+             '--timeout', str(timeout_minutes)]
+    for key, text in input_values.items():
+        words += ['--input-value', f'{key}={text}']
+    return _command(*words, name)
+
+
+def _here_document(path: str, text: str) -> str:
+    """Shell lines writing ``text`` to ``path`` as it is (a quoted
+    delimiter: no expansion), with a final newline."""
+    lines = text.split('\n')
+    delimiter = 'EOF'
+    while delimiter in lines:
+        delimiter += '_'
+    if not text.endswith('\n'):
+        text += '\n'
+    return f"cat > {path} <<'{delimiter}'\n{text}{delimiter}"
+
+
+def config_create(*, name: str, group: str, definition: str = '',
+                  body: str = '') -> str:
+    """Shell lines that write the files, then create the config.
+
+    ``definition``: YAML with inputs, outputs and options; ``body``: the
+    config as text. In heatclient 5.3 the help texts of the two file
+    options are swapped: --definition-file is the one read as YAML for
+    inputs, outputs and options, --config-file the body, stored as text.
+    """
+    lines = []
+    words = ['config', 'create', '--group', group]
+    if definition:
+        lines.append(_here_document(DEFINITION_FILE, definition))
+        words += ['--definition-file', DEFINITION_FILE]
+    if body:
+        lines.append(_here_document(BODY_FILE, body))
+        words += ['--config-file', BODY_FILE]
+    lines.append(_command(*words, name))
+    return '\n'.join(lines)

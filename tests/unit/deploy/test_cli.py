@@ -1,0 +1,67 @@
+"""The openstack commands shown beside forms and on detail pages."""
+
+import shlex
+import subprocess
+
+from heat_deploy_dashboard.deploy import cli
+
+
+def _run_in_shell(script):
+    """What a POSIX shell makes of the script: its commands' words, one line each, with
+    `openstack` replaced by a printer and the files it writes read back."""
+    printer = 'openstack() { for word in "$@"; do printf "%s\\n" "$word"; done; }'
+    return subprocess.run(['sh', '-c', f'{printer}\n{script}'], check=True, text=True,
+                          capture_output=True).stdout.splitlines()
+
+
+def test_show_commands_name_the_object():
+    assert cli.config_show('c-1') == 'openstack software config show c-1'
+    assert cli.deployment_show('d-1') == 'openstack software deployment show d-1'
+    assert (cli.deployment_metadata_show('s-1')
+            == 'openstack software deployment metadata show s-1')
+    # Without --long the CLI cuts stdout and stderr short.
+    assert (cli.deployment_output_show('d-1')
+            == 'openstack software deployment output show --all --long d-1')
+    assert cli.config_delete('c-1') == 'openstack software config delete c-1'
+    assert cli.deployment_delete('d-1') == 'openstack software deployment delete d-1'
+
+
+def test_a_deployment_is_created_with_the_clis_options_and_each_input_quoted():
+    command = cli.deployment_create(
+        config_id='c-1', server_id='s-1', action='BACKUP', signal_transport='NO_SIGNAL',
+        timeout_minutes=30, name='mysql-BACKUP',
+        input_values={'dir': "it's here", 'tables': 'a,b', 'labels': '{"x": 1}'})
+
+    assert command.startswith(
+        'openstack software deployment create --config c-1 --server s-1 --action BACKUP '
+        '--signal-transport NO_SIGNAL --timeout 30 ')
+    assert shlex.split(command)[-7:] == [
+        '--input-value', "dir=it's here", '--input-value', 'tables=a,b',
+        '--input-value', 'labels={"x": 1}', 'mysql-BACKUP']
+
+
+def test_markup_and_shell_syntax_in_values_stay_inert():
+    command = cli.config_show('$(rm -rf ~); `id` <b>')
+
+    assert command == "openstack software config show '$(rm -rf ~); `id` <b>'"
+    assert _run_in_shell(command)[-1] == '$(rm -rf ~); `id` <b>'
+
+
+def test_a_config_is_created_from_files_written_as_they_are(tmp_path):
+    body = '#!/bin/sh\necho "$HOME" \'EOF\'\nEOF\n'
+    definition = 'inputs:\n  - name: who\n'
+
+    script = cli.config_create(name='my config', group='script', definition=definition,
+                               body=body)
+    words = _run_in_shell(f'cd {shlex.quote(str(tmp_path))}\n{script}')
+
+    assert words == ['software', 'config', 'create', '--group', 'script',
+                     '--definition-file', 'definition.yaml', '--config-file', 'config',
+                     'my config']
+    assert (tmp_path / 'config').read_text() == body
+    assert (tmp_path / 'definition.yaml').read_text() == definition
+
+
+def test_a_config_without_files_is_one_command():
+    assert (cli.config_create(name='NAME', group='Heat::Ungrouped')
+            == 'openstack software config create --group Heat::Ungrouped NAME')

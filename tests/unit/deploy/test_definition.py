@@ -1,0 +1,83 @@
+"""Inputs, outputs, options and definition files, checked as Heat checks them."""
+
+import pytest
+
+from heat_deploy_dashboard.deploy import definition
+from heat_deploy_dashboard.deploy.messages import InputError
+
+
+def test_yaml_and_json_both_load_and_dates_stay_text():
+    assert definition.load('- name: a\n  default: 2024-01-31\n') == [
+        {'name': 'a', 'default': '2024-01-31'}]
+    assert definition.load('[{"name": "a"}]') == [{'name': 'a'}]
+    assert definition.load('  \n') is None
+
+
+def test_broken_yaml_says_where():
+    with pytest.raises(InputError, match=r'not valid YAML or JSON \(line 2, column 5\)'):
+        definition.load('a: 1\nb: c: d\n')
+
+
+def test_inputs_of_every_type_with_fitting_defaults_pass_unchanged():
+    inputs = [{'name': 'n', 'type': 'Number', 'default': '7'},
+              {'name': 'b', 'type': 'Boolean', 'default': True, 'replace_on_change': True},
+              {'name': 'j', 'type': 'Json', 'default': {'a': 1}},
+              {'name': 'l', 'type': 'CommaDelimitedList', 'default': 'a,b'},
+              {'name': 's', 'description': 'no type means String'},
+              # Heat lets an empty default through for any type.
+              {'name': 'e', 'type': 'Number', 'default': ''}]
+
+    assert definition.check_inputs(inputs) == inputs
+    assert definition.check_inputs(None) == []
+
+
+@pytest.mark.parametrize('inputs, message', [
+    ({'name': 'a'}, 'Write a list'),
+    (['a'], 'Entry 1 is not a mapping'),
+    ([{'type': 'String'}], 'Entry 1 needs a name.'),
+    ([{'name': 'a'}, {'name': 'a'}], 'The name a is used twice.'),
+    ([{'name': 'a', 'typ': 'String'}], 'a: unknown keys typ.'),
+    ([{'name': 'a', 'type': 'Integer'}], 'a: the type must be one of'),
+    ([{'name': 'a', 'default': 'x', 'type': 'Number'}], 'The input a must be a number'),
+    ([{'name': 'a', 'replace_on_change': 'yes'}], 'a: replace_on_change must be true'),
+    ([{'name': 'a', 'description': ['x']}], 'a: description must be text.'),
+])
+def test_wrong_inputs_are_named(inputs, message):
+    with pytest.raises(InputError, match=message):
+        definition.check_inputs(inputs)
+
+
+def test_outputs_take_their_own_keys():
+    outputs = [{'name': 'result', 'error_output': True, 'type': 'String'}]
+    assert definition.check_outputs(outputs) == outputs
+    with pytest.raises(InputError, match='unknown keys default'):
+        definition.check_outputs([{'name': 'r', 'default': 1}])
+    with pytest.raises(InputError, match='error_output must be true or false'):
+        definition.check_outputs([{'name': 'r', 'error_output': 'maybe'}])
+
+
+def test_a_definition_gives_the_parts_it_has_each_checked():
+    assert definition.check_definition({'config': 'echo', 'options': None}) == {
+        'config': 'echo', 'options': {}}
+    with pytest.raises(InputError, match='Unknown keys in the definition: group.'):
+        definition.check_definition({'group': 'script'})
+    with pytest.raises(InputError, match='A definition is a mapping'):
+        definition.check_definition(['inputs'])
+    with pytest.raises(InputError, match='The name x is used twice'):
+        definition.check_definition({'inputs': [{'name': 'x'}, {'name': 'x'}]})
+
+
+def test_a_body_is_text_or_data_and_a_components_has_configs():
+    assert definition.check_body('echo hi', 'script') == 'echo hi'
+    assert definition.check_body(None, 'script') == ''
+    assert definition.check_body({'configs': []}, 'component') == {'configs': []}
+    with pytest.raises(InputError, match='A component config is a mapping'):
+        definition.check_body('echo hi', 'component')
+    with pytest.raises(InputError, match='must be a mapping'):
+        definition.check_body(['a'], 'script')
+
+
+def test_dump_keeps_the_authors_key_order_and_nothing_for_empty():
+    assert definition.dump([{'name': 'a', 'type': 'Number'}]) == '- name: a\n  type: Number\n'
+    assert definition.dump({}) == ''
+    assert definition.dump(None) == ''
