@@ -54,10 +54,19 @@ def format_duration(delta: datetime.timedelta | None) -> str:
     return f'{seconds}s'
 
 
+def display_text(input_type: str | None, value) -> str:
+    """A value on one line, as a person reads it: lists of a CommaDelimitedList comma-separated,
+    other lists and JSON as JSON, booleans as true/false."""
+    if isinstance(value, (dict, list)) and input_type != inputs.COMMA_DELIMITED_LIST:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return inputs.as_text(input_type, value) or ''
+
+
 def run_inputs(config) -> list[dict]:
-    """The inputs this run used (name, type, value as shown), secrets masked."""
+    """The inputs this run used (name, type, value as text), secrets masked."""
     return [{'name': each['name'], 'type': each.get('type', 'String'),
-             'value': masking.mask_value(each['name'], each.get('value'))}
+             'value': display_text(each.get('type'),
+                                   masking.mask_value(each['name'], each.get('value')))}
             for each in derived.as_dict(config).get('inputs') or []
             if not each['name'].startswith(_DEPLOY_INPUT_PREFIX)]
 
@@ -90,14 +99,18 @@ def output_text(value) -> str:
 
 
 def outputs(deployment, config) -> list[dict]:
-    """The run's outputs in display order: stdout, stderr, then the declared outputs.
+    """The run's outputs in display order: stdout, stderr, the declared outputs, then any
+    other value the server sent (as `openstack software deployment output show --all` lists
+    every one).
 
     Each is {name, text (cut to DISPLAY_LIMIT), truncated, size, error_output, description}.
     """
     values = derived.as_dict(deployment).get('output_values') or {}
     declared = [o for o in derived.as_dict(config).get('outputs') or []
                 if o.get('name') not in STANDARD_OUTPUTS]
-    shown = [{'name': name} for name in STANDARD_OUTPUTS[:2]] + declared
+    named = set(STANDARD_OUTPUTS).union(o.get('name') for o in declared)
+    shown = ([{'name': name} for name in STANDARD_OUTPUTS[:2]] + declared
+             + [{'name': name} for name in sorted(values) if name not in named])
     result = []
     for output in shown:
         text = output_text(values.get(output['name']))

@@ -7,6 +7,8 @@ PANEL_GROUP_DASHBOARD = 'project'
 
 ADD_INSTALLED_APPS = ['heat_deploy_dashboard']
 
+# Every script under static/heat_deploy_dashboard/js goes into Horizon's compressed bundle,
+# once, on every page; templates must not load them again.
 AUTO_DISCOVER_STATIC_FILES = True
 
 # horizon.exceptions.handle() sorts exceptions by these lists, and

@@ -5,5 +5,3 @@ PANEL_DASHBOARD = 'project'
 PANEL_GROUP = 'software_deployments'
 
 ADD_PANEL = 'heat_deploy_dashboard.content.components.panel.Components'
-
-ADD_JS_FILES = ['heat_deploy_dashboard/js/input-defaults.js']

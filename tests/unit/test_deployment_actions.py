@@ -31,6 +31,9 @@ class DeploymentActionTests(helpers.TestCase):
         self.assertNotContains(res, f'deployments__cancel__{FINISHED}')
         self.assertContains(res, 'may still finish it')
         self.assertContains(res, f'deployments__delete__{FINISHED}')
+        # A row's delete confirmation names the CLI's command for that row.
+        self.assertContains(res, f'With the openstack client: openstack software deployment '
+                                 f'delete {FINISHED} (which leaves the container).')
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
                            api.deploy: ('cancel_deployment',)})

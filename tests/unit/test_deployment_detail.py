@@ -82,6 +82,27 @@ class DeploymentDetailTests(helpers.TestCase):
                                          args=[FINISHED['id'], 'deploy_stdout']))
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_every_output_the_server_sent_is_shown_and_downloadable_as_with_the_cli(self):
+        self.mock_deployment_get.return_value = _deployment(output_values={
+            'deploy_stdout': 'done', 'deploy_stderr': '', 'deploy_status_code': 0,
+            'undeclared/extra': 'sent anyway'})
+        self.mock_config_get.return_value = _config()
+
+        res = self.client.get(self._url() + '?tab=deployment_details__outputs')
+        page = self.client.get(self._url())
+
+        self.assertEqual(['deploy_stdout', 'deploy_stderr', 'backup_file', 'undeclared/extra'],
+                         [o['name'] for o in res.context['outputs']])
+        self.assertContains(res, 'sent anyway')
+        for name in ('deploy_stdout', 'undeclared/extra'):
+            self.assertContains(res, reverse('horizon:project:deployments:output',
+                                             args=[FINISHED['id'], name]))
+        self.assertContains(res, '<code>openstack software deployment output show --all '
+                                 '--long ' + FINISHED['id'])
+        self.assertContains(page, '<code>openstack software deployment show '
+                                  + FINISHED['id'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_the_download_holds_the_whole_output(self):
         long_stdout = 'y' * (runs.DISPLAY_LIMIT + 5)
         self.mock_deployment_get.return_value = _deployment(output_values={

@@ -1,9 +1,12 @@
 """Deployments: running rows update live, one request per poll for all of them."""
 
 import json
+from unittest import mock
 
+from django.conf import settings
 from django.urls import reverse
 from heatclient import exc as heat_exc
+from heatclient.v1 import software_deployments
 
 from heat_deploy_dashboard import api
 from tests.unit import helpers
@@ -88,4 +91,24 @@ class LiveStatusTests(helpers.TestCase):
 
         self.assertContains(res, 'class="hdd-poll-state')
         self.assertContains(res, f'data-url="{self.status_url}"')
-        self.assertContains(res, 'deployment_poller.js')
+
+    def test_each_script_of_the_plugin_is_loaded_once_on_every_page(self):
+        # Two pollers on one page would each replace rows and double the requests.
+        scripts = [f for f in settings.HORIZON_CONFIG['js_files']
+                   if f.startswith('heat_deploy_dashboard/')]
+        self.assertIn('heat_deploy_dashboard/js/deployment_poller.js', scripts)
+        self.assertEqual(len(scripts), len(set(scripts)))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_a_row_is_rendered_from_one_reading_of_the_deployment(self):
+        # heatclient's get() gives a lazily loaded resource: reading a key Heat left out
+        # (updated_time, while running) would GET it again in the middle of the row.
+        manager = mock.Mock()
+        self.mock_deployment_get.return_value = software_deployments.SoftwareDeployment(
+            manager, dict(test_data.DEPLOYMENTS[2]), loaded=False)
+        self.mock_config_get.side_effect = test_data.run_config
+
+        reply = json.loads(self._poll(RUNNING_ID).content)
+
+        self.assertIn('In Progress', reply['rows'][RUNNING_ID])
+        manager.get.assert_not_called()

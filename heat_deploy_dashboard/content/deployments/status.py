@@ -25,9 +25,14 @@ PARALLEL_SHOWS = 8
 
 def _show(request, deployment_id):
     try:
-        return api.heat.deployment_get(request, deployment_id)
+        deployment = api.heat.deployment_get(request, deployment_id)
     except heat_exc.HTTPNotFound:
         return None
+    # heatclient would GET the deployment again when the table reads a key Heat left out
+    # (updated_time, while running): in the middle of rendering the row, so one row could show
+    # the old status in some cells and the new one in others.
+    deployment.set_loaded(True)
+    return deployment
 
 
 class StatusView(generic.View):

@@ -9,6 +9,7 @@ from horizon.utils import filters
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
 STATUS_CHOICES = (
@@ -87,6 +88,15 @@ class DeleteDeployment(tables.DeleteAction):
     def action_past(count):
         return ngettext_lazy("Deleted Deployment", "Deleted Deployments", count)
 
+    def update(self, request, deployment):
+        super().update(request, deployment)
+        if deployment is not None:
+            # A row's own button: its confirmation can name the command.
+            self.help_text = _("%(what)s With the openstack client: %(command)s "
+                               "(which leaves the container).") % {
+                'what': DeleteDeployment.help_text,
+                'command': cli.deployment_delete(deployment.id)}
+
     def delete(self, request, obj_id):
         for leftover in api.deploy.delete_deployment(request, obj_id):
             messages.warning(request, leftover.render(gettext))
@@ -131,6 +141,12 @@ class DeploymentsTable(tables.DataTable):
                             filters=(filters.parse_isotime,
                                      filters.timesince_or_never))
     duration = tables.Column(_duration, verbose_name=_("Duration"))
+
+    def get_object_display(self, deployment):
+        # What the confirm dialogs of cancel and delete name.
+        return _("%(run)s on %(server)s") % {
+            'run': getattr(deployment, 'run_name', None) or deployment.action,
+            'server': deployment.server_id}
 
     class Meta:
         name = "deployments"

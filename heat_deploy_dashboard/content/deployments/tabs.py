@@ -1,6 +1,7 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
+from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
 
@@ -41,6 +42,7 @@ class OutputsTab(tabs.Tab):
                 'status_code': late.get('deploy_status_code'),
                 'outputs': runs.outputs({'output_values': late}, config or {})},
             'limit_kb': runs.DISPLAY_LIMIT // 1024,
+            'command': cli.deployment_output_show(deployment['id']),
         }
 
 

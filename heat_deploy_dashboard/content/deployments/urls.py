@@ -8,6 +8,7 @@ urlpatterns = [
     re_path(r'^status/$', status.StatusView.as_view(), name='status'),
     re_path(r'^(?P<deployment_id>[^/]+)/$', views.DetailView.as_view(), name='detail'),
     re_path(r'^(?P<deployment_id>[^/]+)/rerun/$', views.RerunView.as_view(), name='rerun'),
-    re_path(r'^(?P<deployment_id>[^/]+)/outputs/(?P<output_name>[^/]+)/$',
+    # Any output name: a server may send keys with slashes in them.
+    re_path(r'^(?P<deployment_id>[^/]+)/outputs/(?P<output_name>.+)/$',
             views.OutputDownloadView.as_view(), name='output'),
 ]

@@ -17,10 +17,11 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content.components import forms as component_forms
+from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
+from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
 
@@ -129,6 +130,7 @@ class DetailView(horizon_tabs.TabView):
         context['late_result'] = self.get_late_result()
         table = project_tables.DeploymentActionsTable(self.request)
         context['actions'] = table.render_row_actions(types.SimpleNamespace(**deployment))
+        context['command'] = cli.deployment_show(deployment['id'])
         return context
 
 
@@ -173,7 +175,7 @@ class RerunView(generic.View):
                                       "it cannot be run again from here."))
             return shortcuts.redirect(detail)
         query = [('action', deployment['action']), ('server', deployment['server_id'])]
-        query += [(component_forms.INPUT_PREFIX + name, text)
+        query += [(run_form.INPUT_PREFIX + name, text)
                   for name, text in runs.rerun_inputs(config).items()]
         return shortcuts.redirect(
             reverse('horizon:project:components:trigger', args=[component.id]) + '?' +

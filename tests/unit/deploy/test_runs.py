@@ -40,9 +40,18 @@ def test_duration_is_unknown_without_times_and_never_negative():
 
 def test_run_inputs_leave_out_heats_own_and_mask_secrets():
     assert runs.run_inputs(CONFIG) == [
-        {'name': 'tables', 'type': 'CommaDelimitedList', 'value': ['users']},
+        {'name': 'tables', 'type': 'CommaDelimitedList', 'value': 'users'},
         {'name': 'db_password', 'type': 'String', 'value': masking.MASK},
     ]
+
+
+def test_run_inputs_are_text_on_one_line():
+    config = {'inputs': [
+        {'name': 'labels', 'type': 'Json', 'value': {'b': [1], 'a': 'x'}},
+        {'name': 'compress', 'type': 'Boolean', 'value': True},
+        {'name': 'unset', 'type': 'String', 'value': None}]}
+    assert [i['value'] for i in runs.run_inputs(config)] == [
+        '{"a": "x", "b": [1]}', 'true', '']
 
 
 def test_signal_details_show_the_transport_and_a_masked_target():

@@ -30,8 +30,19 @@
       }
       $.ajax({url: url, data: {id: ids}, traditional: true, dataType: 'json', timeout: 20000})
         .done(function (reply) {
+          var dialogOpen = $('#modal_wrapper .modal.in, .modal.in').length > 0;
           $.each(reply.rows, function (id, html) {
-            $table.find('tr[data-object-id="' + id + '"]').replaceWith(html);
+            var $row = $table.find('tr[data-object-id="' + id + '"]');
+            // A row a person is working with stays as it is until the next poll: replacing
+            // it would detach the button an open confirm dialog submits through, close its
+            // action menu, or untick it.
+            if (dialogOpen || $row.find('.btn-group.open').length) {
+              return;
+            }
+            var ticked = $row.find('input.table-row-multi-select').is(':checked');
+            var $fresh = $(html);
+            $fresh.find('input.table-row-multi-select').prop('checked', ticked);
+            $row.replaceWith($fresh);
           });
           $.each(reply.gone, function (i, id) {
             $table.find('tr[data-object-id="' + id + '"]').remove();
