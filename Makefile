@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install demo test unit integration clean
+.PHONY: install demo test unit integration browser screenshots clean
 
 install: $(INSTALLED)
 
@@ -19,13 +19,20 @@ demo: install
 	$(BIN)/python -m devcloud
 
 test: install
-	$(BIN)/python -m pytest tests/unit tests/integration
+	$(BIN)/python -m pytest tests/unit tests/integration tests/browser
 
 unit: install
 	$(BIN)/python -m pytest tests/unit
 
 integration: install
 	$(BIN)/python -m pytest tests/integration
+
+browser: install
+	$(BIN)/python -m pytest tests/browser
+
+# The README's pictures, from the demo data, on a test cloud of their own.
+screenshots: install
+	$(BIN)/python -m tests.browser.screenshots docs/screenshots
 
 clean:
 	rm -rf build $(VENV)

@@ -1,0 +1,73 @@
+"""Journey 2: cancel a running BACKUP from its row, through Horizon's confirm dialog; the row
+says who cancelled it, and the run's page later shows the result the server sent anyway."""
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+
+from tests.browser import pages
+from tests.integration import waiting
+
+# Long enough to cancel while the server runs it: the agent starts within about a second, the
+# cancel takes at most two polls (1.5 s each) and a page load after that.
+PAUSE_SECONDS = 8
+
+
+def test_cancel_a_running_backup_then_see_its_late_result(cloud, demo_user, heat,
+                                                          demo_resources):
+    user = demo_user
+    user.open('/project/deployments/')
+    user.require_scripts()
+    form = pages.open_run_action(user, 'mysql')
+    form.choose_action('BACKUP')
+    form.tick_servers({demo_resources['db_server_1']})
+    form.type('tables', 'posts')
+    form.type('pause_seconds', str(PAUSE_SECONDS))
+    runs = []
+    with pages.new_deployments(heat, runs):
+        form.submit()
+    [run] = runs
+    user.watch_status_polls()
+
+    # The one peek at the cloud's insides: the agent marks a run before it starts it.
+    marker = cloud.layout.path('servers', 'demo-db-1', 'deployed', run.config_id)
+    waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
+    assert pages.row_status(user, run.id) == 'IN_PROGRESS'
+
+    # Right after a poll the row stays put for 1.5 s: time to open its menu and click. (Then
+    # the poller must leave a row alone while its menu or the confirm dialog is open.)
+    user.wait_for_next_poll()
+    row = user.find(pages.row_css(run.id))
+    row.find_element(By.CSS_SELECTOR, '.dropdown-toggle').click()
+    row.find_element(By.CSS_SELECTOR, f'button[value="deployments__cancel__{run.id}"]').click()
+    dialog = user.visible('#modal_wrapper .modal')
+    assert dialog.find_element(By.CSS_SELECTOR, '.modal-title').text == 'Confirm Cancel Deployment'
+    assert 'may still finish it' in dialog.find_element(By.CSS_SELECTOR, '.modal-body').text
+    # A person reads the dialog for a moment, while the page goes on polling.
+    user.wait_for_next_poll()
+    page = user.find('html')
+    dialog.find_element(By.CSS_SELECTOR, '.modal-footer .btn-danger').click()
+    # Confirming posts the table's form: the page goes.
+    user.wait(10).until(EC.staleness_of(page), 'the cancel to be sent')
+    user.wait_loaded()
+
+    user.wait().until(lambda d: pages.row_status(user, run.id) == 'FAILED'
+                      and any('Cancelled Deployment' in each for each in user.toasts()))
+    assert pages.row(user, run.id)['reason'].startswith('Cancelled by demo at ')
+    assert heat.software_deployments.get(run.id).status == 'FAILED'
+
+    user.find(pages.row_css(run.id) + ' td a[href*="/project/deployments/"]').click()
+    user.wait_for_page(f'/project/deployments/{run.id}/')
+
+    def late_result_shown(driver):
+        # A cancelled run's page does not poll: the person reloads it.
+        if driver.find_elements(By.XPATH, "//h3[normalize-space()='Late result']"):
+            return True
+        driver.refresh()
+        return False
+    user.wait(45, poll=1).until(late_result_shown, 'the late result on the run\'s page')
+
+    user.click_tab('Outputs')
+    late = user.visible('pre[data-output="late-deploy_stdout"]').text
+    assert 'retention_days=7 compress=true tables=posts' in late
+    assert 'finished it anyway' in user.find('.alert-warning').text
+    assert heat.software_deployments.get(run.id).status == 'FAILED'

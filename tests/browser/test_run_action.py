@@ -1,0 +1,52 @@
+"""Journey 1: run BACKUP on both db servers from the Run Action modal, watch both runs finish
+live on the deployments page, and read the overridden values in the run's output."""
+
+from tests.browser import pages
+
+# Long enough for the deployments page to show both runs still running when it first loads,
+# with room for a slow page on a busy machine: a run takes the agent's poll (up to 1 s), this
+# pause, and its signal; the page comes about a second after Run is pressed.
+PAUSE_SECONDS = 5
+
+
+def test_run_backup_on_both_db_servers_and_watch_them_complete_live(
+        demo_user, heat, demo_resources):
+    user = demo_user
+    db_servers = {demo_resources['db_server_1'], demo_resources['db_server_2']}
+    user.open('/project/deployments/')
+    user.require_scripts()
+
+    form = pages.open_run_action(user, 'mysql')
+    form.choose_action('BACKUP')
+    # Every server the component is on starts ticked: both db servers.
+    assert set(form.servers()) == db_servers
+    form.tick_servers(db_servers)
+    form.type('retention_days', '4')
+    form.set_checked('compress', False)
+    form.type('tables', 'users')
+    form.type('pause_seconds', str(PAUSE_SECONDS))
+    assert form.changed_inputs() == {'retention_days', 'compress', 'tables', 'pause_seconds'}
+    runs = []
+    with pages.new_deployments(heat, runs):
+        form.submit()
+
+    user.js('window.__noReload = 1')
+    assert 'Success: Started BACKUP on 2 servers.' in user.toasts()
+    assert {run.server_id for run in runs} == db_servers and len(runs) == 2
+    ids = [run.id for run in runs]
+    for run in ids:
+        shown = pages.row(user, run)
+        assert (shown['status'], shown['status_text'], shown['action']) == (
+            'IN_PROGRESS', 'In Progress', 'BACKUP'), shown
+
+    pages.wait_until_statuses(user, ids, 'COMPLETE', timeout=60)
+
+    assert user.js('return window.__noReload') == 1, 'the page reloaded'
+    for run in ids:
+        assert pages.row(user, run)['status_text'] == 'Complete'
+    first = next(run.id for run in runs if run.server_id == demo_resources['db_server_1'])
+    user.find(pages.row_css(first) + ' td a[href*="/project/deployments/"]').click()
+    user.wait_for_page(f'/project/deployments/{first}/')
+    user.click_tab('Outputs')
+    stdout = user.visible('pre[data-output="deploy_stdout"]').text
+    assert 'retention_days=4 compress=false tables=users' in stdout

@@ -1,0 +1,73 @@
+"""Journey 3: a server's page lists every run on it, with the inputs each used, and draws
+them on a timeline."""
+
+from selenium.webdriver.common.by import By
+
+from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy import runs
+from tests.browser import pages
+from tests.integration import waiting
+
+
+def _input_texts(heat, run):
+    """What the page should show for a run's inputs: name=value as a person reads it, the
+    agent's own deploy_* inputs left out."""
+    config = heat.software_configs.get(run.config_id)
+    shown = set()
+    for each in config.inputs:
+        if each['name'].startswith('deploy_'):
+            continue
+        value = each.get('value', each.get('default'))
+        shown.add(f"{each['name']}={runs.display_text(each.get('type'), value)}")
+    return shown
+
+
+def test_a_servers_page_lists_every_run_with_its_inputs_and_a_timeline(
+        demo_user, heat, find_transport, demo_resources):
+    user = demo_user
+    server = demo_resources['db_server_1']
+    # A run of a custom action with inputs of its own, beside the stack's CREATE.
+    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
+                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+                            server_ids=[server],
+                            input_values={'retention_days': 13, 'tables': 'posts',
+                                          'pause_seconds': 0})
+    ours = result.created[0]
+    waiting.finished(heat, ours.id)
+
+    user.open('/project/deployments/')
+    user.click_panel('Servers')
+    user.find(f'table#servers tbody a[href="/project/servers/{server}/"]').click()
+    user.wait_for_page(f'/project/servers/{server}/')
+    runs = heat.software_deployments.list(server_id=server)
+
+    assert ours.id in {run.id for run in runs}
+    assert set(pages.row_ids(user)) == {run.id for run in runs}
+
+    inputs_rows = user.find_all('table.hdd-run-inputs tbody tr')
+    assert len(inputs_rows) == len(runs)
+    by_run = {}
+    for row in inputs_rows:
+        link = row.find_element(By.CSS_SELECTOR, 'a[href^="/project/deployments/"]')
+        run_id = link.get_attribute('href').rstrip('/').split('/')[-1]
+        by_run[run_id] = {code.text for code in row.find_elements(By.CSS_SELECTOR,
+                                                                   'code.hdd-run-input')}
+    assert set(by_run) == {run.id for run in runs}
+    for run in runs:
+        assert by_run[run.id] == _input_texts(heat, run), run.id
+    assert {'retention_days=13', 'tables=posts'} <= by_run[ours.id]
+
+    timeline = user.find('svg.hdd-timeline')
+    user.js('arguments[0].scrollIntoView()', timeline)
+    assert timeline.is_displayed()
+    box = user.js('var r = arguments[0].getBoundingClientRect(); return [r.width, r.height]',
+                  timeline)
+    assert box[0] > 300 and box[1] > 50, box
+    bars = timeline.find_elements(By.CSS_SELECTOR, 'rect.hdd-timeline-run')
+    assert len(bars) == len(runs)
+    widths = user.js('return arguments[0].map(function (bar) {'
+                     '  return bar.getBoundingClientRect().width; })', bars)
+    assert all(width > 0 for width in widths), widths
+    titles = [bar.find_element(By.TAG_NAME, 'title').get_attribute('textContent')
+              for bar in bars]
+    assert sum(title.startswith('mysql-BACKUP: BACKUP, Complete.') for title in titles) >= 1
