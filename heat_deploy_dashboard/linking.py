@@ -236,3 +236,19 @@ def _attach(components, derived, deployments, stack_names):
 def _named_after(component, derived_name):
     return (derived_name == component.name or
             derived_name.startswith(component.run_name + '-'))
+
+
+def with_declared_defaults(inputs, template_inputs):
+    """A component's inputs, the ones its template declares without a default made so.
+
+    Heat stores an input declared without a default with default '', just as one declared
+    with default '': only the template tells a required input from an optional empty one.
+    Without the template's inputs (None), the inputs stay as Heat stored them.
+    """
+    if template_inputs is None:
+        return inputs
+    declared = {each.get('name') for each in template_inputs or []
+                if isinstance(each, dict) and 'default' in each}
+    return [each if each.get('name') in declared or each.get('default') != ''
+            else {key: value for key, value in each.items() if key != 'default'}
+            for each in inputs]

@@ -59,6 +59,11 @@ def config_delete(request, config_id):
 
 
 @profiler.trace
+def stack_template(request, stack_name):
+    return heatclient(request).stacks.template(stack_name)
+
+
+@profiler.trace
 def stacks_list(request):
     # Nested stacks too: a component in one is named after the nested stack.
     # heatclient returns a generator; the list makes the call happen here,

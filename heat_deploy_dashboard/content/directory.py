@@ -6,6 +6,9 @@ for how they are put together). Errors come from heatclient unchanged, for
 the views to turn into a sentence.
 """
 
+import dataclasses
+import logging
+
 from django import http
 from horizon.utils.memoized import memoized
 
@@ -13,6 +16,8 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard import linking
 from heat_deploy_dashboard.deploy.derived import as_dict
+
+LOG = logging.getLogger(__name__)
 
 
 @memoized
@@ -30,6 +35,24 @@ def components(request):
         request, [row['id'] for row in summaries
                   if row.get('group') == linking.COMPONENT_GROUP])
     return linking.link(summaries, configs, deployments, stack_names)
+
+
+def with_template_inputs(request, component):
+    """The component with its inputs as its stack's template declares them (see
+    linking.with_declared_defaults); as Heat lists them when no stack tells more."""
+    if not component.stack_name:
+        return component
+    try:
+        template = api.heat.stack_template(request, component.stack_name)
+    except Exception:
+        # The form still works, only an input without a default is not required.
+        LOG.warning('Could not read the template of stack %s', component.stack_name,
+                    exc_info=True)
+        return component
+    resource = (template.get('resources') or {}).get(component.resource_name) or {}
+    declared = (resource.get('properties') or {}).get('inputs')
+    return dataclasses.replace(
+        component, inputs=linking.with_declared_defaults(component.inputs, declared))
 
 
 def component(request, component_id):

@@ -15,7 +15,6 @@ import contextlib
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
-from tests.browser import known_bugs
 from tests.browser import pages
 
 
@@ -78,7 +77,6 @@ def test_invalid_json_is_refused(demo_user, heat, swift, demo_resources):
         assert form.input('labels').get_attribute('value') == '{not json'
 
 
-@known_bugs.xfail(known_bugs.NO_REQUIRED_INPUTS)
 def test_an_input_without_a_default_must_be_given(demo_user, heat, swift):
     user = demo_user
     with nothing_created(heat, swift):

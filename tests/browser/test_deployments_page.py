@@ -1,5 +1,5 @@
 """What the deployments pages promise besides the journeys: a visible live status line, one
-poller, and a run's actions shown once (each check found a bug; see known_bugs)."""
+poller, and a run's actions shown once (each check found a bug, since fixed)."""
 
 from heat_deploy_dashboard import deploy
 from tests.browser import pages

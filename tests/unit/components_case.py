@@ -1,5 +1,7 @@
 """What the tests of the Components panel and its form share."""
 
+import copy
+
 from django.test.utils import override_settings
 from django.urls import reverse
 from openstack_auth import policy
@@ -10,7 +12,7 @@ from tests.unit import helpers
 
 INDEX_URL = reverse('horizon:project:components:index')
 HEAT_MOCKS = {api.heat: ('configs_list', 'deployments_list', 'stacks_list',
-                         'config_get')}
+                         'config_get', 'stack_template')}
 TRIGGER_MOCKS = {**HEAT_MOCKS, api.deploy: ('trigger_action',)}
 
 
@@ -50,6 +52,7 @@ class ComponentsTestCase(helpers.TestCase):
         self.mock_deployments_list.return_value = data.deployments(
             deployments)
         self.mock_stacks_list.return_value = data.stack_list()
+        self.mock_stack_template.return_value = copy.deepcopy(data.STACK_TEMPLATE)
 
     def heat_list_calls(self):
         return (self.mock_configs_list.call_count,

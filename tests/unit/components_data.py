@@ -73,7 +73,8 @@ WORDPRESS = {
          'config': '#!/bin/sh\necho flushed\n'},
     ]},
     'inputs': [
-        {'name': 'db_dsn', 'type': 'String',
+        # As Heat stores an input declared without a default.
+        {'name': 'db_dsn', 'type': 'String', 'default': '',
          'description': "The database wordpress uses (mysql's dsn)."},
         {'name': 'cache_size_mb', 'type': 'Number', 'default': 64,
          'description': 'Size of the page cache.'},
@@ -170,6 +171,25 @@ DEPLOYMENTS = [
     _deployment('2d0e6f55-0000-4000-8000-000000000004', SCRIPT_CONFIG,
                 'CREATE', 'COMPLETE', '2026-11-22T03:20:16Z'),
 ]
+
+def _as_declared(inputs, without_default=()):
+    return [{key: value for key, value in each.items()
+             if not (key == 'default' and each['name'] in without_default)}
+            for each in inputs]
+
+
+# The demo stack's template, as `stacks.template` gives it: it says which inputs declare a
+# default, which Heat's stored configs cannot.
+STACK_TEMPLATE = {
+    'heat_template_version': '2018-08-31',
+    'resources': {
+        'mysql': {'type': 'OS::Heat::SoftwareComponent',
+                  'properties': {'inputs': _as_declared(MYSQL['inputs'])}},
+        'wordpress': {'type': 'OS::Heat::SoftwareComponent',
+                      'properties': {'inputs': _as_declared(WORDPRESS['inputs'],
+                                                            without_default={'db_dsn'})}},
+    },
+}
 
 STACKS = [
     {'id': '884465b2-dc23-444b-a9aa-a0af68430dd3', 'stack_name': 'demo',

@@ -248,3 +248,18 @@ def test_a_run_name_alone_is_not_enough_when_two_components_share_the_resource_n
                          '99999999-0000-4000-8000-00000000bbbb'):
         assert not any(d['action'] == 'BACKUP'
                        for d in components[component_id].deployments)
+
+
+def test_only_the_template_tells_a_required_input_from_an_empty_default():
+    stored = [{'name': 'db_dsn', 'type': 'String', 'default': ''},
+              {'name': 'suffix', 'type': 'String', 'default': ''},
+              {'name': 'port', 'type': 'Number', 'default': 5432}]
+    template = [{'name': 'db_dsn', 'type': 'String'},
+                {'name': 'suffix', 'type': 'String', 'default': ''},
+                {'name': 'port', 'type': 'Number', 'default': 5432}]
+
+    inputs = linking.with_declared_defaults(stored, template)
+
+    assert 'default' not in inputs[0]
+    assert inputs[1]['default'] == '' and inputs[2]['default'] == 5432
+    assert linking.with_declared_defaults(stored, None)[0]['default'] == ''

@@ -251,3 +251,16 @@ class TriggerSubmitTests(ComponentsTestCase):
         self.assertEqual(200, res.status_code)
         self.assertIn('The timeout must be a whole number',
                       res.context['form'].non_field_errors()[0])
+
+
+class TemplateDefaultsTests(ComponentsTestCase):
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_without_the_stacks_template_an_empty_default_is_not_required(self):
+        self.serve()
+        self.mock_stack_template.side_effect = Exception('stack gone')
+
+        res = self.get_ajax(trigger_url(data.WORDPRESS_ID))
+
+        self.assertFalse(res.context['form'].fields['input__db_dsn'].required)
+        self.mock_stack_template.assert_called_once_with(helpers.IsHttpRequest(), 'demo')

@@ -46,8 +46,11 @@ class _ComponentMixin:
     @memoized.memoized_method
     def get_component(self):
         try:
-            return directory.component(self.request,
-                                       self.kwargs['component_id'])
+            # Its inputs as its stack's template declares them, so that the page and the
+            # form both know which inputs must be given.
+            return directory.with_template_inputs(
+                self.request,
+                directory.component(self.request, self.kwargs['component_id']))
         except http.Http404:
             raise
         except Exception:
