@@ -155,3 +155,15 @@ class DeploymentDetailTests(helpers.TestCase):
 
         self.assertRedirectsNoFollow(res, reverse('horizon:project:deployments:index'))
         self.assertMessageCount(error=1)
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_a_second_view_reads_the_derived_config_from_the_cache(self):
+        self.mock_deployment_get.return_value = _deployment()
+        self.mock_config_get.return_value = _config()
+
+        self.client.get(self._url())
+        self.client.get(self._url())
+
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+        self.mock_config_get.assert_called_once_with(helpers.IsHttpRequest(),
+                                                     FINISHED['config_id'])

@@ -14,6 +14,7 @@ from horizon import tabs as horizon_tabs
 from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
@@ -76,10 +77,10 @@ def _deployment_and_config(request, deployment_id):
         # Another project's deployment, or a deleted one: the same answer for both.
         raise http.Http404(_("This software deployment does not exist, or it is not in "
                              "your project."))
-    try:
-        config = api.heat.config_get(request, deployment['config_id']).to_dict()
-    except heat_exc.HTTPNotFound:
-        config = None
+    # Through the cache the list and the poller already filled. Heat refuses to delete a config
+    # a deployment uses, so a cached one cannot outlive its deployment.
+    config = config_cache.get_many(request, [deployment['config_id']]).get(
+        deployment['config_id'])
     return deployment, config
 
 
