@@ -93,11 +93,7 @@ class ServersTable(tables.DataTable):
                            filters=(_short_server_id,))
     # Not translated: custom action names are the template author's.
     action = tables.Column("action", verbose_name=_("Latest Action"))
-    status = tables.Column("status",
-                           verbose_name=_("Status"),
-                           status=True,
-                           status_choices=deployments.STATUS_CHOICES,
-                           display_choices=deployments.STATUS_DISPLAY_CHOICES)
+    status = deployments.status_column()
     status_reason = tables.Column("status_reason",
                                   verbose_name=_("Status Reason"),
                                   classes=("hdd-status-reason",))

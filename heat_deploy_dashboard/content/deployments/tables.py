@@ -35,6 +35,13 @@ class DeploymentRow(tables.Row):
         self.attrs['data-status'] = self.datum.status
 
 
+def status_column(transform="status", verbose_name=_("Status")):
+    """A deployment status column, the same in every table that shows one."""
+    return tables.Column(transform, verbose_name=verbose_name, status=True,
+                         status_choices=STATUS_CHOICES,
+                         display_choices=STATUS_DISPLAY_CHOICES)
+
+
 class CancelDeployment(tables.BatchAction):
     name = "cancel"
     # "danger" is what makes Horizon ask for confirmation, with the help text below.
@@ -123,11 +130,7 @@ class DeploymentsTable(tables.DataTable):
     # Not translated: besides Heat's lifecycle actions this holds the custom
     # action names (BACKUP, ROTATE_KEYS...) that template authors chose.
     action = tables.Column("action", verbose_name=_("Action"))
-    status = tables.Column("status",
-                           verbose_name=_("Status"),
-                           status=True,
-                           status_choices=STATUS_CHOICES,
-                           display_choices=STATUS_DISPLAY_CHOICES)
+    status = status_column()
     status_reason = tables.Column("status_reason",
                                   verbose_name=_("Status Reason"),
                                   classes=("hdd-status-reason",))

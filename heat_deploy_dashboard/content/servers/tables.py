@@ -39,11 +39,7 @@ class ServersTable(tables.DataTable):
                                link=_latest_url, empty_value=_("(config deleted)"))
     # Not translated: custom action names are the template author's.
     latest_action = tables.Column(_latest_action, verbose_name=_("Action"))
-    latest_status = tables.Column(_latest_status,
-                                  verbose_name=_("Status"),
-                                  status=True,
-                                  status_choices=deployments.STATUS_CHOICES,
-                                  display_choices=deployments.STATUS_DISPLAY_CHOICES)
+    latest_status = deployments.status_column(_latest_status)
     latest_time = tables.Column(_latest_time, verbose_name=_("Started"),
                                 filters=(filters.parse_isotime,
                                          filters.timesince_sortable),
