@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install demo test unit integration browser screenshots clean
+.PHONY: install demo test unit integration browser screenshots bench clean
 
 install: $(INSTALLED)
 
@@ -33,6 +33,10 @@ browser: install
 # The README's pictures, from the demo data, on a test cloud of their own.
 screenshots: install
 	$(BIN)/python -m tests.browser.screenshots docs/screenshots
+
+# The benchmarks, on a fresh local cloud of their own: bench/RESULTS.md and bench/results.json.
+bench: install
+	$(BIN)/python -m bench
 
 clean:
 	rm -rf build $(VENV)

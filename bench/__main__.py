@@ -1,0 +1,162 @@
+"""make bench: every figure of issue #6 on a fresh local cloud, written to bench/RESULTS.md and
+bench/results.json. It reports; it never asserts a goal."""
+
+import json
+import os
+import pathlib
+import sys
+import time
+
+from devcloud import layout as layout_mod
+from tests.integration import dashboard as dashboard_mod
+
+from bench import browser as browser_mod
+from bench import cache_ratio
+from bench import clients
+from bench import cloud as bench_cloud
+from bench import fleet as fleet_mod
+from bench import horizon_views
+from bench import list_cost
+from bench import machine
+from bench import memory
+from bench import poll_cost
+from bench import report
+from bench import scales
+from bench import seed
+from bench import signal_to_screen
+from bench import trigger_cost
+
+HERE = pathlib.Path(__file__).resolve().parent
+# Rounds of (page, baseline): a view of 10,000 rows takes minutes.
+LIST_ROUNDS = {1000: 5, 10000: 3}
+
+
+class Bench:
+    """The cloud, the demo user's clients and what has been measured so far."""
+
+    def __init__(self, the_cloud, results):
+        self.cloud = the_cloud
+        self.layout = the_cloud.layout
+        self.results = results
+        session = clients.user_session(self.layout)
+        self.heat = clients.raw_heat(session)
+        self.swift = clients.swift(session)
+        self.demo = {r.resource_name: r.physical_resource_id
+                     for r in self.heat.resources.list('demo')}
+        self.dashboard = dashboard_mod.Dashboard(self.layout.dashboard_url)
+        self.dashboard.login()
+        self.horizon = horizon_views.HorizonProcess(self.layout)
+        self.fleet = fleet_mod.Fleet(self.heat)
+        self.seeder = seed.Seeder(lambda: clients.raw_heat(session), self.demo['mysql'],
+                                  'BACKUP')
+        self.ids = {'component': self.demo['mysql'], 'config': self.demo['mysql'],
+                    'server': seed.FAKE_SERVERS[0]}
+        results['backend_calls'] = {}
+        results['list_cost'] = {}
+
+    def newest_deployment(self):
+        self.ids['deployment'] = self.heat.software_deployments.list()[0].id
+
+    def calls_at(self, scale, **known):
+        bench_cloud.progress(f'backend calls per page at {scale} deployments')
+        self.newest_deployment()
+        pages = scales.backend_calls(self.horizon, self.ids, skip=known)
+        self.results['backend_calls'][str(scale)] = {
+            'deployments': scales.deployment_count(self.heat), 'pages': dict(pages, **known)}
+
+    def list_cost_at(self, scale):
+        bench_cloud.progress(f'list page cost at {scale} deployments')
+        found = list_cost.measure_list(self.horizon, self.heat, self.dashboard,
+                                       LIST_ROUNDS[scale])
+        self.results['list_cost'][str(scale)] = found
+        return {'status': [found['first_view']['status'], found['page_statuses'][-1]],
+                'first': found['first_view']['calls'], 'again': found['page_calls']}
+
+    def status_calls(self, ids):
+        path = poll_cost.STATUS_URL + '?' + '&'.join(f'id={each}' for each in ids)
+        return self.horizon.view(path)['calls']
+
+    def browser_figures(self):
+        browser = browser_mod.Browser(self.layout)
+        try:
+            bench_cloud.progress('signal-to-screen: runs of 5, 60 and 300 s on 12 servers')
+            self.results['signal_to_screen'] = signal_to_screen.measure_runs(
+                self.heat, self.swift, self.fleet, self.cloud, browser)
+            bench_cloud.progress('poll cost: 1, 20 and 100 running rows')
+            self.results['poll_cost'] = poll_cost.measure_polls(
+                self.heat, self.swift, self.fleet.wait_config_id, browser, self.status_calls)
+        finally:
+            browser.quit()
+
+    def memory(self):
+        bench_cloud.progress('memory: Horizon workers over 1,000 page views')
+        self.newest_deployment()
+        master = next(proc.pid for name, proc in self.cloud.sup.processes
+                      if name == 'horizon')
+        self.results['memory'] = memory.measure_memory(
+            self.dashboard, master, list(scales.panel_pages(self.ids).values()))
+
+    def run(self):
+        scales.grow_to(10, self.heat, self.seeder)
+        self.calls_at(10)
+        bench_cloud.progress('trigger cost: form, its API calls, the openstack CLI')
+        self.results['trigger_cost'] = trigger_cost.measure_trigger(
+            self.layout, self.dashboard, self.heat, layout_mod.venv_bin('openstack'),
+            self.demo['mysql'], self.demo['db_server_1'])
+        # While the deployments page is still short: 1,000 views of every panel's pages.
+        self.memory()
+        self.browser_figures()
+
+        bench_cloud.progress('seeding to 1,000 deployments')
+        scales.grow_to(1000, self.heat, self.seeder)
+        bench_cloud.progress('config cache hit ratio')
+        self.results['config_cache'] = cache_ratio.measure_cache(self.horizon)
+        self.calls_at(1000)
+        self.list_cost_at(1000)
+
+        bench_cloud.progress('seeding to 10,000 deployments')
+        scales.grow_to(10000, self.heat, self.seeder)
+        # The list cost's views are the deployments page's calls: viewing it twice more
+        # would take minutes.
+        self.calls_at(10000, deployments=self.list_cost_at(10000))
+        self.results['seeding'] = {
+            'deployments': self.seeder.made, 'failed': self.seeder.failed,
+            'seconds': round(self.seeder.seconds, 1), 'per_second': self.seeder.throughput(),
+            'threads': seed.THREADS, 'servers': seed.SERVERS}
+
+    def close(self):
+        self.horizon.close()
+
+
+def run(results):
+    with bench_cloud.fresh_cloud() as the_cloud:
+        results['cloud_start_seconds'] = round(the_cloud.startup_seconds, 1)
+        bench = Bench(the_cloud, results)
+        try:
+            bench.run()
+        finally:
+            bench.close()
+
+
+def main():
+    started = time.monotonic()
+    results = {'machine': machine.describe()}
+    try:
+        run(results)
+    except BaseException as error:
+        # What was measured before the error is still worth reading; the error says why the
+        # rest is missing.
+        results['error'] = f'{type(error).__name__}: {error}'
+        raise
+    finally:
+        results['wall_seconds'] = round(time.monotonic() - started, 1)
+        results['machine']['load_average_at_end'] = os.getloadavg()
+        (HERE / 'results.json').write_text(json.dumps(results, indent=1, sort_keys=True) + '\n')
+        (HERE / 'RESULTS.md').write_text(report.markdown(results))
+        bench_cloud.progress(f'done in {results["wall_seconds"] / 60:.1f} min: '
+                             f'{HERE / "RESULTS.md"}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""The bench's own local cloud: fresh every run, beside any demo or test cloud, always stopped.
+
+Fresh (its directory wiped) so two runs start from the same state; its own directory and ports
+(BENCHCLOUD_DIR, BENCHCLOUD_PORT_BASE) so it never touches build/devcloud or build/testcloud.
+"""
+
+import contextlib
+import os
+import pathlib
+import shutil
+import signal
+import sys
+
+from devcloud import cloud as cloud_mod
+from devcloud import layout as layout_mod
+
+BENCH_PORT_BASE = 22000
+
+
+def layout():
+    data_dir = pathlib.Path(os.environ.get('BENCHCLOUD_DIR')
+                            or layout_mod.REPO_ROOT / 'build' / 'benchcloud')
+    return layout_mod.Layout(data_dir.resolve(),
+                             int(os.environ.get('BENCHCLOUD_PORT_BASE') or BENCH_PORT_BASE))
+
+
+def progress(message):
+    print(f'[bench] {message}', file=sys.stderr, flush=True)
+
+
+def _stop_on_sigterm(_signum, _frame):
+    # Turned into the same exception as Ctrl-C, so the cloud is stopped on the way out.
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def fresh_cloud():
+    """A started cloud with the demo stack; stopped on the way out, whatever happens."""
+    the_layout = layout()
+    shutil.rmtree(the_layout.data_dir, ignore_errors=True)
+    previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    the_cloud = cloud_mod.Cloud(the_layout, lambda message: progress(f'cloud: {message}'))
+    try:
+        the_cloud.start()
+        progress(f'cloud ready in {the_cloud.startup_seconds:.0f} s')
+        yield the_cloud
+    finally:
+        progress('stopping the cloud')
+        the_cloud.stop()
+        signal.signal(signal.SIGTERM, previous)

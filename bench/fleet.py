@@ -1,0 +1,47 @@
+"""The bench's own servers: DeployedServers in a stack of their own, each with a real agent.
+
+Like the demo's servers (devcloud.demo): os-collect-config polls each server's metadata every
+second and runs devcloud/agent/hook.py, which runs the config and PUTs its result to the run's
+TempURL. One agent runs one server's runs one after another, so runs that must overlap need
+servers of their own.
+"""
+
+from devcloud import demo
+
+STACK_NAME = 'bench'
+SERVER_COUNT = 12
+
+# A run that takes as long as it is told to: what signal-to-screen waits on.
+WAIT_CONFIG = {
+    'name': 'bench-wait',
+    'group': 'script',
+    'config': '#!/bin/sh\nsleep "$seconds"\necho "waited $seconds s"\n',
+    'inputs': [{'name': 'seconds', 'type': 'Number', 'default': 5}],
+    'outputs': [],
+    'options': {},
+}
+
+
+def _template(count):
+    servers = {f'server_{i}': {'type': demo.SERVER_TYPE,
+                               'properties': {'name': f'bench-{i}',
+                                              'software_config_transport': 'POLL_TEMP_URL'}}
+               for i in range(1, count + 1)}
+    return {'heat_template_version': '2018-08-31', 'resources': servers}
+
+
+class Fleet:
+    """The bench stack's servers: {name: server id}, and their agents once started."""
+
+    def __init__(self, heat, count=SERVER_COUNT):
+        stack = heat.stacks.create(stack_name=STACK_NAME, template=_template(count))
+        stack = heat.stacks.get(stack['stack']['id'])
+        # {name: (server id, metadata URL)}, as devcloud.demo's agents want them.
+        self._servers = demo.wait_for_servers(heat, stack)
+        self.server_ids = [server_id for server_id, _url in
+                           (self._servers[name] for name in sorted(self._servers))]
+        self.wait_config_id = heat.software_configs.create(**WAIT_CONFIG).id
+
+    def start_agents(self, cloud):
+        """Agents are started on demand, so runs can be queued before any server reports."""
+        demo.start_agents(cloud.layout, cloud.sup, self._servers)

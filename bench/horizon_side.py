@@ -1,0 +1,76 @@
+"""Page views inside a process configured like the cloud's Horizon, counting what they cost.
+
+Started by bench.horizon_views with the environment the cloud gives its gunicorn workers (its
+local_settings first on the path), so the plugin renders with the same settings and the same
+memcached. It logs in once against the real Keystone, then serves one page view per line
+asked on stdin, through Django's test client: no gunicorn in the way, so no worker timeout
+cuts a long page short. Every HTTP request a view makes is counted by service (heatclient,
+swiftclient and keystoneauth all go through requests), and the config cache's own counters of
+this process are read before and after.
+
+stdin, first line: {"username", "password", "ports": {service: port}}; then one path a line.
+stdout: one line per view, after REPLY: {"status", "seconds", "calls": {service: n},
+"cache": {"hits": n, "misses": n}}. Anything else on stdout is Horizon's and is ignored.
+"""
+
+import collections
+import json
+import os
+import sys
+import time
+from urllib import parse
+
+REPLY = 'REPLY '
+
+
+def _service_of(url, ports):
+    port = parse.urlsplit(url).port
+    for service, service_port in ports.items():
+        if port == service_port:
+            return service
+    return 'other'
+
+
+def _count_requests(ports, counter):
+    import requests
+
+    send = requests.Session.send
+
+    def counted(self, request, **kwargs):
+        counter[_service_of(request.url, ports)] += 1
+        return send(self, request, **kwargs)
+
+    requests.Session.send = counted
+
+
+def main():
+    spec = json.loads(sys.stdin.readline())
+    import django
+    django.setup()
+    from django.test import Client
+
+    from heat_deploy_dashboard import config_cache
+
+    counter = collections.Counter()
+    _count_requests(spec['ports'], counter)
+    client = Client()
+    login = client.post('/auth/login/', {'username': spec['username'],
+                                         'password': spec['password'], 'region': 'default'})
+    if login.status_code != 302 or '/auth/login' in login.get('Location', ''):
+        sys.exit(f'login refused: {login.status_code}')
+    print(REPLY + '{}', flush=True)
+    for line in sys.stdin:
+        counter.clear()
+        before = config_cache.stats()
+        started = time.perf_counter()
+        response = client.get(line.strip())
+        seconds = time.perf_counter() - started
+        after = config_cache.stats()
+        print(REPLY + json.dumps({
+            'status': response.status_code, 'seconds': seconds, 'calls': dict(counter),
+            'cache': {name: after[name] - before[name] for name in after}}), flush=True)
+
+
+if __name__ == '__main__':
+    os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'openstack_dashboard.settings')
+    main()

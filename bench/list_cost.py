@@ -1,0 +1,56 @@
+"""List page cost: the deployments page against the heatclient call it needs.
+
+The page is rendered by Django's test client in a process configured like the cloud's Horizon
+(bench.horizon_side), which the issue allows and which no gunicorn worker timeout can cut
+short; one view over HTTP through the cloud's gunicorn is recorded beside it. The first view
+after seeding reads the new runs' derived configs into the cache and is reported on its own;
+after it the page's only Heat call is listing the project's deployments, and the baseline
+makes that same call through a bare heatclient.
+"""
+
+import time
+
+from bench import measure
+
+PAGE = '/project/deployments/'
+# Longer than gunicorn's 120 s worker timeout, so what the HTTP view ends with is gunicorn's.
+HTTP_TIMEOUT = 300
+
+
+def view(dashboard, path=PAGE):
+    """One page view over HTTP: (HTTP status, bytes)."""
+    response = dashboard.http.get(dashboard.url(path), timeout=HTTP_TIMEOUT)
+    return response.status_code, len(response.content)
+
+
+def _http_view(dashboard):
+    started = time.perf_counter()
+    try:
+        status, size = view(dashboard)
+    except OSError as error:
+        status, size = f'{type(error).__name__}', 0
+    return {'status': status, 'bytes': size, 'seconds': time.perf_counter() - started}
+
+
+def measure_list(horizon, raw_heat, dashboard, rounds):
+    first = horizon.view(PAGE)
+    views = []
+
+    def page():
+        views.append(horizon.view(PAGE))
+
+    def raw():
+        list(raw_heat.software_deployments.list())
+
+    # The first view above was the warm-up.
+    samples = measure.interleaved({'page': page, 'raw': raw}, rounds, warmup=0)
+    return {
+        'first_view': first,
+        'samples': {name: measure.rounded(values) for name, values in samples.items()},
+        'page_median': measure.median(samples['page']),
+        'raw_median': measure.median(samples['raw']),
+        'ratio': measure.ratio(samples['page'], samples['raw']),
+        'page_statuses': sorted({v['status'] for v in views}),
+        'page_calls': views[-1]['calls'],
+        'http_view': _http_view(dashboard),
+    }

@@ -1,0 +1,48 @@
+"""Timing helpers: interleaved runs (A B A B ...), medians, percentiles, ratios.
+
+The machine is shared and noisy, so a figure is never one run: ours and the baseline's take
+turns, round after round, and the ratio of their medians is what is reported.
+"""
+
+import math
+import statistics
+import time
+
+
+def timed(work):
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+def interleaved(contenders, rounds, warmup=1):
+    """{name: [seconds, ...]} for each of the named callables, run in turn every round.
+
+    Warm-up rounds (caches, connections, imports) are run but not recorded.
+    """
+    for _ in range(warmup):
+        for work in contenders.values():
+            work()
+    samples = {name: [] for name in contenders}
+    for _ in range(rounds):
+        for name, work in contenders.items():
+            samples[name].append(timed(work))
+    return samples
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def percentile(values, fraction):
+    """Nearest-rank percentile: with few samples, a value that was really seen."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def ratio(ours, baseline):
+    return median(ours) / median(baseline)
+
+
+def rounded(values, digits=4):
+    return [round(v, digits) for v in values]

@@ -1,0 +1,68 @@
+"""Poll cost: HTTP requests per poll interval from one open deployments page, by running rows.
+
+Running rows are runs on the fake servers with TEMP_URL_SIGNAL: no agent ever reports, so
+they stay IN_PROGRESS for as long as the bench needs them. Every request the page makes in a
+window is counted from the browser's Resource Timing entries, whatever it goes to; the status
+endpoint's own requests and their durations are reported apart. Afterwards the runs are
+cancelled, so no later page polls them.
+"""
+
+import time
+
+from heat_deploy_dashboard import deploy
+
+from bench import measure
+from bench import seed
+
+ROW_COUNTS = (1, 20, 100)
+# deployment_poller.js polls every 1.5 s after each reply.
+POLL_INTERVAL = 1.5
+WINDOW_SECONDS = 30
+STATUS_URL = '/project/deployments/status/'
+
+_ENTRIES = """
+var since = arguments[0];
+return performance.getEntriesByType('resource')
+  .filter(function (e) { return e.startTime >= since; })
+  .map(function (e) { return [e.name, e.duration / 1000]; });
+"""
+
+
+def _add_running(heat, swift, config_id, count):
+    made = []
+    while len(made) < count:
+        # A server once per trigger call; more rows than servers take more calls.
+        servers = seed.FAKE_SERVERS[:min(count - len(made), seed.SERVERS)]
+        result = deploy.trigger(heat, deploy.transport_for('TEMP_URL_SIGNAL', swift=swift),
+                                config_id=config_id, action='WAIT', server_ids=servers,
+                                name='never-reports', timeout_minutes=30)
+        made += [d.id for d in result.created]
+    return made
+
+
+def _window(browser):
+    browser.open_deployments()
+    start = browser.js('return performance.now()')
+    time.sleep(WINDOW_SECONDS)
+    entries = browser.js(_ENTRIES, start)
+    status = [seconds for url, seconds in entries if STATUS_URL in url]
+    intervals = WINDOW_SECONDS / POLL_INTERVAL
+    return {
+        'requests': len(entries),
+        'requests_per_interval': len(entries) / intervals,
+        'status_requests': len(status),
+        'status_median_seconds': measure.median(status) if status else None,
+        'running_rows_shown': browser.js(
+            "return document.querySelectorAll('tr[data-status=\"IN_PROGRESS\"]').length"),
+    }
+
+
+def measure_polls(heat, swift, config_id, browser, calls_of_status):
+    """{rows: window figures}; calls_of_status(ids) counts the backend calls of one poll."""
+    running, results = [], {}
+    for rows in ROW_COUNTS:
+        running += _add_running(heat, swift, config_id, rows - len(running))
+        results[str(rows)] = dict(_window(browser), backend_calls_per_poll=calls_of_status(running))
+    for deployment_id in running:
+        deploy.cancel(heat, deployment_id, 'bench')
+    return results

@@ -1,0 +1,166 @@
+"""bench/RESULTS.md from the results: one table, figure by figure, then the machine.
+
+"meets goal" is a reading of the numbers, not a test: the bench reports and never fails on a
+goal. A figure whose phase did not run is listed as not measured, with the run's error.
+"""
+
+from bench import measure
+from bench import scales
+
+
+def _s(seconds):
+    return f'{seconds:.3f} s'
+
+
+def _yes(met):
+    return 'yes' if met else '**no**'
+
+
+def _list_cost(results):
+    rows = []
+    for scale, goal in (('1000', 1.3), ('10000', 1.2)):
+        found = results.get('list_cost', {}).get(scale)
+        if not found:
+            continue
+        first, http = found['first_view'], found['http_view']
+        rows.append((f'list page cost, {int(scale):,} deployments on 50 servers',
+                     f'page {_s(found["page_median"])} (first view after seeding '
+                     f'{_s(first["seconds"])}, {first["cache"]["misses"]} config reads; over '
+                     f'HTTP via gunicorn: {http["status"]} in {_s(http["seconds"])})',
+                     f'heatclient list {_s(found["raw_median"])}',
+                     f'{found["ratio"]:.2f}', f'<= {goal}', _yes(found['ratio'] <= goal)))
+    return rows
+
+
+def _calls_text(calls):
+    heat = calls.get('heat_api', 0)
+    swift = calls.get('swift_proxy', 0)
+    return f'{heat}' + (f'+{swift} swift' if swift else '')
+
+
+def _backend_calls(results):
+    rows = []
+    measured = results.get('backend_calls', {})
+    list_maxima = []
+    for scale, found in measured.items():
+        pages = found['pages']
+        lists = ', '.join(f'{name} {_calls_text(pages[name]["again"])}'
+                          for name in scales.LIST_PAGES)
+        details = ', '.join(f'{name} {_calls_text(pages[name]["again"])}'
+                            for name in pages if name not in scales.LIST_PAGES)
+        worst = max(pages[name]['again'].get('heat_api', 0)
+                    + pages[name]['again'].get('swift_proxy', 0) for name in scales.LIST_PAGES)
+        list_maxima.append(worst)
+        rows.append((f'backend calls per page, {found["deployments"]:,} deployments',
+                     f'lists: {lists}; details: {details}', '-', '-',
+                     'constant, <= 3 for list pages', _yes(worst <= 3)))
+    if len(set(list_maxima)) > 1:
+        rows.append(('backend calls per page, across scales', 'not constant', '-', '-',
+                     'constant', _yes(False)))
+    return rows
+
+
+def _signal_to_screen(results):
+    found = results.get('signal_to_screen')
+    if not found:
+        return []
+    rows = []
+    for seconds, length in found['lengths'].items():
+        if not length['samples']:
+            rows.append((f'signal-to-screen, {seconds} s runs', 'no run shown finished',
+                         '-', '-', 'p95 <= 2.5 s', _yes(False)))
+            continue
+        rows.append((f'signal-to-screen, {seconds} s runs',
+                     f'p95 {_s(length["p95"])} (median {_s(length["median"])}, '
+                     f'n={length["samples"]})', '-', '-', 'p95 <= 2.5 s',
+                     _yes(length['p95'] <= 2.5)))
+    return rows
+
+
+def _poll_cost(results):
+    rows = []
+    for count, found in results.get('poll_cost', {}).items():
+        per_poll = found['backend_calls_per_poll']
+        rows.append((f'poll cost, {count} running rows',
+                     f'{found["requests_per_interval"]:.2f} requests per 1.5 s '
+                     f'({found["status_requests"]} in 30 s; reply median '
+                     f'{_s(found["status_median_seconds"] or 0)}; '
+                     f'{_calls_text(per_poll)} Heat calls per poll)',
+                     '-', '-', '<= 1', _yes(found['requests_per_interval'] <= 1)))
+    return rows
+
+
+def _trigger_cost(results):
+    found = results.get('trigger_cost')
+    if not found:
+        return []
+    form, api, cli = (measure.median(found['samples'][name]) for name in ('form', 'api', 'cli'))
+    temp_url = found['cli_temp_url_signal']
+    return [
+        ('trigger cost vs its API calls (NO_SIGNAL)', f'form submit {_s(form)}',
+         f'trigger\'s API calls {_s(api)}', f'{found["form_over_api"]:.2f}', '<= 1.5',
+         _yes(found['form_over_api'] <= 1.5)),
+        ('trigger cost vs the CLI (NO_SIGNAL)', f'form submit {_s(form)}',
+         f'`openstack software deployment create` {_s(cli)}',
+         f'{found["form_over_cli"]:.2f}', '<= 0.25', _yes(found['form_over_cli'] <= 0.25)),
+        ('the CLI with TEMP_URL_SIGNAL', 'form works',
+         f'exit {temp_url["exit_status"]}: {temp_url["error"]}', '-', '-', '-'),
+    ]
+
+
+def _config_cache(results):
+    found = results.get('config_cache')
+    if not found:
+        return []
+    repeated, every = found['repeated_views'], found['all_views']
+    return [('config cache hit ratio, 1,000 deployments',
+             f'{repeated["ratio"]:.1%} over views 2-{found["views_per_page"]} of each page '
+             f'({every["ratio"]:.1%} with the first view after seeding: '
+             f'{every["misses"]} misses)', '-', '-', '>= 95 %',
+             _yes(repeated['ratio'] >= 0.95))]
+
+
+def _memory(results):
+    found = results.get('memory')
+    if not found or found['max_growth'] is None:
+        return []
+    before = sum(found['rss_kb_before'].values()) / 1024
+    after = sum(found['rss_kb_after'].values()) / 1024
+    return [('memory, Horizon workers after 1,000 page views',
+             f'{after:.0f} MB RSS (max growth of a worker {found["max_growth"]:+.1%})',
+             f'{before:.0f} MB after 100 warm-up views', '-', '< 10 % growth',
+             _yes(found['max_growth'] < 0.10))]
+
+
+def _seeding(results):
+    found = results.get('seeding')
+    if not found:
+        return []
+    return [('seeding throughput (not a goal)',
+             f'{found["per_second"]:.1f} deployments/s ({found["deployments"]:,} in '
+             f'{found["seconds"]:.0f} s, {found["threads"]} threads, '
+             f'{found["failed"]} failed)', '-', '-', '-', '-')]
+
+
+def markdown(results):
+    rows = (_list_cost(results) + _backend_calls(results) + _signal_to_screen(results)
+            + _poll_cost(results) + _trigger_cost(results) + _config_cache(results)
+            + _memory(results) + _seeding(results))
+    machine = results['machine']
+    lines = ['# Benchmark results', '',
+             'Written by `make bench` (bench/); raw numbers in bench/results.json. Medians of '
+             'interleaved runs (ours, baseline, ours, ...); ratios from the same run.', '',
+             '| figure | ours | baseline | ratio | goal | meets goal |',
+             '|---|---|---|---|---|---|']
+    lines += ['| ' + ' | '.join(str(cell) for cell in row) + ' |' for row in rows]
+    lines += ['', f'Machine: {machine["nproc"]} cores ({machine["cpu_model"]}), '
+                  f'{machine["ram_gb"]} GB RAM, Python {machine["python"]}; '
+                  f'{machine["date"]}; load average at start '
+                  f'{machine["load_average_at_start"][0]:.2f}, at end '
+                  f'{machine.get("load_average_at_end", [float("nan")])[0]:.2f} '
+                  '(the machine is shared: absolute times are noisy, ratios less so).',
+              '', f'`make bench` took {results.get("wall_seconds", 0) / 60:.1f} min in all.']
+    if 'error' in results:
+        lines += ['', f'**The run stopped early**: {results["error"]}. Figures not listed '
+                      'above were not measured.']
+    return '\n'.join(lines) + '\n'

@@ -1,0 +1,43 @@
+"""Growing the project to a number of deployments, and what each panel page costs at it."""
+
+
+def deployment_count(heat):
+    return len(heat.software_deployments.list())
+
+
+def grow_to(target, heat, seeder):
+    """Seed up to `target` deployments in the project."""
+    count = deployment_count(heat)
+    if count < target:
+        seeder.add(target - count)
+
+
+def panel_pages(ids):
+    """The list page and one detail page of each panel."""
+    return {
+        'deployments': '/project/deployments/',
+        'components': '/project/components/',
+        'servers': '/project/servers/',
+        'configs': '/project/configs/',
+        'deployment': f'/project/deployments/{ids["deployment"]}/',
+        'component': f'/project/components/{ids["component"]}/',
+        'server': f'/project/servers/{ids["server"]}/',
+        'config': f'/project/configs/{ids["config"]}/',
+    }
+
+
+LIST_PAGES = ('deployments', 'components', 'servers', 'configs')
+
+
+def backend_calls(horizon, ids, skip=()):
+    """{page: {"first": calls, "again": calls, ...}}: each page viewed twice, so a cold cache
+    shows in the first view and the steady state in the second. Pages in `skip` are left to
+    the caller, who has counted them already."""
+    found = {}
+    for name, path in panel_pages(ids).items():
+        if name in skip:
+            continue
+        first, again = horizon.view(path), horizon.view(path)
+        found[name] = {'status': [first['status'], again['status']], 'first': first['calls'],
+                       'again': again['calls'], 'seconds_again': round(again['seconds'], 3)}
+    return found

@@ -1,0 +1,85 @@
+"""Signal-to-screen: the agent's TempURL PUT until the deployments page shows the run COMPLETE.
+
+All runs are queued before any agent starts and the page is opened on them, so the page is
+already polling when the first result arrives. Every server gets one run of each length; its
+agent runs them one after another, so the 300 s runs of all servers overlap and the whole
+figure takes about one sum of the lengths. The PUT's time is the signal object's X-Timestamp
+(set by Swift's proxy when the PUT arrives, to the microsecond); the screen's time is recorded
+in the page every 50 ms. Both clocks are this machine's.
+"""
+
+import time
+
+from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy import tempurl
+
+from bench import measure
+
+LENGTHS = (5, 60, 300)
+# The agent waits up to a second before each PUT (devcloud/agent/hook.py), and polls its
+# metadata every second: a margin on top of the runs themselves.
+SLACK_SECONDS = 180
+
+# Written into the page: when each row was first seen finished, by the browser's clock.
+_RECORDER = """
+window.__finishedAt = {};
+setInterval(function () {
+  document.querySelectorAll('tr[data-object-id]').forEach(function (row) {
+    var id = row.getAttribute('data-object-id'), status = row.getAttribute('data-status');
+    if ((status === 'COMPLETE' || status === 'FAILED') && !(id in window.__finishedAt)) {
+      window.__finishedAt[id] = [Date.now() / 1000, status];
+    }
+  });
+}, 50);
+"""
+
+
+def _put_time(heat, swift, deployment):
+    inputs = {each['name']: each.get('value')
+              for each in heat.software_configs.get(deployment.config_id).inputs}
+    container, object_name = tempurl.signal_location(inputs)
+    return float(swift.head_object(container, object_name)['x-timestamp'])
+
+
+def measure_runs(heat, swift, fleet, cloud, browser):
+    runs = {}
+    for seconds in LENGTHS:
+        result = deploy.trigger(heat, deploy.transport_for('TEMP_URL_SIGNAL', swift=swift),
+                                config_id=fleet.wait_config_id, action='WAIT',
+                                server_ids=fleet.server_ids, input_values={'seconds': seconds},
+                                name=f'wait-{seconds}s', timeout_minutes=30)
+        runs.update({d.id: (seconds, d) for d in result.created})
+    browser.open_deployments()
+    browser.js(_RECORDER)
+    initially_running = browser.js(
+        "return document.querySelectorAll('tr[data-status=\"IN_PROGRESS\"]').length")
+    fleet.start_agents(cloud)
+    deadline = time.monotonic() + sum(LENGTHS) + SLACK_SECONDS
+    finished = {}
+    while time.monotonic() < deadline:
+        finished = browser.js('return window.__finishedAt')
+        if all(each in finished for each in runs):
+            break
+        time.sleep(2)
+
+    by_length = {seconds: [] for seconds in LENGTHS}
+    statuses = {}
+    missing = 0
+    for deployment_id, (seconds, deployment) in runs.items():
+        if deployment_id not in finished:
+            missing += 1
+            continue
+        shown_at, status = finished[deployment_id]
+        statuses[status] = statuses.get(status, 0) + 1
+        by_length[seconds].append(shown_at - _put_time(heat, swift, deployment))
+    return {
+        'rows_running_when_opened': initially_running,
+        'statuses': statuses,
+        'not_shown_finished': missing,
+        'lengths': {str(seconds): {
+            'samples': len(values),
+            'p95': measure.percentile(values, 0.95) if values else None,
+            'median': measure.median(values) if values else None,
+            'values': measure.rounded(sorted(values), 3),
+        } for seconds, values in by_length.items()},
+    }
