@@ -24,7 +24,7 @@ _ENTRIES = """
 var since = arguments[0];
 return performance.getEntriesByType('resource')
   .filter(function (e) { return e.startTime >= since; })
-  .map(function (e) { return [e.name, e.duration / 1000]; });
+  .map(function (e) { return [e.name, e.duration / 1000, e.responseStatus]; });
 """
 
 
@@ -45,13 +45,16 @@ def _window(browser):
     start = browser.js('return performance.now()')
     time.sleep(WINDOW_SECONDS)
     entries = browser.js(_ENTRIES, start)
-    status = [seconds for url, seconds in entries if STATUS_URL in url]
+    status = [(seconds, code) for url, seconds, code in entries if STATUS_URL in url]
     intervals = WINDOW_SECONDS / POLL_INTERVAL
     return {
         'requests': len(entries),
+        # A refused poll (gunicorn's 400 for a request line over 4094 bytes, say) is fast and
+        # is followed by a longer wait: its status matters as much as its count.
+        'status_codes': sorted({code for _seconds, code in status}),
         'requests_per_interval': len(entries) / intervals,
         'status_requests': len(status),
-        'status_median_seconds': measure.median(status) if status else None,
+        'status_median_seconds': measure.median([s for s, _c in status]) if status else None,
         'running_rows_shown': browser.js(
             "return document.querySelectorAll('tr[data-status=\"IN_PROGRESS\"]').length"),
     }

@@ -83,7 +83,8 @@ def _poll_cost(results):
         per_poll = found['backend_calls_per_poll']
         rows.append((f'poll cost, {count} running rows',
                      f'{found["requests_per_interval"]:.2f} requests per 1.5 s '
-                     f'({found["status_requests"]} in 30 s; reply median '
+                     f'({found["status_requests"]} in 30 s, HTTP '
+                     f'{"/".join(map(str, found["status_codes"]))}; reply median '
                      f'{_s(found["status_median_seconds"] or 0)}; '
                      f'{_calls_text(per_poll)} Heat calls per poll)',
                      '-', '-', '<= 1', _yes(found['requests_per_interval'] <= 1)))

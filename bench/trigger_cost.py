@@ -43,6 +43,10 @@ def _cli(layout, openstack, config_id, server_id, transport):
                           timeout=120, check=False)
 
 
+def _running(heat):
+    return {d.id for d in heat.software_deployments.list() if d.status == 'IN_PROGRESS'}
+
+
 def measure_trigger(layout, dashboard, raw_heat, openstack, component_id, server_id):
     form = f'/project/components/{component_id}/run/'
     data = {'action': 'BACKUP', 'servers': [server_id], 'transport': 'NO_SIGNAL',
@@ -65,13 +69,20 @@ def measure_trigger(layout, dashboard, raw_heat, openstack, component_id, server
             failures.append(f'CLI failed: {done.stderr.strip()[-300:]}')
 
     dashboard.get(form)
+    running_before = _running(raw_heat)
     samples = measure.interleaved({'form': by_form, 'api': by_api, 'cli': by_cli}, ROUNDS)
     temp_url = _cli(layout, openstack, component_id, server_id, 'TEMP_URL_SIGNAL')
+    # The CLI creates a NO_SIGNAL run IN_PROGRESS, and nothing ever finishes it: cancelled
+    # here, or every later page would keep polling them.
+    left_running = _running(raw_heat) - running_before
+    for deployment_id in left_running:
+        deploy.cancel(raw_heat, deployment_id, 'bench')
     return {
         'samples': {name: measure.rounded(values) for name, values in samples.items()},
         'form_over_api': measure.ratio(samples['form'], samples['api']),
         'form_over_cli': measure.ratio(samples['form'], samples['cli']),
         'failures': failures,
+        'cli_runs_left_in_progress': len(left_running),
         'cli_temp_url_signal': {
             'exit_status': temp_url.returncode,
             'error': (temp_url.stderr.strip().splitlines() or [''])[-1][:300],
