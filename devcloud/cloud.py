@@ -12,6 +12,7 @@ from devcloud.services import identity
 from devcloud.services import infra
 from devcloud.services import keystone
 from devcloud.services import swift
+from devcloud.services import zaqar
 
 
 class AlreadyRunning(RuntimeError):
@@ -58,6 +59,7 @@ class Cloud:
             self.progress('Keystone: projects, users, roles and the service catalog')
             identity.ensure_identity(self.layout)
             swift.start(self.layout, self.sup, self.progress)
+            zaqar.start(self.layout, self.sup, self.progress)
             self.progress('Heat: starting the engine and the API')
             heat.start(self.layout, self.sup, self.progress)
             horizon.start(self.layout, self.sup, self.progress)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Debian packages the local cloud and the browser tests need; installs only what is missing.
 set -eu
-PACKAGES="postgresql rabbitmq-server memcached chromium chromium-driver"
+PACKAGES="postgresql rabbitmq-server memcached redis-server chromium chromium-driver"
 missing=""
 for package in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \

@@ -22,6 +22,8 @@ PORT_OFFSETS = {
     'epmd': 32,
     'postgres': 40,
     'memcached': 50,
+    'redis': 60,
+    'zaqar': 62,
 }
 DEFAULT_PORT_BASE = 20000
 

@@ -4,7 +4,9 @@ It does what heat-agents' 55-heat-config and its script hook do on a real server
 deployment not yet run, mark it done, run the config entry whose `actions` contain the
 deployment's `deploy_action` with the inputs as environment variables, read the declared
 outputs from `$heat_outputs_path.<name>`, and send {deploy_stdout, deploy_stderr,
-deploy_status_code, <outputs>} to the signal target.
+deploy_status_code, <outputs>} to the signal target: a Swift TempURL (TEMP_URL_SIGNAL), a Zaqar
+queue as the stack's user (Heat's ZAQAR_SIGNAL), or a Zaqar queue through a pre-signed URL
+(the dashboard's ZAQAR_SIGNED_URL_SIGNAL; README, "Writing a hook for Zaqar").
 
 Usage: python -m devcloud.agent.hook WORKDIR   (OS_CONFIG_FILES set by os-collect-config)
 """
@@ -16,12 +18,19 @@ import pathlib
 import subprocess
 import sys
 import time
+import uuid
 
 import requests
+from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3
+from zaqarclient.queues.v2 import client as zaqar_client
 
 LOG = logging.getLogger('devcloud.agent')
 SCRIPT_TIMEOUT = 3600
 SIGNAL_TIMEOUT = 30
+# How long Zaqar keeps a result nobody took: Zaqar's default maximum, so that a result
+# arriving after a cancel can still be shown beside it for two weeks.
+MESSAGE_TTL = 14 * 24 * 3600
 
 
 def env_value(value):
@@ -108,7 +117,46 @@ def send_signal(inputs, result, metadata_seen_at):
                                     timeout=SIGNAL_TIMEOUT)
         response.raise_for_status()
         return
+    if transport == 'ZAQAR_SIGNAL':
+        post_as_stack_user(inputs, result)
+        return
+    if transport == 'ZAQAR_SIGNED_URL_SIGNAL':
+        post_with_signed_url(inputs, result)
+        return
     LOG.error('signal transport %s is not supported by this agent', transport)
+
+
+def post_as_stack_user(inputs, result):
+    """Heat's ZAQAR_SIGNAL: the stack's own user posts to the queue Heat reads on a show."""
+    auth = v3.Password(auth_url=inputs['deploy_auth_url'], user_id=inputs['deploy_user_id'],
+                       password=inputs['deploy_password'],
+                       project_id=inputs['deploy_project_id'])
+    session = ks_session.Session(auth=auth, timeout=SIGNAL_TIMEOUT)
+    endpoint = session.get_endpoint(service_type='messaging', interface='public',
+                                    region_name=inputs.get('deploy_region_name'))
+    client = zaqar_client.Client(endpoint, version=2, conf={'auth_opts': {
+        'backend': 'keystone',
+        'options': {'os_auth_token': session.get_token(),
+                    'os_project_id': inputs['deploy_project_id']}}})
+    client.queue(inputs['deploy_queue_id']).post({'body': result, 'ttl': MESSAGE_TTL})
+
+
+def post_with_signed_url(inputs, result):
+    """The dashboard's transport: no credentials on the server, only a URL signed for POST."""
+    headers = {
+        'URL-Signature': inputs['deploy_zaqar_signature'],
+        'URL-Expires': inputs['deploy_zaqar_expires'],
+        'URL-Methods': inputs['deploy_zaqar_methods'],
+        'URL-Paths': inputs['deploy_zaqar_paths'],
+        'X-Project-ID': inputs['deploy_zaqar_project_id'],
+        # Zaqar wants a client UUID; one per deployment is enough.
+        'Client-ID': str(uuid.uuid5(uuid.NAMESPACE_URL, inputs['deploy_zaqar_queue'])),
+        'Content-Type': 'application/json',
+    }
+    url = inputs['deploy_zaqar_endpoint'].rstrip('/') + inputs['deploy_zaqar_paths']
+    response = requests.post(url, headers=headers, timeout=SIGNAL_TIMEOUT, data=json.dumps(
+        {'messages': [{'body': result, 'ttl': MESSAGE_TTL}]}))
+    response.raise_for_status()
 
 
 def deployments_from(config_files):
@@ -141,7 +189,8 @@ def main(argv):
         LOG.info('finished %s with status %s', deployment['id'], result['deploy_status_code'])
         try:
             send_signal(inputs, result, metadata_seen_at)
-        except requests.RequestException as exc:
+        except Exception as exc:
+            # One failed signal must not stop the other deployments in this metadata.
             LOG.error('could not signal %s: %s', deployment['id'], exc)
     return 0
 

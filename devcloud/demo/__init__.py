@@ -60,7 +60,8 @@ def ensure_stack(layout, progress):
         _delete_stack(client, stack)
         stack = None
     if stack is None:
-        progress('Demo: creating the demo stack (3 servers, mysql and wordpress components)')
+        progress('Demo: creating the demo stack (4 servers; mysql, wordpress and monitoring '
+                 'components)')
         client.stacks.create(stack_name=STACK_NAME, template=TEMPLATE.read_text())
         made_from.write_text(_template_digest())
     elif not made_from.exists() or made_from.read_text() != _template_digest():
@@ -71,8 +72,22 @@ def ensure_stack(layout, progress):
     return client, client.stacks.get(STACK_NAME)
 
 
+def collector_args(os_collect_config):
+    """os-collect-config arguments for a server's metadata source, as Heat publishes it:
+    a URL to poll (POLL_TEMP_URL) or a Zaqar queue with the stack user's credentials
+    (ZAQAR_MESSAGE)."""
+    if 'request' in os_collect_config:
+        return ['--request-metadata-url', os_collect_config['request']['metadata_url'],
+                'request']
+    zaqar = os_collect_config['zaqar']
+    return ['--zaqar-auth-url', zaqar['auth_url'], '--zaqar-user-id', zaqar['user_id'],
+            '--zaqar-password', zaqar['password'], '--zaqar-project-id', zaqar['project_id'],
+            '--zaqar-queue-id', zaqar['queue_id'], '--zaqar-region-name',
+            zaqar.get('region_name') or '', 'zaqar']
+
+
 def wait_for_servers(client, stack, timeout=120):
-    """The demo servers once Heat has made them, with the metadata URL each agent polls."""
+    """The demo servers once Heat has made them, with where each agent reads its metadata."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         servers = [r for r in client.resources.list(stack.id)
@@ -81,11 +96,11 @@ def wait_for_servers(client, stack, timeout=120):
             found = {}
             for r in servers:
                 attributes = client.resources.get(stack.id, r.resource_name).attributes
-                # A server is COMPLETE a moment before its metadata URL is published.
+                # A server is COMPLETE a moment before its metadata source is published.
                 if attributes.get('os_collect_config'):
                     found[attributes['name']] = (
                         r.physical_resource_id,
-                        attributes['os_collect_config']['request']['metadata_url'])
+                        collector_args(attributes['os_collect_config']))
             if len(found) == len(servers):
                 return found
         failed = [r for r in servers if r.resource_status.endswith('FAILED')]
@@ -98,17 +113,16 @@ def wait_for_servers(client, stack, timeout=120):
 
 def start_agents(layout, sup, servers):
     agents = []
-    for name, (server_id, metadata_url) in sorted(servers.items()):
+    for name, (server_id, collector) in sorted(servers.items()):
         workdir = layout.path('servers', name)
         workdir.mkdir(parents=True, exist_ok=True)
         hook = f'{sys.executable} -m devcloud.agent.hook {workdir}'
         agent = f'agent-{name}'
         agents.append((agent, sup.start(agent, [
             layout_mod.venv_bin('os-collect-config'), '--config-file', '/dev/null',
-            '--request-metadata-url', metadata_url,
             '--command', hook, '--polling-interval', '1', '--min-polling-interval', '1',
             '--cachedir', str(workdir / 'cache'), '--backup-cachedir',
-            str(workdir / 'cache-backup'), 'request'], cwd=str(layout_mod.REPO_ROOT))))
+            str(workdir / 'cache-backup'), *collector], cwd=str(layout_mod.REPO_ROOT))))
     return agents
 
 

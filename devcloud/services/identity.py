@@ -66,7 +66,7 @@ def ensure_identity(layout):
     for role in SERVICE_ROLES:
         ensure.role(role)
     service = ensure.project('service')
-    for name in ('heat', 'swift'):
+    for name in ('heat', 'swift', 'zaqar'):
         user = ensure.user(name, credentials.SERVICE_PASSWORD, project=service)
         ensure.grant('admin', user, project=service)
         ensure.grant('service', user, project=service)
@@ -88,3 +88,4 @@ def ensure_identity(layout):
                     layout.url('heat_api', '/v1/%(tenant_id)s'), credentials.REGION)
     ensure.endpoint('swift', 'object-store',
                     layout.url('swift_proxy', '/v1/AUTH_%(tenant_id)s'), credentials.REGION)
+    ensure.endpoint('zaqar', 'messaging', layout.url('zaqar'), credentials.REGION)
