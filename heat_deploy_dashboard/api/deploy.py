@@ -14,17 +14,19 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.api import heat
 from heat_deploy_dashboard.api import swift
+from heat_deploy_dashboard.api import zaqar
 
 _Need = namedtuple('_Need', 'service keyword client')
 
 # What a signal transport needs beyond Heat: the service type that must be
 # in the user's catalog, and the transport_for() keyword its client goes
-# in. A transport needing nothing is absent. A Zaqar transport adds
-# _Need('messaging', 'zaqar', <its client function>).
+# in. A transport needing nothing is absent.
 _NEEDS = {
-    # Looked up when called, so that tests can replace api.swift's function.
+    # Looked up when called, so that tests can replace the client functions.
     'TEMP_URL_SIGNAL': _Need('object-store', 'swift',
                              lambda request: swift.swift_connection(request)),
+    'ZAQAR_SIGNED_URL_SIGNAL': _Need(
+        'messaging', 'zaqar', lambda request: zaqar.zaqar_client(request)),
 }
 
 
@@ -65,7 +67,7 @@ def trigger_action(request, config_id, action, server_ids, input_values,
 @profiler.trace
 def cancel_deployment(request, deployment_id):
     return deploy.cancel(heat.heatclient(request), deployment_id,
-                         request.user.username)
+                         request.user.username, _find_transport(request))
 
 
 def _find_transport(request):
@@ -88,3 +90,11 @@ def late_result(request, deployment):
     None."""
     return deploy.late_result(heat.heatclient(request), deployment,
                               _find_transport(request))
+
+
+@profiler.trace
+def collect_result(request, deployment, config):
+    """The deployment, with a result Heat does not read itself applied
+    (see deploy.collect); ``config`` is its derived config."""
+    return deploy.collect(heat.heatclient(request), deployment, config,
+                          _find_transport(request))

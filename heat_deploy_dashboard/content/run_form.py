@@ -28,18 +28,21 @@ INPUT_PREFIX = 'input__'
 MAX_TIMEOUT_MINUTES = 7 * 24 * 60
 
 # Signal transports offered, in order; the first available is the default.
-# The service each needs comes from api.deploy, so a Zaqar transport is one
-# row here, one there, and its service's name below.
+# The service each needs comes from api.deploy.
 TRANSPORTS = (
     ('TEMP_URL_SIGNAL',
      _("Wait for the result (the server reports back through Object "
        "Storage)")),
+    ('ZAQAR_SIGNED_URL_SIGNAL',
+     _("Wait for the result (the server reports back through a Messaging "
+       "queue)")),
     ('NO_SIGNAL',
      _("Do not wait for a result (the deployment is marked complete at "
        "once)")),
 )
 SERVICE_NAMES = {
     'object-store': _("Object Storage"),
+    'messaging': _("Messaging"),
 }
 
 

@@ -2,7 +2,7 @@
 
 The one place that builds derived configs and signal URLs. It works on the
 caller's own clients: a heatclient v1 Client and, for TEMP_URL_SIGNAL, a
-swiftclient Connection. Used alike by the dashboard's forms, the
+swiftclient Connection, for ZAQAR_SIGNED_URL_SIGNAL a zaqarclient v2 Client. Used alike by the dashboard's forms, the
 integration tests and the benchmark.
 
     transport = transport_for('TEMP_URL_SIGNAL', swift=swift)
@@ -10,6 +10,7 @@ integration tests and the benchmark.
                      server_ids=[...], input_values={...})
     cancel(heat, deployment_id, user)
     delete(heat, deployment_id, partial(transport_for, swift=swift))
+    collect(heat, deployment, config, partial(transport_for, zaqar=zaqar))
 """
 
 from heat_deploy_dashboard.deploy.cancel import cancel
@@ -21,6 +22,7 @@ from heat_deploy_dashboard.deploy.derived import derived_input_values
 from heat_deploy_dashboard.deploy.inputs import coerce_input_values
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_dashboard.deploy.results import collect
 from heat_deploy_dashboard.deploy.transports import TRANSPORT_NAMES
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import TriggerResult
@@ -28,7 +30,8 @@ from heat_deploy_dashboard.deploy.trigger import trigger
 
 __all__ = [
     'InputError', 'Message', 'TRANSPORT_NAMES', 'TriggerResult',
-    'build_derived_config', 'cancel', 'coerce_input_values', 'delete',
+    'build_derived_config', 'cancel', 'coerce_input_values', 'collect',
+    'delete',
     'derived_input_values', 'is_cancelled', 'late_result', 'transport_for',
     'trigger',
 ]

@@ -6,6 +6,7 @@ the server, so its result may still arrive in the signal target: a "late
 result" the dashboard can show beside the cancel.
 """
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from datetime import timezone
@@ -13,10 +14,13 @@ from datetime import timezone
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy.results import collect
 from heat_deploy_dashboard.deploy.signals import FAILED
 from heat_deploy_dashboard.deploy.signals import IN_PROGRESS
 from heat_deploy_dashboard.deploy.signals import SignalTransport
 from heat_deploy_dashboard.deploy.transports import transport_of
+
+LOG = logging.getLogger(__name__)
 
 # Stored in Heat and recognised later by its prefix, so it is not
 # translated: a reason written in one language must read back in any.
@@ -33,16 +37,33 @@ def cancel_reason(user: str, now: datetime) -> str:
 
 
 def cancel(heat, deployment_id: str, user: str,
+           find_transport: Callable[[str], SignalTransport],
            now: datetime | None = None):
     """Mark a running deployment FAILED as cancelled by ``user``.
 
     Only an IN_PROGRESS deployment is changed, so a second cancel, or one
-    racing the server's result, changes nothing. Returns the deployment as
-    it is afterwards.
+    racing the server's result, changes nothing. A result already waiting
+    is applied first, whichever transport brought it. Returns the
+    deployment as it is afterwards.
     """
     # Showing an IN_PROGRESS deployment makes Heat apply a result already
-    # waiting in Swift first; a run that has finished is then left alone.
+    # waiting in Swift; collect does the same for one Heat does not read.
     deployment = heat.software_deployments.get(deployment_id)
+    if deployment.status == IN_PROGRESS:
+        try:
+            config = heat.software_configs.get(deployment.config_id)
+        except heat_exc.HTTPNotFound:
+            config = None
+        if config is not None:
+            try:
+                deployment = collect(heat, deployment, config,
+                                     find_transport)
+            except Exception:
+                # A cancel must work while the messaging service is down;
+                # a result it could not read becomes the late result.
+                LOG.warning('Could not look for the result of deployment %s '
+                            'before cancelling it', deployment_id,
+                            exc_info=True)
     if deployment.status != IN_PROGRESS:
         return deployment
     reason = cancel_reason(user, now or datetime.now(timezone.utc))

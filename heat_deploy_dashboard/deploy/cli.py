@@ -59,7 +59,8 @@ def deployment_create(*, config_id: str, server_id: str, action: str,
     build_signal_id asks the orchestration client's http_client.auth for a
     token, and the openstack client builds that client without one.
     NO_SIGNAL works, but leaves the deployment IN_PROGRESS where the
-    dashboard marks it COMPLETE.
+    dashboard marks it COMPLETE. ZAQAR_SIGNED_URL_SIGNAL is the dashboard's
+    own, so the CLI refuses it ("Unsupported signal transport").
     """
     words = ['deployment', 'create', '--config', config_id,
              '--server', server_id, '--action', action,

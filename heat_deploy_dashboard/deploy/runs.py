@@ -84,10 +84,23 @@ def rerun_inputs(config) -> dict:
 
 
 def signal_details(config) -> dict:
-    """The run's signal transport and target, secrets masked, for display."""
+    """The run's signal transport and target, secrets masked, for display.
+
+    ``target`` says where the server sends its result: the TempURL, the URL a Zaqar
+    pre-signed POST goes to, or the queue of Heat's own ZAQAR_SIGNAL.
+    """
     values = derived.derived_input_values(config)
-    return {name: masking.mask_value(name, value) for name, value in values.items()
-            if name.startswith('deploy_signal') or name in ('deploy_queue_id',)}
+    shown = {name: masking.mask_value(name, value) for name, value in values.items()
+             if name.startswith(('deploy_signal', 'deploy_zaqar_'))
+             or name == 'deploy_queue_id'}
+    if shown.get('deploy_signal_id'):
+        shown['target'] = shown['deploy_signal_id']
+    elif shown.get('deploy_zaqar_endpoint'):
+        shown['target'] = (shown['deploy_zaqar_endpoint'].rstrip('/')
+                           + (shown.get('deploy_zaqar_paths') or ''))
+    elif shown.get('deploy_queue_id'):
+        shown['target'] = shown['deploy_queue_id']
+    return shown
 
 
 def output_text(value) -> str:

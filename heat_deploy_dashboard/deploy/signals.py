@@ -6,20 +6,17 @@ sent, and removes the place again. The transport's ``name`` is the value of
 the derived config's ``deploy_signal_transport`` input, so a deployment's
 own config says which transport cleans up after it.
 
-Built: TEMP_URL_SIGNAL (tempurl.TempUrlSignal) and NO_SIGNAL (NoSignal).
+Built: TEMP_URL_SIGNAL (tempurl.TempUrlSignal), ZAQAR_SIGNED_URL_SIGNAL
+(zaqar.ZaqarSignedUrlSignal) and NO_SIGNAL (NoSignal).
 
-Planned: a Zaqar transport fits the same four methods -- ``prepare`` makes
-a queue and a pre-signed URL and returns the queue name, endpoint and
-signed-URL data as inputs; ``read_result`` pops the queue with the user's
-token; ``cleanup`` deletes the queue. Two differences to respect then:
-its ``name`` must NOT be ZAQAR_SIGNAL (a standalone deployment whose config
-says ZAQAR_SIGNAL makes Heat 27 answer 400 on every show), and since Heat
-will not read the queue itself, the dashboard must apply a popped result
-with ``software_deployments.update`` while the deployment is IN_PROGRESS.
+Heat reads a TempURL result itself whenever it shows a running deployment.
+It reads no other transport's target, so such a transport also offers
+``claim_result``: the result held so that no other poller sees it, for
+results.collect to apply with Heat's rule and then consume.
 """
 
 import abc
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 IN_PROGRESS = 'IN_PROGRESS'
@@ -40,6 +37,17 @@ class SignalTarget:
     @property
     def values(self) -> dict:
         return {each['name']: each['value'] for each in self.inputs}
+
+
+@dataclass(frozen=True)
+class ClaimedResult:
+    """A result only this caller holds until it consumes or releases it."""
+
+    result: dict
+    # Removes the result for good: it has been applied.
+    consume: Callable[[], object]
+    # Lets everyone see it again: it was not applied (a late result).
+    release: Callable[[], object]
 
 
 class SignalTransport(abc.ABC):
@@ -64,6 +72,14 @@ class SignalTransport(abc.ABC):
 
         ``input_values`` are the derived config's input values.
         """
+
+    def claim_result(self, input_values: Mapping[str, object]
+                     ) -> ClaimedResult | None:
+        """The result for the dashboard to apply, or None.
+
+        None also when Heat applies this transport's results itself.
+        """
+        return None
 
     @abc.abstractmethod
     def cleanup(self, input_values: Mapping[str, object]) -> None:

@@ -10,27 +10,35 @@ from heat_deploy_dashboard.deploy.messages import gettext_noop
 from heat_deploy_dashboard.deploy.signals import NoSignal
 from heat_deploy_dashboard.deploy.signals import SignalTransport
 from heat_deploy_dashboard.deploy.tempurl import TempUrlSignal
+from heat_deploy_dashboard.deploy.zaqar import ZaqarSignedUrlSignal
 
-TRANSPORT_NAMES = (TempUrlSignal.name, NoSignal.name)
+TRANSPORT_NAMES = (TempUrlSignal.name, ZaqarSignedUrlSignal.name, NoSignal.name)
 
 UNKNOWN_TRANSPORT = gettext_noop('Unknown signal transport %(name)s.')
 NEEDS_OBJECT_STORAGE = gettext_noop(
     'The signal transport %(name)s needs Object Storage, which is not '
     'available.')
+NEEDS_MESSAGING = gettext_noop(
+    'The signal transport %(name)s needs the Messaging service, which is '
+    'not available.')
 
 
-def transport_for(name: str, *, swift=None) -> SignalTransport:
+def transport_for(name: str, *, swift=None, zaqar=None) -> SignalTransport:
     """The transport called ``name``, built on the user's clients.
 
-    ``swift`` is a swiftclient Connection, needed by TEMP_URL_SIGNAL only.
-    A transport needing another service adds its client as another keyword,
-    so callers can keep passing ``functools.partial(transport_for, ...)``
-    wherever a name-to-transport lookup is wanted.
+    ``swift`` is a swiftclient Connection, needed by TEMP_URL_SIGNAL;
+    ``zaqar`` a python-zaqarclient v2 Client, needed by
+    ZAQAR_SIGNED_URL_SIGNAL. Callers pass ``functools.partial(transport_for,
+    ...)`` wherever a name-to-transport lookup is wanted.
     """
     if name == TempUrlSignal.name:
         if swift is None:
             raise InputError(Message(NEEDS_OBJECT_STORAGE, {'name': name}))
         return TempUrlSignal(swift)
+    if name == ZaqarSignedUrlSignal.name:
+        if zaqar is None:
+            raise InputError(Message(NEEDS_MESSAGING, {'name': name}))
+        return ZaqarSignedUrlSignal(zaqar)
     if name == NoSignal.name:
         return NoSignal()
     raise InputError(Message(UNKNOWN_TRANSPORT, {'name': name}))

@@ -28,6 +28,31 @@ ORCHESTRATION_SERVICE = {
     ],
 }
 
+# Horizon's test service catalog has no messaging service either; tests of
+# ZAQAR_SIGNED_URL_SIGNAL add this one (with_messaging) where they need it.
+MESSAGING_SERVICE = {
+    "type": "messaging",
+    "name": "zaqar",
+    "endpoints_links": [],
+    "endpoints": [
+        {"region": "RegionOne",
+         "interface": "admin",
+         "url": "http://admin.zaqar.example.com:8888"},
+        {"region": "RegionOne",
+         "interface": "internal",
+         "url": "http://int.zaqar.example.com:8888"},
+        {"region": "RegionOne",
+         "interface": "public",
+         "url": "http://public.zaqar.example.com:8888"},
+    ],
+}
+
+
+def with_messaging(TEST):
+    """Add the messaging service to the logged-in user's catalog."""
+    TEST.service_catalog.append(copy.deepcopy(MESSAGING_SERVICE))
+
+
 # Heat's REST bodies (heat.engine.api.format_software_deployment): times are
 # UTC in '%Y-%m-%dT%H:%M:%SZ', and updated_time is absent, not null, until
 # the deployment is first updated.

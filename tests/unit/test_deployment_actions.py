@@ -96,3 +96,16 @@ class DeploymentActionTests(helpers.TestCase):
         self.assertRedirectsNoFollow(res, self.index_url)
         self.mock_delete_deployment.assert_called_once_with(helpers.IsHttpRequest(), FINISHED)
         self.assertMessageCount(success=1, warning=1)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.deploy: ('cancel_deployment',)})
+    def test_a_cancel_that_found_the_result_waiting_says_the_run_had_finished(self):
+        self._list()
+        self.mock_cancel_deployment.return_value = test_data.deployment(dict(
+            test_data.DEPLOYMENTS[2], status='COMPLETE', status_reason='Outputs received'))
+
+        res = self.client.post(self.index_url, {'action': f'deployments__cancel__{RUNNING}'})
+
+        self.assertRedirectsNoFollow(res, self.index_url)
+        self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(), RUNNING)
+        self.assertMessageCount(success=1, info=1, error=0)

@@ -112,3 +112,51 @@ class LiveStatusTests(helpers.TestCase):
 
         self.assertIn('In Progress', reply['rows'][RUNNING_ID])
         manager.get.assert_not_called()
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('collect_result',)})
+    def test_a_waiting_result_is_applied_for_running_rows_only(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        running = test_data.deployment(test_data.DEPLOYMENTS[2])
+        finished = test_data.deployment(test_data.DEPLOYMENTS[0])
+        self.mock_deployment_get.side_effect = \
+            lambda request, each: {RUNNING_ID: running, FINISHED_ID: finished}[each]
+        self.mock_collect_result.return_value = test_data.deployment(dict(
+            test_data.DEPLOYMENTS[2], status='COMPLETE', status_reason='Outputs received'))
+
+        reply = json.loads(self._poll(RUNNING_ID, FINISHED_ID).content)
+
+        self.mock_collect_result.assert_called_once_with(
+            helpers.IsHttpRequest(), running, mock.ANY)
+        config = self.mock_collect_result.call_args.args[2]
+        self.assertEqual(test_data.RUN_NAMES[running.config_id], config['name'])
+        self.assertIn('data-status="COMPLETE"', reply['rows'][RUNNING_ID])
+        self.assertIn('Outputs received', reply['rows'][RUNNING_ID])
+        self.assertEqual([], reply['running'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('collect_result',)})
+    def test_rows_still_render_when_applying_a_result_fails(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[2])
+        self.mock_collect_result.side_effect = Exception('messaging down at 10.0.0.9')
+
+        res = self._poll(RUNNING_ID)
+
+        self.assertEqual(200, res.status_code)
+        reply = json.loads(res.content)
+        self.assertIn('data-status="IN_PROGRESS"', reply['rows'][RUNNING_ID])
+        self.assertEqual([RUNNING_ID], reply['running'])
+        self.assertNotIn('10.0.0.9', res.content.decode())
+        self.mock_collect_result.assert_called_once()
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('collect_result',)})
+    def test_a_running_row_whose_config_is_gone_is_shown_as_heat_has_it(self):
+        self.mock_config_get.side_effect = heat_exc.HTTPNotFound()
+        self.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[2])
+
+        reply = json.loads(self._poll(RUNNING_ID).content)
+
+        self.assertEqual([RUNNING_ID], reply['running'])
+        self.mock_collect_result.assert_not_called()

@@ -3,8 +3,10 @@
 import copy
 import re
 
+from heat_deploy_dashboard import deploy
 from tests.unit import components_data as data
 from tests.unit import helpers
+from tests.unit import test_data
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import TRIGGER_MOCKS
 from tests.unit.components_case import mysql_form
@@ -130,7 +132,56 @@ class TriggerFormTests(ComponentsTestCase):
 
         self.assertNotRegex(_input_tag(res, 'transport', 'TEMP_URL_SIGNAL'),
                             r' disabled\b')
+        self.assertNotContains(res, 'it needs Object Storage')
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_without_messaging_the_zaqar_choice_is_disabled_with_the_reason(self):
+        self.serve()
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+        posted = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            transport='ZAQAR_SIGNED_URL_SIGNAL'))
+
+        self.assertEqual('TEMP_URL_SIGNAL', res.context['form']['transport'].initial)
+        self.assertRegex(_input_tag(res, 'transport', 'ZAQAR_SIGNED_URL_SIGNAL'),
+                         r' disabled\b')
+        self.assertContains(res, 'through a Messaging queue): not available, it needs '
+                                 'Messaging, which is not in your service catalog')
+        self.assertEqual(['transport'], list(posted.context['form'].errors))
+        self.mock_trigger_action.assert_not_called()
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_with_messaging_the_zaqar_choice_is_offered_and_runs(self):
+        self.serve()
+        test_data.with_messaging(self)
+        self.mock_trigger_action.return_value = deploy.TriggerResult(
+            created=data.deployments([data.DEPLOYMENTS[3]]))
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+        posted = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            transport='ZAQAR_SIGNED_URL_SIGNAL'))
+
+        self.assertNoFormErrors(posted)
+        self.assertEqual(
+            ['TEMP_URL_SIGNAL', 'ZAQAR_SIGNED_URL_SIGNAL', 'NO_SIGNAL'],
+            [name for name, _label in res.context['form'].fields['transport'].choices])
+        self.assertNotRegex(_input_tag(res, 'transport', 'ZAQAR_SIGNED_URL_SIGNAL'),
+                            r' disabled\b')
         self.assertNotContains(res, 'not in your service catalog')
+        self.assertEqual('ZAQAR_SIGNED_URL_SIGNAL',
+                         self.mock_trigger_action.call_args.args[5])
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_with_messaging_only_the_zaqar_choice_is_the_default(self):
+        self.serve()
+        self.service_catalog[:] = [s for s in self.service_catalog
+                                   if s['type'] != 'object-store']
+        test_data.with_messaging(self)
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+
+        self.assertEqual('ZAQAR_SIGNED_URL_SIGNAL',
+                         res.context['form']['transport'].initial)
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_descriptions_and_defaults_are_escaped(self):

@@ -72,16 +72,18 @@ def _deployment_and_config(request, deployment_id):
     Swift check in Heat, for a key Heat left out (updated_time before the first update).
     """
     try:
-        deployment = api.heat.deployment_get(request, deployment_id).to_dict()
+        deployment = api.heat.deployment_get(request, deployment_id)
     except heat_exc.HTTPNotFound:
         # Another project's deployment, or a deleted one: the same answer for both.
         raise http.Http404(_("This software deployment does not exist, or it is not in "
                              "your project."))
     # Through the cache the list and the poller already filled. Heat refuses to delete a config
     # a deployment uses, so a cached one cannot outlive its deployment.
-    config = config_cache.get_many(request, [deployment['config_id']]).get(
-        deployment['config_id'])
-    return deployment, config
+    config = config_cache.get_many(request, [deployment.config_id]).get(
+        deployment.config_id)
+    if config is not None:
+        deployment = rows.with_result_applied(request, deployment, config)
+    return deployment.to_dict(), config
 
 
 class DetailView(horizon_tabs.TabView):

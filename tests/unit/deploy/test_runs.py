@@ -58,6 +58,30 @@ def test_signal_details_show_the_transport_and_a_masked_target():
     details = runs.signal_details(CONFIG)
     assert details['deploy_signal_transport'] == 'TEMP_URL_SIGNAL'
     assert 'abc' not in details['deploy_signal_id']
+    assert details['target'] == details['deploy_signal_id']
+
+
+def test_a_zaqar_signed_url_target_is_the_url_posted_to_and_its_signature_is_masked():
+    config = {'inputs': [
+        {'name': 'deploy_signal_transport', 'value': 'ZAQAR_SIGNED_URL_SIGNAL'},
+        {'name': 'deploy_zaqar_endpoint', 'value': 'http://zaqar:8888/'},
+        {'name': 'deploy_zaqar_paths', 'value': '/v2/queues/q-1/messages'},
+        {'name': 'deploy_zaqar_signature', 'value': 'f00d'},
+        {'name': 'deploy_zaqar_expires', 'value': '2026-11-22T07:00:00'}]}
+    details = runs.signal_details(config)
+    assert details['target'] == 'http://zaqar:8888/v2/queues/q-1/messages'
+    assert details['deploy_zaqar_signature'] == '********'
+    assert 'f00d' not in str(details)
+
+
+def test_heat_zaqar_signal_target_is_its_queue_and_the_password_is_masked():
+    config = {'inputs': [
+        {'name': 'deploy_signal_transport', 'value': 'ZAQAR_SIGNAL'},
+        {'name': 'deploy_queue_id', 'value': 'q-2'},
+        {'name': 'deploy_password', 'value': 'hunter2'}]}
+    details = runs.signal_details(config)
+    assert details['target'] == 'q-2'
+    assert 'hunter2' not in str(details)
 
 
 def test_outputs_come_in_order_and_long_ones_are_cut_with_their_size():

@@ -7,12 +7,16 @@ from heat_deploy_dashboard.deploy.transports import TRANSPORT_NAMES
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.transports import transport_of
 
+from heat_deploy_dashboard.deploy.zaqar import ZaqarSignedUrlSignal
+
 from .fakes import FakeSwift
+from .fakes import FakeZaqar
 
 
 def test_every_listed_name_builds_its_transport():
     for name in TRANSPORT_NAMES:
-        assert transport_for(name, swift=FakeSwift()).name == name
+        assert transport_for(name, swift=FakeSwift(),
+                             zaqar=FakeZaqar()).name == name
 
 
 def test_temp_url_signal_works_on_the_given_connection():
@@ -24,6 +28,37 @@ def test_temp_url_signal_works_on_the_given_connection():
 def test_temp_url_signal_needs_object_storage():
     with pytest.raises(InputError, match='needs Object Storage'):
         transport_for('TEMP_URL_SIGNAL')
+
+
+def test_zaqar_signed_url_signal_works_on_the_given_client():
+    zaqar = FakeZaqar()
+    transport = transport_for('ZAQAR_SIGNED_URL_SIGNAL', zaqar=zaqar)
+    assert isinstance(transport, ZaqarSignedUrlSignal)
+    transport.prepare('run', 60)
+    assert len(zaqar.queues) == 1
+
+
+def test_zaqar_signed_url_signal_needs_messaging():
+    with pytest.raises(InputError) as raised:
+        transport_for('ZAQAR_SIGNED_URL_SIGNAL', swift=FakeSwift())
+    assert raised.value.message.render() == (
+        'The signal transport ZAQAR_SIGNED_URL_SIGNAL needs the Messaging '
+        'service, which is not available.')
+
+
+def test_without_messaging_a_zaqar_run_has_no_transport():
+    assert transport_of(
+        {'deploy_signal_transport': 'ZAQAR_SIGNED_URL_SIGNAL'},
+        lambda name: transport_for(name, swift=FakeSwift())) is None
+
+
+def test_only_the_zaqar_transport_claims_results_for_the_dashboard():
+    zaqar = FakeZaqar()
+    values = {'deploy_zaqar_queue': 'q'}
+    zaqar.post('q', {'deploy_stdout': 'done'})
+    assert TempUrlSignal(FakeSwift()).claim_result(values) is None
+    assert NoSignal().claim_result(values) is None
+    assert ZaqarSignedUrlSignal(zaqar).claim_result(values) is not None
 
 
 @pytest.mark.parametrize('name', ['ZAQAR_SIGNAL', 'CFN_SIGNAL', ''])
@@ -52,3 +87,5 @@ def test_no_signal_makes_nothing_and_completes_at_once():
 
 def test_a_real_transport_starts_in_progress():
     assert TempUrlSignal(FakeSwift()).initial_status() == ('IN_PROGRESS', '')
+    assert ZaqarSignedUrlSignal(FakeZaqar()).initial_status() == (
+        'IN_PROGRESS', '')

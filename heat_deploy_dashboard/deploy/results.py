@@ -1,0 +1,107 @@
+"""Applying a result that Heat does not read itself, the way Heat would.
+
+Heat applies a TEMP_URL_SIGNAL result when it shows a running deployment.
+For a transport whose target Heat never reads (ZAQAR_SIGNED_URL_SIGNAL),
+the dashboard's status poll does the same work: claim the waiting result,
+apply it with Heat's rule while the deployment is still IN_PROGRESS, and
+only then consume it. The claim makes this happen once, however many
+Horizon workers poll at the same moment; a result that finds the
+deployment already finished (cancelled) is released and kept as its late
+result.
+"""
+
+import logging
+from collections.abc import Callable, Mapping
+
+from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy.signals import COMPLETE
+from heat_deploy_dashboard.deploy.signals import FAILED
+from heat_deploy_dashboard.deploy.signals import IN_PROGRESS
+from heat_deploy_dashboard.deploy.signals import SignalTransport
+from heat_deploy_dashboard.deploy.transports import transport_of
+
+LOG = logging.getLogger(__name__)
+
+STATUS_CODE = 'deploy_status_code'
+OUTPUT_KEYS = ('deploy_stdout', 'deploy_stderr', STATUS_CODE)
+# Heat's wording, stored in Heat, so not translated here either.
+COMPLETE_REASON = 'Outputs received'
+NON_ZERO_REASON = 'Deployment exited with non-zero status code: %s'
+
+
+def outcome(result: Mapping, declared_outputs, output_values=None
+            ) -> tuple[str, str, dict]:
+    """(status, status_reason, output_values) for a received result.
+
+    Heat's rule (heat.engine.service_software_config.
+    signal_software_deployment): a non-zero deploy_status_code, or a value
+    for an output declared ``error_output``, fails the deployment; its
+    reason lists each cause. Declared outputs the result carries are kept,
+    and the three standard outputs are always set.
+    """
+    values = dict(output_values or {})
+    reasons = {}
+    code = result.get(STATUS_CODE)
+    if code and str(code) != '0':
+        reasons[STATUS_CODE] = NON_ZERO_REASON % code
+    for output in declared_outputs or []:
+        key = output['name']
+        if key in result:
+            values[key] = result[key]
+            if output.get('error_output', False):
+                reasons[key] = result[key]
+    for key in OUTPUT_KEYS:
+        values[key] = result.get(key)
+    if reasons:
+        return FAILED, ', '.join(f'{key} : {reason}'
+                                 for key, reason in reasons.items()), values
+    return COMPLETE, COMPLETE_REASON, values
+
+
+def collect(heat, deployment, config,
+            find_transport: Callable[[str], SignalTransport]):
+    """The deployment, with a result waiting for the dashboard applied.
+
+    ``config`` is the deployment's (derived) config as a dict or resource.
+    Changes nothing unless the deployment is IN_PROGRESS and its transport
+    holds a result Heat does not read itself.
+    """
+    if derived.as_dict(deployment).get('status') != IN_PROGRESS:
+        return deployment
+    values = derived.derived_input_values(config)
+    transport = transport_of(values, find_transport)
+    claimed = transport.claim_result(values) if transport else None
+    if claimed is None:
+        return deployment
+    try:
+        # Read again: a cancel may have landed since the caller read it.
+        current = heat.software_deployments.get(deployment.id)
+        current_values = derived.as_dict(current)
+        running = current_values.get('status') == IN_PROGRESS
+        if running:
+            status, reason, outputs = outcome(
+                claimed.result, derived.as_dict(config).get('outputs'),
+                current_values.get('output_values'))
+            current = heat.software_deployments.update(
+                deployment.id, status=status, status_reason=reason,
+                output_values=outputs)
+    except Exception:
+        _quietly(claimed.release, 'release the result', deployment.id)
+        raise
+    if running:
+        _quietly(claimed.consume, 'remove the applied result', deployment.id)
+    else:
+        # Kept on the queue as the late result of a cancelled deployment.
+        _quietly(claimed.release, 'release the result', deployment.id)
+    return current
+
+
+def _quietly(step: Callable[[], object], what: str, deployment_id) -> None:
+    # The deployment is as Heat has it either way; the message becomes
+    # visible again when its claim expires, and the next poll then finds
+    # the deployment finished and leaves the message alone.
+    try:
+        step()
+    except Exception:
+        LOG.warning('Could not %s of deployment %s', what,
+                    deployment_id, exc_info=True)

@@ -1,0 +1,166 @@
+"""ZAQAR_SIGNED_URL_SIGNAL: the server POSTs its outputs to a Zaqar queue
+through a pre-signed URL.
+
+Why not Heat's own ZAQAR_SIGNAL: a standalone deployment (what a trigger
+creates) whose derived config says ZAQAR_SIGNAL makes Heat 27 answer HTTP
+400 to every show while it runs, because its refresh looks for a stack
+resource that does not exist; heatclient refuses that transport too. It
+also puts a Keystone user's password on the server. Here the server gets a
+URL signed for POST to one queue's messages and holds no credentials.
+
+Heat never reads this queue, so the dashboard applies the result itself
+(see results.py): it claims the message, which hides it from every other
+poller for the claim's life, applies it while the deployment is still
+IN_PROGRESS, then deletes it. A result that arrives after a cancel is
+released instead and stays readable as the late result.
+
+What the server sends (README, "Writing a hook for Zaqar"): POST
+``<deploy_zaqar_endpoint><deploy_zaqar_paths>`` with the headers
+URL-Signature, URL-Expires, URL-Methods, URL-Paths, X-Project-ID (from the
+inputs below), a Client-ID UUID and the body
+``{"messages": [{"ttl": <seconds>, "body": {deploy_stdout, deploy_stderr,
+deploy_status_code, <outputs>}}]}``.
+"""
+
+import logging
+import re
+import uuid
+from collections.abc import Mapping
+
+from zaqarclient.transport import errors as zaqar_errors
+
+from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy.signals import ClaimedResult
+from heat_deploy_dashboard.deploy.signals import SignalTarget
+from heat_deploy_dashboard.deploy.signals import SignalTransport
+
+LOG = logging.getLogger(__name__)
+
+ENDPOINT = 'deploy_zaqar_endpoint'
+QUEUE = 'deploy_zaqar_queue'
+PROJECT = 'deploy_zaqar_project_id'
+PATHS = 'deploy_zaqar_paths'
+METHODS = 'deploy_zaqar_methods'
+EXPIRES = 'deploy_zaqar_expires'
+# Its name ends in "signature" so that every page masks it.
+SIGNATURE = 'deploy_zaqar_signature'
+
+# Zaqar's rule for queue names: at most 64 of these characters.
+_UNSAFE_QUEUE_CHARACTERS = re.compile(r'[^A-Za-z0-9_-]+')
+_QUEUE_NAME_LENGTH = 64
+
+# The most messages Zaqar lists at once.
+MAX_PAGE = 20
+
+# How long a claimed result stays hidden from other pollers: long enough
+# to apply it (two Heat calls), short enough that a poller dying in between
+# delays the result by at most this. Zaqar's minimum claim grace is 60 s.
+CLAIM_SECONDS = 60
+CLAIM_GRACE_SECONDS = 60
+
+
+def queue_name(name: str) -> str:
+    """"<name>-<uuid4>", with name made a valid and short enough prefix."""
+    unique = str(uuid.uuid4())
+    room = _QUEUE_NAME_LENGTH - len(unique) - 1
+    safe = _UNSAFE_QUEUE_CHARACTERS.sub('-', name).strip('-')[:room].strip('-')
+    return f'{safe or "signal"}-{unique}'
+
+
+def _signal_inputs(endpoint: str, queue: str, signed: Mapping) -> tuple:
+    described = derived.string_input
+    return (
+        described(ENDPOINT, endpoint, 'Zaqar endpoint to post the output '
+                  'values to'),
+        described(QUEUE, queue, 'Zaqar queue for the output values'),
+        described(PROJECT, signed['project'], 'X-Project-ID header'),
+        described(PATHS, ','.join(signed['paths']), 'Path to POST to and '
+                  'URL-Paths header'),
+        described(METHODS, ','.join(signed['methods']), 'URL-Methods '
+                  'header'),
+        described(EXPIRES, signed['expires'], 'URL-Expires header'),
+        described(SIGNATURE, signed['signature'], 'URL-Signature header'),
+    )
+
+
+def _result_of(message) -> dict | None:
+    if isinstance(message.body, dict):
+        return message.body
+    LOG.warning('Message %s on a signal queue does not hold a JSON object',
+                message.id)
+    return None
+
+
+class ZaqarSignedUrlSignal(SignalTransport):
+    """Signal through a fresh Zaqar queue and a URL pre-signed for POST.
+
+    Works with the user's own python-zaqarclient v2 Client.
+    """
+
+    name = 'ZAQAR_SIGNED_URL_SIGNAL'
+
+    def __init__(self, zaqar):
+        self._zaqar = zaqar
+
+    def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
+        queue = self._zaqar.queue(queue_name(name), force_create=True)
+        try:
+            signed = queue.signed_url(['messages'], methods=['POST'],
+                                      ttl_seconds=timeout_minutes * 60)
+        except Exception:
+            try:
+                queue.delete()
+            except Exception:
+                LOG.warning('Could not remove signal queue %s after a '
+                            'failed prepare', queue.name, exc_info=True)
+            raise
+        return SignalTarget(_signal_inputs(self._zaqar.api_url, queue.name,
+                                           signed))
+
+    def read_result(self, input_values: Mapping[str, object]) -> dict | None:
+        """The newest of the first messages on the queue, left where it is.
+
+        One page of Zaqar's largest size: a server sends one result, and
+        Zaqar 23's Redis store cannot page on from a queue's first message
+        (it answers that message again, for ever). Claimed messages are
+        not asked for: that makes the same store answer HTTP 503.
+        """
+        queue = self._zaqar.queue(input_values[QUEUE], auto_create=False)
+        try:
+            messages = list(queue.messages(echo=True, limit=MAX_PAGE))
+        except zaqar_errors.ResourceNotFound:
+            return None
+        for message in reversed(messages):
+            result = _result_of(message)
+            if result is not None:
+                return result
+        return None
+
+    def claim_result(self, input_values: Mapping[str, object]
+                     ) -> ClaimedResult | None:
+        queue = self._zaqar.queue(input_values[QUEUE], auto_create=False)
+        try:
+            claim = queue.claim(ttl=CLAIM_SECONDS, grace=CLAIM_GRACE_SECONDS,
+                                limit=1)
+            claimed = list(claim)
+        except zaqar_errors.ResourceNotFound:
+            return None
+        if not claimed:
+            return None
+        message = claimed[0]
+        result = _result_of(message)
+        if result is None:
+            # Not a result at all: dropped, so it cannot hide one behind it.
+            message.delete()
+            return None
+        # Releasing the claim makes the message visible to everyone again.
+        return ClaimedResult(result, consume=message.delete,
+                             release=claim.delete)
+
+    def cleanup(self, input_values: Mapping[str, object]) -> None:
+        queue = self._zaqar.queue(input_values[QUEUE], auto_create=False)
+        try:
+            queue.delete()
+        except zaqar_errors.ResourceNotFound:
+            pass
+
