@@ -15,6 +15,7 @@ import sys
 import pytest
 from heatclient import client as heat_client
 from swiftclient import client as swift_client
+from zaqarclient.queues.v2 import client as zaqar_client
 
 from devcloud import cloud as cloud_mod
 from devcloud import layout as layout_mod
@@ -58,8 +59,18 @@ def swift(session):
 
 
 @pytest.fixture(scope='session')
-def find_transport(swift):
-    return functools.partial(deploy.transport_for, swift=swift)
+def zaqar(session):
+    """The demo user's Zaqar v2 client, configured as the dashboard configures it."""
+    return zaqar_client.Client(
+        session.get_endpoint(service_type='messaging', interface='public'), version=2,
+        conf={'auth_opts': {'backend': 'keystone', 'options': {
+            'os_auth_token': session.get_token(),
+            'os_project_id': session.get_project_id()}}})
+
+
+@pytest.fixture(scope='session')
+def find_transport(swift, zaqar):
+    return functools.partial(deploy.transport_for, swift=swift, zaqar=zaqar)
 
 
 @pytest.fixture(scope='session')

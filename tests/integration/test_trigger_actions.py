@@ -66,10 +66,10 @@ def test_cancel_stays_cancelled_and_the_late_result_is_kept(cloud, heat, backup,
     marker = cloud.layout.path('servers', 'demo-db-1', 'deployed', config.id)
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
 
-    cancelled = deploy.cancel(heat, deployment.id, 'demo')
+    cancelled = deploy.cancel(heat, deployment.id, 'demo', find_transport)
     assert cancelled.status == 'FAILED'
     assert cancelled.status_reason.startswith('Cancelled by demo at ')
-    again = deploy.cancel(heat, deployment.id, 'someone-else')
+    again = deploy.cancel(heat, deployment.id, 'someone-else', find_transport)
     assert again.status_reason == cancelled.status_reason
 
     transport = find_transport('TEMP_URL_SIGNAL')

@@ -2,6 +2,8 @@
 
 import time
 
+from heat_deploy_dashboard import deploy
+
 
 def wait_for(what, check, timeout=60, interval=0.25):
     deadline = time.monotonic() + timeout
@@ -18,5 +20,15 @@ def finished(heat, deployment_id, timeout=60):
     """The deployment once it is no longer IN_PROGRESS (each show makes Heat read Swift)."""
     def check():
         deployment = heat.software_deployments.get(deployment_id)
+        return deployment if deployment.status != 'IN_PROGRESS' else None
+    return wait_for(f'deployment {deployment_id} to finish', check, timeout)
+
+
+def collected(heat, deployment_id, config, find_transport, timeout=60):
+    """The deployment once finished, applying its result as the dashboard's poll does (for a
+    transport whose target Heat does not read)."""
+    def check():
+        deployment = deploy.collect(heat, heat.software_deployments.get(deployment_id),
+                                    config, find_transport)
         return deployment if deployment.status != 'IN_PROGRESS' else None
     return wait_for(f'deployment {deployment_id} to finish', check, timeout)

@@ -1,0 +1,40 @@
+"""Journey: run the monitoring CHECK with its result sent back through a Zaqar queue, watch it
+finish live, and find the transport and its masked signed URL on the run's page."""
+
+from tests.browser import pages
+
+ZAQAR = 'ZAQAR_SIGNED_URL_SIGNAL'
+
+
+def test_run_check_over_zaqar_and_watch_it_complete_live(demo_user, heat, demo_resources):
+    user = demo_user
+    server = demo_resources['monitor_server']
+    user.open('/project/deployments/')
+    user.require_scripts()
+
+    form = pages.open_run_action(user, 'monitoring')
+    form.choose_action('CHECK')
+    form.tick_servers({server})
+    form.choose_transport(ZAQAR)
+    form.type('pause_seconds', '3')
+    runs = []
+    with pages.new_deployments(heat, runs):
+        form.submit()
+
+    user.js('window.__noReload = 1')
+    [run] = runs
+    assert pages.row(user, run.id)['status'] == 'IN_PROGRESS'
+    pages.wait_until_statuses(user, [run.id], 'COMPLETE', timeout=60)
+    assert user.js('return window.__noReload') == 1, 'the page reloaded'
+
+    user.find(pages.row_css(run.id) + ' td a[href*="/project/deployments/"]').click()
+    user.wait_for_page(f'/project/deployments/{run.id}/')
+    page = user.text()
+    assert ZAQAR in page
+    assert '/v2/queues/monitoring-CHECK-' in page
+    signature = heat.software_configs.get(run.config_id).inputs
+    secret = next(i['value'] for i in signature if i['name'] == 'deploy_zaqar_signature')
+    assert secret not in user.js('return document.documentElement.outerHTML')
+    assert '********' in page
+    user.click_tab('Outputs')
+    assert user.visible('pre[data-output="report"]').text.startswith('disk ')

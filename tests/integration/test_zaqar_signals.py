@@ -1,0 +1,185 @@
+"""Results over Zaqar on the real local cloud: Heat's own ZAQAR_SIGNAL for a stack's
+deployment, and the dashboard's ZAQAR_SIGNED_URL_SIGNAL for triggered runs."""
+
+import threading
+
+import pytest
+import requests
+
+from heat_deploy_dashboard import deploy
+from tests.integration import waiting
+
+TRANSPORT = 'ZAQAR_SIGNED_URL_SIGNAL'
+
+
+@pytest.fixture
+def run(heat, find_transport, demo_resources):
+    """Trigger an action over Zaqar; yields a function returning (deployment, config)."""
+    created = []
+
+    def start(component, action, server, **overrides):
+        result = deploy.trigger(
+            heat, find_transport(TRANSPORT), config_id=demo_resources[component],
+            action=action, name=component, server_ids=[demo_resources[server]],
+            input_values=overrides)
+        assert result.failures == []
+        [deployment] = result.created
+        created.append(deployment.id)
+        return deployment, heat.software_configs.get(deployment.config_id)
+
+    yield start
+    for deployment_id in created:
+        deploy.delete(heat, deployment_id, find_transport)
+
+
+def _queue_names(session, zaqar):
+    """Every queue of the project, page by page (Zaqar lists at most 20 at a time; with Redis
+    a page starts at its marker, so the last page is the one that brings nothing new)."""
+    names, marker = set(), None
+    while True:
+        reply = requests.get(f'{zaqar.api_url}/v2/queues', timeout=30,
+                             params={'limit': 20, **({'marker': marker} if marker else {})},
+                             headers={'X-Auth-Token': session.get_token(),
+                                      'Client-ID': '0d1fd7b4-5bd3-4d63-9b3c-8d1ef0ab4b7e'})
+        reply.raise_for_status()
+        page = {q['name'] for q in reply.json().get('queues', [])} if reply.content else set()
+        if page <= names:
+            return names
+        names.update(page)
+        marker = max(page)
+
+
+def _queue(config):
+    return deploy.derived_input_values(config)['deploy_zaqar_queue']
+
+
+def test_a_stack_deployment_signals_over_zaqar_and_its_server_reads_metadata_there(
+        heat, demo_stack, demo_resources):
+    server = heat.resources.get(demo_stack.id, 'monitor_server')
+    assert 'zaqar' in server.attributes['os_collect_config']
+    [deployment] = heat.software_deployments.list(server_id=demo_resources['monitor_server'])
+    config = heat.software_configs.get(deployment.config_id)
+    assert deploy.derived_input_values(config)['deploy_signal_transport'] == 'ZAQAR_SIGNAL'
+    assert deployment.status == 'COMPLETE', deployment.status_reason
+    assert deployment.output_values['report'] == 'configured'
+    assert 'monitoring configured' in deployment.output_values['deploy_stdout']
+
+
+def test_a_triggered_run_completes_with_its_outputs(heat, run, find_transport):
+    deployment, config = run('monitoring', 'CHECK', 'monitor_server', threshold_percent=100)
+    values = deploy.derived_input_values(config)
+    assert values['deploy_signal_transport'] == TRANSPORT
+    # The server holds a URL signed for POST to one queue, and no Keystone credentials.
+    assert values['deploy_zaqar_methods'] == 'POST'
+    assert not any(name in values for name in ('deploy_password', 'deploy_user_id'))
+
+    done = waiting.collected(heat, deployment.id, config, find_transport)
+    assert done.status == 'COMPLETE', done.status_reason
+    assert done.status_reason == 'Outputs received'
+    assert done.output_values['report'].startswith('disk ')
+    assert done.output_values['deploy_status_code'] == 0
+
+
+def test_a_non_zero_exit_code_ends_failed(heat, run, find_transport):
+    deployment, config = run('mysql', 'BACKUP', 'db_server_1', tables='no_such_table',
+                             pause_seconds=0)
+    done = waiting.collected(heat, deployment.id, config, find_transport)
+    assert done.status == 'FAILED'
+    assert done.status_reason == 'deploy_status_code : Deployment exited with non-zero ' \
+                                 'status code: 3'
+    assert 'no such table: no_such_table' in done.output_values['deploy_stderr']
+
+
+def test_an_error_output_fails_the_run_with_its_value_as_reason(heat, run, find_transport):
+    deployment, config = run('monitoring', 'CHECK', 'monitor_server', threshold_percent=-1)
+    done = waiting.collected(heat, deployment.id, config, find_transport)
+    assert done.status == 'FAILED'
+    assert done.status_reason.startswith('alert : disk ')
+
+
+class _CountingUpdates:
+    """A heatclient whose software_deployments.update calls are counted."""
+
+    def __init__(self, heat, counter):
+        self._heat = heat
+        self._counter = counter
+
+    def __getattr__(self, name):
+        return getattr(self._heat, name)
+
+    @property
+    def software_deployments(self):
+        manager = self._heat.software_deployments
+        counter = self._counter
+
+        class Counted:
+            def __getattr__(self, name):
+                return getattr(manager, name)
+
+            def update(self, *args, **kwargs):
+                counter.append(args)
+                return manager.update(*args, **kwargs)
+        return Counted()
+
+
+def test_two_pollers_racing_on_one_result_apply_it_once(heat, run, find_transport):
+    deployment, config = run('monitoring', 'CHECK', 'monitor_server', threshold_percent=100)
+    transport = find_transport(TRANSPORT)
+    values = deploy.derived_input_values(config)
+    waiting.wait_for('the result on the queue', lambda: transport.read_result(values),
+                     timeout=30)
+
+    updates, outcomes = [], []
+    start = threading.Barrier(2)
+
+    def poll():
+        start.wait()
+        outcomes.append(deploy.collect(_CountingUpdates(heat, updates),
+                                       heat.software_deployments.get(deployment.id),
+                                       config, find_transport).status)
+
+    pollers = [threading.Thread(target=poll) for _ in range(2)]
+    for poller in pollers:
+        poller.start()
+    for poller in pollers:
+        poller.join()
+
+    assert len(updates) == 1
+    assert 'COMPLETE' in outcomes
+    assert heat.software_deployments.get(deployment.id).status == 'COMPLETE'
+    assert transport.read_result(values) is None
+
+
+def test_a_cancel_is_kept_and_the_late_result_shown(cloud, heat, run, find_transport):
+    deployment, config = run('monitoring', 'CHECK', 'monitor_server', pause_seconds=6)
+    marker = cloud.layout.path('servers', 'demo-mon-1', 'deployed', config.id)
+    waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
+
+    cancelled = deploy.cancel(heat, deployment.id, 'demo', find_transport)
+    assert cancelled.status == 'FAILED'
+
+    transport = find_transport(TRANSPORT)
+    values = deploy.derived_input_values(config)
+    waiting.wait_for('the late result on the queue', lambda: transport.read_result(values),
+                     timeout=30)
+    after = deploy.collect(heat, heat.software_deployments.get(deployment.id), config,
+                           find_transport)
+    assert after.status_reason == cancelled.status_reason
+    late = deploy.late_result(heat, after, find_transport)
+    assert late['report'].startswith('disk ')
+
+
+def test_delete_removes_the_queue(heat, session, zaqar, find_transport, demo_resources):
+    result = deploy.trigger(heat, find_transport(TRANSPORT),
+                            config_id=demo_resources['monitoring'], action='CHECK',
+                            server_ids=[demo_resources['monitor_server']])
+    [deployment] = result.created
+    config = heat.software_configs.get(deployment.config_id)
+    queue = _queue(config)
+    assert queue in _queue_names(session, zaqar)
+    # Once the server has posted: a post after the delete would make the queue again.
+    waiting.wait_for('the result on the queue', lambda: find_transport(TRANSPORT).read_result(
+        deploy.derived_input_values(config)), timeout=30)
+
+    assert deploy.delete(heat, deployment.id, find_transport) == []
+    assert queue not in _queue_names(session, zaqar)
