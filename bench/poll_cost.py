@@ -67,5 +67,5 @@ def measure_polls(heat, swift, config_id, browser, calls_of_status):
         running += _add_running(heat, swift, config_id, rows - len(running))
         results[str(rows)] = dict(_window(browser), backend_calls_per_poll=calls_of_status(running))
     for deployment_id in running:
-        deploy.cancel(heat, deployment_id, 'bench')
+        deploy.cancel(heat, deployment_id, 'bench', deploy.transport_for)
     return results

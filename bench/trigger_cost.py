@@ -76,7 +76,7 @@ def measure_trigger(layout, dashboard, raw_heat, openstack, component_id, server
     # here, or every later page would keep polling them.
     left_running = _running(raw_heat) - running_before
     for deployment_id in left_running:
-        deploy.cancel(raw_heat, deployment_id, 'bench')
+        deploy.cancel(raw_heat, deployment_id, 'bench', deploy.transport_for)
     return {
         'samples': {name: measure.rounded(values) for name, values in samples.items()},
         'form_over_api': measure.ratio(samples['form'], samples['api']),
