@@ -6,6 +6,8 @@ TempURL. One agent runs one server's runs one after another, so runs that must o
 servers of their own.
 """
 
+import time
+
 from devcloud import demo
 
 STACK_NAME = 'bench'
@@ -34,8 +36,16 @@ class Fleet:
     """The bench stack's servers: {name: server id}, and their agents once started."""
 
     def __init__(self, heat, count=SERVER_COUNT):
-        stack = heat.stacks.create(stack_name=STACK_NAME, template=_template(count))
-        stack = heat.stacks.get(stack['stack']['id'])
+        stack_id = heat.stacks.create(stack_name=STACK_NAME, template=_template(count))['stack']['id']
+        # Heat lists a stack's resources as INIT_COMPLETE before it creates them, one by one:
+        # the stack's own status is what says they all exist.
+        deadline = time.monotonic() + 300
+        while heat.stacks.get(stack_id).stack_status != 'CREATE_COMPLETE':
+            if time.monotonic() > deadline or heat.stacks.get(stack_id).stack_status.endswith('FAILED'):
+                raise RuntimeError(f'the bench stack was not created: '
+                                   f'{heat.stacks.get(stack_id).stack_status_reason}')
+            time.sleep(1)
+        stack = heat.stacks.get(stack_id)
         # {name: (server id, metadata URL)}, as devcloud.demo's agents want them.
         self._servers = demo.wait_for_servers(heat, stack)
         self.server_ids = [server_id for server_id, _url in
