@@ -3,7 +3,7 @@
 from django.conf import settings
 from horizon.utils.memoized import memoized
 from openstack_dashboard.api import base
-from zaqarclient.queues.v2 import client as zaqar_client
+from zaqarclient.queues.v2 import client as zaqar_v2
 
 
 @memoized
@@ -15,6 +15,6 @@ def zaqar_client(request):
                'os_auth_url': base.url_for(request, 'identity'),
                'os_project_id': request.user.tenant_id,
                'insecure': settings.OPENSTACK_SSL_NO_VERIFY}
-    return zaqar_client.Client(
+    return zaqar_v2.Client(
         url=base.url_for(request, 'messaging'), version=2,
         conf={'auth_opts': {'backend': 'keystone', 'options': options}})

@@ -81,13 +81,12 @@ def test_a_triggered_run_completes_with_its_outputs(heat, run, find_transport):
 
 
 def test_a_non_zero_exit_code_ends_failed(heat, run, find_transport):
-    deployment, config = run('mysql', 'BACKUP', 'db_server_1', tables='no_such_table',
-                             pause_seconds=0)
+    deployment, config = run('monitoring', 'CHECK', 'monitor_server', path='/no/such/dir')
     done = waiting.collected(heat, deployment.id, config, find_transport)
     assert done.status == 'FAILED'
     assert done.status_reason == 'deploy_status_code : Deployment exited with non-zero ' \
-                                 'status code: 3'
-    assert 'no such table: no_such_table' in done.output_values['deploy_stderr']
+                                 'status code: 1'
+    assert '/no/such/dir' in done.output_values['deploy_stderr']
 
 
 def test_an_error_output_fails_the_run_with_its_value_as_reason(heat, run, find_transport):

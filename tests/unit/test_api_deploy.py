@@ -9,8 +9,10 @@ from openstack_auth import utils as auth_utils
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import deploy
 from tests.unit import helpers
+from tests.unit import test_data
 from tests.unit.deploy.fakes import FakeHeat
 from tests.unit.deploy.fakes import FakeSwift
+from tests.unit.deploy.fakes import FakeZaqar
 
 CLIENT_MOCKS = {api.heat: ('heatclient',), api.swift: ('swift_connection',)}
 
@@ -109,3 +111,39 @@ class ApiDeployTests(helpers.TestCase):
         self.assertEqual({}, self.heat.deployments)
         self.assertEqual([self.config_id], list(self.heat.configs))
         self.assertEqual({}, self.swift.containers)
+
+
+class ApiZaqarTests(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        test_data.with_messaging(self)
+        self.request.user = auth_utils.get_user(self.request)
+
+    def test_the_client_talks_to_the_catalogs_messaging_with_the_users_token(self):
+        client = api.zaqar.zaqar_client(self.request)
+
+        self.assertEqual(2, client.api_version)
+        self.assertEqual('http://public.zaqar.example.com:8888', client.api_url)
+        options = client.auth_opts['options']
+        self.assertEqual(self.request.user.token.id, options['os_auth_token'])
+        self.assertEqual(self.request.user.tenant_id, options['os_project_id'])
+
+    @helpers.create_mocks({api.heat: ('heatclient',),
+                           api.zaqar: ('zaqar_client',)})
+    def test_a_result_on_the_queue_is_applied_through_the_api(self):
+        heat, zaqar = FakeHeat(), FakeZaqar()
+        self.mock_heatclient.return_value = heat
+        self.mock_zaqar_client.return_value = zaqar
+        config_id = heat.add_config(name='monitoring', outputs=[{'name': 'report'}])
+        (deployment,) = api.deploy.trigger_action(
+            self.request, config_id, 'CHECK', ['mon-1'], {},
+            'ZAQAR_SIGNED_URL_SIGNAL', 30, 'monitoring').created
+        config = heat.software_configs.get(deployment.config_id)
+        queue = deploy.derived_input_values(config)['deploy_zaqar_queue']
+        zaqar.post(queue, {'deploy_status_code': 0, 'report': 'disk 5% used'})
+
+        done = api.deploy.collect_result(self.request, deployment, config)
+
+        self.assertEqual('COMPLETE', done.status)
+        self.assertEqual('disk 5% used', done.output_values['report'])
