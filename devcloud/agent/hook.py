@@ -189,6 +189,7 @@ def main(argv):
         LOG.info('finished %s with status %s', deployment['id'], result['deploy_status_code'])
         try:
             send_signal(inputs, result, metadata_seen_at)
+            LOG.info('signalled %s', deployment['id'])
         except Exception as exc:
             # One failed signal must not stop the other deployments in this metadata.
             LOG.error('could not signal %s: %s', deployment['id'], exc)
