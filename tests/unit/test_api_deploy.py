@@ -12,7 +12,7 @@ from tests.unit import helpers
 from tests.unit import test_data
 from tests.unit.deploy.fakes import FakeHeat
 from tests.unit.deploy.fakes import FakeSwift
-from tests.unit.deploy.fakes import FakeZaqar
+from tests.unit.deploy.zaqar_fakes import FakeZaqar
 
 CLIENT_MOCKS = {api.heat: ('heatclient',), api.swift: ('swift_connection',)}
 

@@ -16,7 +16,7 @@ from heat_deploy_dashboard.deploy.trigger import trigger
 
 from .fakes import FakeHeat
 from .fakes import FakeSwift
-from .fakes import FakeZaqar
+from .zaqar_fakes import FakeZaqar
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, 0, 999999,
                          tzinfo=datetime.timezone.utc)

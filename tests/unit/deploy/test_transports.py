@@ -10,7 +10,7 @@ from heat_deploy_dashboard.deploy.transports import transport_of
 from heat_deploy_dashboard.deploy.zaqar import ZaqarSignedUrlSignal
 
 from .fakes import FakeSwift
-from .fakes import FakeZaqar
+from .zaqar_fakes import FakeZaqar
 
 
 def test_every_listed_name_builds_its_transport():
