@@ -32,20 +32,26 @@ def _template(count):
     return {'heat_template_version': '2018-08-31', 'resources': servers}
 
 
+def _created(heat, stack_id, timeout=300):
+    """The stack once Heat has made it: it lists resources not made yet as INIT_COMPLETE, one
+    by one, so only the stack's own status says that every server exists."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stack = heat.stacks.get(stack_id)
+        if stack.stack_status == 'CREATE_COMPLETE':
+            return stack
+        if stack.stack_status.endswith('FAILED') or time.monotonic() > deadline:
+            raise RuntimeError(f'the bench stack was not created: {stack.stack_status} '
+                               f'{stack.stack_status_reason}')
+        time.sleep(1)
+
+
 class Fleet:
     """The bench stack's servers: {name: server id}, and their agents once started."""
 
     def __init__(self, heat, count=SERVER_COUNT):
-        stack_id = heat.stacks.create(stack_name=STACK_NAME, template=_template(count))['stack']['id']
-        # Heat lists a stack's resources as INIT_COMPLETE before it creates them, one by one:
-        # the stack's own status is what says they all exist.
-        deadline = time.monotonic() + 300
-        while heat.stacks.get(stack_id).stack_status != 'CREATE_COMPLETE':
-            if time.monotonic() > deadline or heat.stacks.get(stack_id).stack_status.endswith('FAILED'):
-                raise RuntimeError(f'the bench stack was not created: '
-                                   f'{heat.stacks.get(stack_id).stack_status_reason}')
-            time.sleep(1)
-        stack = heat.stacks.get(stack_id)
+        stack = _created(heat, heat.stacks.create(stack_name=STACK_NAME,
+                                                  template=_template(count))['stack']['id'])
         # {name: (server id, metadata URL)}, as devcloud.demo's agents want them.
         self._servers = demo.wait_for_servers(heat, stack)
         self.server_ids = [server_id for server_id, _url in
