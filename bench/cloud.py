@@ -15,10 +15,6 @@ from devcloud import cloud as cloud_mod
 from devcloud import layout as layout_mod
 
 BENCH_PORT_BASE = 22000
-# Every run the dashboard starts has a derived config of its own, so 10,000 deployments need
-# 10,000 configs: Heat's max_software_configs_per_tenant (4096 by default) is raised too.
-# devcloud raises only max_software_deployments_per_tenant.
-MAX_CONFIGS_PER_TENANT = 20000
 
 
 def layout():
@@ -30,15 +26,6 @@ def layout():
 
 def progress(message):
     print(f'[bench] {message}', file=sys.stderr, flush=True)
-
-
-def _raise_config_quota(the_cloud):
-    conf = the_cloud.layout.path('heat', 'heat.conf')
-    setting = f'max_software_configs_per_tenant = {MAX_CONFIGS_PER_TENANT}'
-    conf.write_text(conf.read_text().replace('[DEFAULT]\n', f'[DEFAULT]\n{setting}\n', 1))
-    # The engine enforces it (heat.engine.service.create_software_config); it reads its
-    # configuration at start. Calls made meanwhile wait in RabbitMQ.
-    the_cloud.sup.restart('heat-engine', lambda: True)
 
 
 def _stop_on_sigterm(_signum, _frame):
@@ -56,7 +43,6 @@ def fresh_cloud():
     try:
         the_cloud.start()
         progress(f'cloud ready in {the_cloud.startup_seconds:.0f} s')
-        _raise_config_quota(the_cloud)
         yield the_cloud
     finally:
         progress('stopping the cloud')

@@ -10,8 +10,9 @@ from devcloud.services import infra
 from devcloud.services import wsgi
 
 # Raised from Heat's default of 4096 so the benchmark can seed 10,000 deployments through
-# the real API.
+# the real API. Every run has a derived config of its own, so configs are raised alike.
 MAX_DEPLOYMENTS_PER_TENANT = 20000
+MAX_CONFIGS_PER_TENANT = 20000
 
 CONF = '''\
 [DEFAULT]
@@ -24,6 +25,7 @@ stack_domain_admin_password = {password}
 default_software_config_transport = POLL_TEMP_URL
 default_deployment_signal_transport = TEMP_URL_SIGNAL
 max_software_deployments_per_tenant = {max_deployments}
+max_software_configs_per_tenant = {max_configs}
 num_engine_workers = 1
 # heat-engine otherwise ignores SIGTERM for up to 60 s.
 graceful_shutdown_timeout = 5
@@ -78,6 +80,7 @@ def start(layout, sup, progress):
         rabbit=infra.rabbitmq_url(layout), region=credentials.REGION,
         heat_domain=credentials.HEAT_DOMAIN, domain_admin=credentials.HEAT_DOMAIN_ADMIN,
         password=credentials.SERVICE_PASSWORD, max_deployments=MAX_DEPLOYMENTS_PER_TENANT,
+        max_configs=MAX_CONFIGS_PER_TENANT,
         heat_api=layout.url("heat_api"),
         paste=os.path.join(sys.prefix, "etc", "heat", "api-paste.ini"), db=infra.database_url(layout, 'heat'),
         keystone=layout.url('keystone'), memcached=infra.memcached_address(layout)))
