@@ -49,6 +49,18 @@ class LiveStatusTests(helpers.TestCase):
         self.assertEqual(2, self.mock_deployment_get.call_count)
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_the_pollers_post_of_more_ids_than_a_request_line_holds_answers_them_all(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        ids = [f'{RUNNING_ID[:-4]}{n:04d}' for n in range(150)]
+        self.mock_deployment_get.side_effect = lambda request, each: test_data.deployment(
+            dict(test_data.DEPLOYMENTS[2], id=each))
+
+        res = self.client.post(self.status_url, {'id': ids})
+
+        self.assertEqual(200, res.status_code)
+        self.assertEqual(set(ids), set(json.loads(res.content)['running']))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_a_deleted_deployment_is_reported_gone(self):
         self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployment_get.side_effect = heat_exc.HTTPNotFound()
@@ -91,6 +103,9 @@ class LiveStatusTests(helpers.TestCase):
 
         self.assertContains(res, 'class="hdd-poll-state')
         self.assertContains(res, f'data-url="{self.status_url}"')
+        # The poller POSTs with the token of the form around the table.
+        self.assertRegex(res.content.decode(),
+                         r'(?s)<form[^>]*>.*name="csrfmiddlewaretoken".*<table[^>]*id="deployments"')
 
     def test_each_script_of_the_plugin_is_loaded_once_on_every_page(self):
         # Two pollers on one page would each replace rows and double the requests.
