@@ -11,8 +11,6 @@ from collections.abc import Callable
 from datetime import datetime
 from datetime import timezone
 
-from heatclient import exc as heat_exc
-
 from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard.deploy.results import collect
 from heat_deploy_dashboard.deploy.signals import FAILED
@@ -48,22 +46,8 @@ def cancel(heat, deployment_id: str, user: str,
     """
     # Showing an IN_PROGRESS deployment makes Heat apply a result already
     # waiting in Swift; collect does the same for one Heat does not read.
-    deployment = heat.software_deployments.get(deployment_id)
-    if deployment.status == IN_PROGRESS:
-        try:
-            config = heat.software_configs.get(deployment.config_id)
-        except heat_exc.HTTPNotFound:
-            config = None
-        if config is not None:
-            try:
-                deployment = collect(heat, deployment, config,
-                                     find_transport)
-            except Exception:
-                # A cancel must work while the messaging service is down;
-                # a result it could not read becomes the late result.
-                LOG.warning('Could not look for the result of deployment %s '
-                            'before cancelling it', deployment_id,
-                            exc_info=True)
+    deployment = _with_waiting_result(
+        heat, heat.software_deployments.get(deployment_id), find_transport)
     if deployment.status != IN_PROGRESS:
         return deployment
     reason = cancel_reason(user, now or datetime.now(timezone.utc))
@@ -71,6 +55,22 @@ def cancel(heat, deployment_id: str, user: str,
     # sent would overwrite what the deployment holds.
     return heat.software_deployments.update(
         deployment_id, status=FAILED, status_reason=reason)
+
+
+def _with_waiting_result(heat, deployment, find_transport):
+    if deployment.status != IN_PROGRESS:
+        return deployment
+    config = derived.config_or_none(heat, deployment.config_id)
+    if config is None:
+        return deployment
+    try:
+        return collect(heat, deployment, config, find_transport)
+    except Exception:
+        # A cancel must work while the messaging service is down; a result
+        # it could not read becomes the late result.
+        LOG.warning('Could not look for the result of deployment %s before '
+                    'cancelling it', deployment.id, exc_info=True)
+        return deployment
 
 
 def is_cancelled(deployment) -> bool:
@@ -92,10 +92,9 @@ def late_result(heat, deployment,
     """
     if not is_cancelled(deployment):
         return None
-    try:
-        config = heat.software_configs.get(
-            derived.as_dict(deployment)['config_id'])
-    except heat_exc.HTTPNotFound:
+    config = derived.config_or_none(
+        heat, derived.as_dict(deployment)['config_id'])
+    if config is None:
         return None
     values = derived.derived_input_values(config)
     transport = transport_of(values, find_transport)

@@ -27,13 +27,6 @@ SIGNAL_LEFT = gettext_noop(
     'result was sent to could not be removed.')
 
 
-def _config_or_none(heat, config_id: str):
-    try:
-        return heat.software_configs.get(config_id)
-    except heat_exc.HTTPNotFound:
-        return None
-
-
 def delete(heat, deployment_id: str,
            find_transport: Callable[[str], SignalTransport]) -> list[Message]:
     """Delete the deployment, its derived config and its signal target.
@@ -50,7 +43,7 @@ def delete(heat, deployment_id: str,
             heat.software_deployments.get(deployment_id))
     except heat_exc.HTTPNotFound:
         return []
-    config = _config_or_none(heat, deployment['config_id'])
+    config = derived.config_or_none(heat, deployment['config_id'])
 
     try:
         heat.software_deployments.delete(deployment_id)

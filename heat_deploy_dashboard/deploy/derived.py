@@ -11,6 +11,8 @@ see exactly what they see for ``openstack software deployment create``.
 import copy
 from collections.abc import Iterable, Mapping
 
+from heatclient import exc as heat_exc
+
 SERVER_ID = 'deploy_server_id'
 ACTION = 'deploy_action'
 SIGNAL_TRANSPORT = 'deploy_signal_transport'
@@ -23,6 +25,14 @@ def as_dict(resource) -> dict:
     if hasattr(resource, 'to_dict'):
         return resource.to_dict()
     return dict(resource)
+
+
+def config_or_none(heat, config_id: str):
+    """The config read from Heat, or None when it is gone."""
+    try:
+        return heat.software_configs.get(config_id)
+    except heat_exc.HTTPNotFound:
+        return None
 
 
 def string_input(name: str, value, description: str) -> dict:

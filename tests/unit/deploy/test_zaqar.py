@@ -171,18 +171,25 @@ def test_read_result_finds_the_newest_of_more_than_the_default_page():
     assert kwargs['limit'] == 20
 
 
+# What a read and a claim share: a queue that is gone has no result, and any
+# other error reaches the caller.
+LOOKS = [('read_result', 'queue.messages'), ('claim_result', 'queue.claim')]
+
+
 @pytest.mark.parametrize('lazy_queues', [True, False])
-def test_read_result_of_a_removed_queue_is_none(lazy_queues):
+@pytest.mark.parametrize('look, _call', LOOKS)
+def test_a_removed_queue_has_no_result(look, _call, lazy_queues):
     _client, transport, values = _prepared(lazy_queues=lazy_queues)
     transport.cleanup(values)
-    assert transport.read_result(values) is None
+    assert getattr(transport, look)(values) is None
 
 
-def test_read_result_reports_real_errors():
+@pytest.mark.parametrize('look, call', LOOKS)
+def test_looking_for_a_result_reports_real_errors(look, call):
     client, transport, values = _prepared()
-    client.fail('queue.messages', zaqar_errors.ServiceUnavailableError())
+    client.fail(call, zaqar_errors.ServiceUnavailableError())
     with pytest.raises(zaqar_errors.ServiceUnavailableError):
-        transport.read_result(values)
+        getattr(transport, look)(values)
 
 
 # claim_result
@@ -237,20 +244,6 @@ def test_a_message_that_is_not_a_result_is_dropped_not_applied():
     assert [m['body'] for m in client.queues[queue]] == [
         {'deploy_stdout': 'done'}]
     assert transport.claim_result(values).result == {'deploy_stdout': 'done'}
-
-
-@pytest.mark.parametrize('lazy_queues', [True, False])
-def test_claim_result_of_a_removed_queue_is_none(lazy_queues):
-    _client, transport, values = _prepared(lazy_queues=lazy_queues)
-    transport.cleanup(values)
-    assert transport.claim_result(values) is None
-
-
-def test_claim_result_reports_real_errors():
-    client, transport, values = _prepared()
-    client.fail('queue.claim', zaqar_errors.ServiceUnavailableError())
-    with pytest.raises(zaqar_errors.ServiceUnavailableError):
-        transport.claim_result(values)
 
 
 # cleanup
