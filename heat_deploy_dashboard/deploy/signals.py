@@ -16,6 +16,8 @@ results.collect to apply with Heat's rule and then consume.
 """
 
 import abc
+import re
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -26,6 +28,13 @@ FAILED = 'FAILED'
 # Heat's own wording for a deployment that expects no signal
 # (heat/engine/resources/openstack/heat/software_deployment.py).
 NOT_WAITING_REASON = 'Not waiting for outputs signal'
+
+
+def unique_name(name: str, unsafe: re.Pattern, prefix_length: int) -> str:
+    """"<name>-<uuid4>" for a run's signal target: runs of ``unsafe``
+    characters in ``name`` become "-", and it is cut to ``prefix_length``."""
+    safe = unsafe.sub('-', name).strip('-')[:prefix_length].strip('-')
+    return f'{safe or "signal"}-{uuid.uuid4()}'
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from swiftclient import utils as swift_utils
 from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard.deploy.signals import SignalTarget
 from heat_deploy_dashboard.deploy.signals import SignalTransport
+from heat_deploy_dashboard.deploy.signals import unique_name
 
 LOG = logging.getLogger(__name__)
 
@@ -50,8 +51,7 @@ def _is_not_found(error: Exception) -> bool:
 
 def container_name(name: str) -> str:
     """"<name>-<uuid4>", with name made safe for a URL path segment."""
-    safe = _UNSAFE_NAME_CHARACTERS.sub('-', name).strip('-')
-    return f'{safe[:_NAME_PART_LENGTH] or "signal"}-{uuid.uuid4()}'
+    return unique_name(name, _UNSAFE_NAME_CHARACTERS, _NAME_PART_LENGTH)
 
 
 def signal_location(input_values: Mapping[str, object]) -> tuple[str, str]:

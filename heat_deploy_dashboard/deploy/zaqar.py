@@ -24,7 +24,6 @@ deploy_status_code, <outputs>}}]}``.
 
 import logging
 import re
-import uuid
 from collections.abc import Mapping
 
 from zaqarclient.transport import errors as zaqar_errors
@@ -33,6 +32,7 @@ from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard.deploy.signals import ClaimedResult
 from heat_deploy_dashboard.deploy.signals import SignalTarget
 from heat_deploy_dashboard.deploy.signals import SignalTransport
+from heat_deploy_dashboard.deploy.signals import unique_name
 
 LOG = logging.getLogger(__name__)
 
@@ -48,6 +48,7 @@ SIGNATURE = 'deploy_zaqar_signature'
 # Zaqar's rule for queue names: at most 64 of these characters.
 _UNSAFE_QUEUE_CHARACTERS = re.compile(r'[^A-Za-z0-9_-]+')
 _QUEUE_NAME_LENGTH = 64
+_UUID_LENGTH = 36
 
 # The most messages Zaqar lists at once.
 MAX_PAGE = 20
@@ -61,10 +62,8 @@ CLAIM_GRACE_SECONDS = 60
 
 def queue_name(name: str) -> str:
     """"<name>-<uuid4>", with name made a valid and short enough prefix."""
-    unique = str(uuid.uuid4())
-    room = _QUEUE_NAME_LENGTH - len(unique) - 1
-    safe = _UNSAFE_QUEUE_CHARACTERS.sub('-', name).strip('-')[:room].strip('-')
-    return f'{safe or "signal"}-{unique}'
+    return unique_name(name, _UNSAFE_QUEUE_CHARACTERS,
+                       _QUEUE_NAME_LENGTH - len('-') - _UUID_LENGTH)
 
 
 def _signal_inputs(endpoint: str, queue: str, signed: Mapping) -> tuple:
