@@ -44,6 +44,16 @@ class User:
     def wait_loaded(self):
         self.wait().until(lambda d: d.execute_script('return document.readyState') == 'complete')
 
+    def wait_until_replaced(self, element, what, timeout=PAGE_TIMEOUT):
+        """Until a click's navigation has replaced the page that held element.
+
+        While Chromium swaps documents it may answer a question about the old page with an
+        "unhandled inspector error" instead of "stale element": that too means "not yet".
+        """
+        WebDriverWait(self.driver, timeout, poll_frequency=0.2,
+                      ignored_exceptions=(selenium_exc.WebDriverException,)).until(
+            EC.staleness_of(element), what)
+
     def wait_for_page(self, path_end, timeout=PAGE_TIMEOUT):
         """After a click that navigates: the new page, loaded."""
         self.wait(timeout).until(
@@ -204,7 +214,7 @@ class RunActionForm:
         """Run, and wait for the form to come back with what is wrong (the modal redrawn)."""
         form = self.modal.find_element(By.TAG_NAME, 'form')
         self.press_run()
-        self.user.wait().until(EC.staleness_of(form))
+        self.user.wait_until_replaced(form, 'the form to come back')
         self.user.wait().until(lambda d: d.find_element(
             By.CSS_SELECTOR, self.MODAL + '.in').is_displayed())
         return self.errors()

@@ -13,7 +13,6 @@ What a person can do in Chromium decides how each case is driven:
 import contextlib
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as EC
 
 from tests.browser import pages
 
@@ -99,7 +98,7 @@ def test_an_input_without_a_default_must_be_given(demo_user, heat, swift):
         else:
             form.press_run()
             # The modal comes back with the form, or the page goes to the deployments.
-            user.wait().until(EC.staleness_of(page_form))
+            user.wait_until_replaced(page_form, 'the form to be answered')
             user.wait().until(lambda d: form.is_open()
                               or d.current_url.endswith('/project/deployments/'))
             user.wait_loaded()

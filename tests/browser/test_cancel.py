@@ -2,7 +2,6 @@
 says who cancelled it, and the run's page later shows the result the server sent anyway."""
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as EC
 
 from tests.browser import pages
 from tests.integration import waiting
@@ -47,7 +46,7 @@ def test_cancel_a_running_backup_then_see_its_late_result(cloud, demo_user, heat
     page = user.find('html')
     dialog.find_element(By.CSS_SELECTOR, '.modal-footer .btn-danger').click()
     # Confirming posts the table's form: the page goes.
-    user.wait(10).until(EC.staleness_of(page), 'the cancel to be sent')
+    user.wait_until_replaced(page, 'the cancel to be sent', timeout=10)
     user.wait_loaded()
 
     user.wait().until(lambda d: pages.row_status(user, run.id) == 'FAILED'
