@@ -3,6 +3,7 @@
 from django.test.utils import override_settings
 from django.urls import reverse
 from heatclient import exc as heat_exc
+from heatclient.v1 import software_configs
 import horizon
 from openstack_auth import policy
 
@@ -203,3 +204,81 @@ class DeploymentsColumnsAndFiltersTests(helpers.TestCase):
             'deployments__filter__q_field': 'action', 'deployments__filter__q': 'backup'},
             follow=True)
         self.assertEqual(['BACKUP'], [d.action for d in by_action.context['table'].data])
+
+
+def _many_runs(count):
+    """`count` finished runs, one a minute, each with its own derived config."""
+    runs = []
+    for n in range(count):
+        info = dict(test_data.DEPLOYMENTS[0], id=f'run-{n:03d}', config_id=f'config-{n:03d}',
+                    creation_time=f'2025-03-01T{n // 60:02d}:{n % 60:02d}:00Z')
+        runs.append(test_data.deployment(info))
+    return runs
+
+
+def _named_config(request, config_id):
+    return test_data.run_config(request, config_id) if config_id in test_data.RUN_NAMES \
+        else software_configs.SoftwareConfig(None, {
+            'id': config_id, 'name': f'name-of-{config_id}', 'group': 'script',
+            'config': '', 'inputs': [], 'outputs': [], 'options': {}}, loaded=True)
+
+
+@override_settings(API_RESULT_PAGE_SIZE=20)
+class DeploymentsPagingTests(helpers.TestCase):
+    """Heat lists every run at once; the table shows a page of them at a time."""
+
+    def setUp(self):
+        super().setUp()
+        self.index_url = reverse('horizon:project:deployments:index')
+
+    def shown(self, res):
+        return [d.id for d in res.context['table'].data]
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_a_page_at_a_time_newest_first_reading_only_its_configs(self):
+        self.mock_deployments_list.return_value = _many_runs(45)
+        self.mock_config_get.side_effect = _named_config
+
+        res = self.client.get(self.index_url)
+
+        self.assertEqual([f'run-{n:03d}' for n in range(44, 24, -1)], self.shown(res))
+        self.assertEqual(20, self.mock_config_get.call_count)
+        self.assertContains(res, 'name-of-config-044')
+        self.assertNotContains(res, 'name-of-config-024')
+        self.assertContains(res, '?marker=run-025')
+        self.assertFalse(res.context['table'].has_prev_data())
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_next_and_prev_walk_the_pages(self):
+        self.mock_deployments_list.return_value = _many_runs(45)
+        self.mock_config_get.side_effect = _named_config
+
+        second = self.client.get(self.index_url + '?marker=run-025')
+        self.assertEqual([f'run-{n:03d}' for n in range(24, 4, -1)], self.shown(second))
+        self.assertContains(second, '?prev_marker=run-024')
+        self.assertContains(second, '?marker=run-005')
+
+        last = self.client.get(self.index_url + '?marker=run-005')
+        self.assertEqual(['run-004', 'run-003', 'run-002', 'run-001', 'run-000'],
+                         self.shown(last))
+        self.assertFalse(last.context['table'].has_more_data())
+
+        back = self.client.get(self.index_url + '?prev_marker=run-004')
+        self.assertEqual(self.shown(second), self.shown(back))
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_a_filter_applies_before_paging(self):
+        runs = _many_runs(45)
+        for run in runs[:30]:
+            run.status = 'FAILED'
+        self.mock_deployments_list.return_value = runs
+        self.mock_config_get.side_effect = _named_config
+
+        first = self.client.post(self.index_url, {
+            'deployments__filter__q_field': 'status',
+            'deployments__filter__q': 'failed'}, follow=True)
+        self.assertEqual([f'run-{n:03d}' for n in range(29, 9, -1)], self.shown(first))
+
+        # Horizon keeps the filter in the session, so the next page is still filtered.
+        second = self.client.get(self.index_url + '?marker=run-010')
+        self.assertEqual([f'run-{n:03d}' for n in range(9, -1, -1)], self.shown(second))

@@ -11,6 +11,7 @@ from horizon import exceptions
 from horizon import messages
 from horizon import tables
 from horizon import tabs as horizon_tabs
+from horizon.utils import functions as horizon_utils
 from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
@@ -19,6 +20,7 @@ from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content.deployments import paging
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
@@ -41,7 +43,7 @@ def _filtered(deployments, filters):
     return deployments
 
 
-class IndexView(tables.DataTableView):
+class IndexView(tables.PagedTableMixin, tables.DataTableView):
     table_class = project_tables.DeploymentsTable
     template_name = 'project/deployments/index.html'
     page_title = _("Software Deployments")
@@ -57,12 +59,16 @@ class IndexView(tables.DataTableView):
                   "with an error. Try again later, or ask your cloud "
                   "administrator to check Heat."),
                 _("Software deployments could not be loaded."))
-        deployments = _filtered(deployments, self.get_filters())
-        rows.with_run_names(self.request, deployments)
         # Heat writes times as ISO 8601 in UTC with a fixed width, so the
-        # strings sort in time order.
-        return sorted(deployments, key=lambda d: d.creation_time,
-                      reverse=True)
+        # strings sort in time order; runs started in the same second keep one
+        # order between pages by their ids.
+        deployments = sorted(_filtered(deployments, self.get_filters()),
+                             key=lambda d: (d.creation_time, d.id), reverse=True)
+        marker, direction = self._get_marker()
+        page = paging.page_of(deployments, horizon_utils.get_page_size(self.request),
+                              marker, direction)
+        self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
+        return rows.with_run_names(self.request, page.rows)
 
 
 def _deployment_and_config(request, deployment_id):
