@@ -10,6 +10,7 @@ import dataclasses
 import logging
 
 from django import http
+from django.core.cache import cache
 from horizon.utils.memoized import memoized
 
 from heat_deploy_dashboard import api
@@ -18,6 +19,13 @@ from heat_deploy_dashboard import linking
 from heat_deploy_dashboard.deploy.derived import as_dict
 
 LOG = logging.getLogger(__name__)
+
+# Run Action's submit is checked against the component as its form showed it: building it
+# again would list every config, deployment and stack of the project (seconds, at 10,000
+# runs) for each run started. Per project, like the config cache; an hour, about as long as
+# a form stays open.
+_SHOWN_KEY = 'heat_deploy_dashboard:shown-component:%(project)s:%(component)s'
+SHOWN_SECONDS = 3600
 
 
 @memoized
@@ -61,3 +69,27 @@ def component(request, component_id):
         if each.id == component_id:
             return each
     raise http.Http404()
+
+
+def component_with_inputs(request, component_id):
+    """One component, with its inputs as its stack's template declares them."""
+    return with_template_inputs(request, component(request, component_id))
+
+
+def _shown_key(request, component_id):
+    return _SHOWN_KEY % {'project': request.user.project_id, 'component': component_id}
+
+
+def component_for_form(request, component_id):
+    """component_with_inputs(), kept for the form's submit (component_as_shown)."""
+    found = component_with_inputs(request, component_id)
+    # Its servers, not its every run: thousands of runs would not fit in a memcached item.
+    shown = dataclasses.replace(found, deployments=found.latest_deployments())
+    cache.set(_shown_key(request, component_id), shown, SHOWN_SECONDS)
+    return found
+
+
+def component_as_shown(request, component_id):
+    """The component as the form last showed it in this project, or else as it is now."""
+    return (cache.get(_shown_key(request, component_id))
+            or component_for_form(request, component_id))

@@ -2,12 +2,14 @@
 told."""
 
 import copy
+from unittest import mock
 
 from django.contrib.messages import get_messages
 from django.urls import reverse
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.deploy.trigger import DEPLOYMENT_FAILED
 from heat_deploy_dashboard.deploy.trigger import SIGNAL_FAILED
 from tests.unit import components_data as data
@@ -161,6 +163,50 @@ class TriggerSubmitTests(ComponentsTestCase):
 
         self.assertIn('servers', res.context['form'].errors)
         self.mock_trigger_action.assert_not_called()
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_the_submit_is_checked_against_the_form_it_came_from(self):
+        self.serve()
+        self.mock_trigger_action.return_value = started(data.DB_1)
+        self.get_ajax(trigger_url(data.MYSQL_ID))
+        shown = (self.heat_list_calls(), self.mock_stack_template.call_count)
+
+        refused = self.post_modal(trigger_url(data.MYSQL_ID), mysql_form(servers=[data.WEB]))
+        ran = self.post(trigger_url(data.MYSQL_ID), mysql_form(servers=[data.DB_1]))
+
+        self.assertIn('servers', refused.context['form'].errors)
+        self.assertRedirectsNoFollow(ran, DEPLOYMENTS_URL)
+        self.mock_trigger_action.assert_called_once()
+        # Neither submit listed the project's configs, deployments and stacks again, nor
+        # read the stack's template.
+        self.assertEqual(((1, 1, 1), 1), shown)
+        self.assertEqual(shown, (self.heat_list_calls(), self.mock_stack_template.call_count))
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_what_is_kept_for_the_submit_is_one_run_a_server(self):
+        self.serve()
+        shown = self.get_ajax(trigger_url(data.MYSQL_ID))
+
+        kept = directory.component_as_shown(shown.wsgi_request, data.MYSQL_ID)
+
+        # The whole component has three runs on its two servers; thousands of runs would
+        # not fit in one memcached item.
+        self.assertEqual(3, len(shown.context['component'].deployments))
+        self.assertEqual([data.DB_1, data.DB_2], kept.server_ids)
+        self.assertEqual(2, len(kept.deployments))
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_a_form_shown_in_another_project_is_not_used(self):
+        self.serve()
+        self.get_ajax(trigger_url(data.MYSQL_ID))
+        other_project = mock.Mock()
+        other_project.user.project_id = 'another-project'
+
+        with mock.patch.object(directory, 'component_for_form') as built_again:
+            found = directory.component_as_shown(other_project, data.MYSQL_ID)
+
+        self.assertIs(built_again.return_value, found)
+        built_again.assert_called_once_with(other_project, data.MYSQL_ID)
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_inputs_named_like_the_forms_fields_do_not_collide(self):

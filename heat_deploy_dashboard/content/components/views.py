@@ -43,14 +43,14 @@ class IndexView(tables.DataTableView):
 class _ComponentMixin:
     """The component named in the URL, or a message and the list."""
 
+    # Its inputs as its stack's template declares them, so that the page and the form both
+    # know which inputs must be given.
+    find_component = staticmethod(directory.component_with_inputs)
+
     @memoized.memoized_method
     def get_component(self):
         try:
-            # Its inputs as its stack's template declares them, so that the page and the
-            # form both know which inputs must be given.
-            return directory.with_template_inputs(
-                self.request,
-                directory.component(self.request, self.kwargs['component_id']))
+            return self.find_component(self.request, self.kwargs['component_id'])
         except http.Http404:
             raise
         except Exception:
@@ -88,6 +88,11 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
     submit_label = _("Run")
     success_url = reverse_lazy('horizon:project:deployments:index')
     policy_rules = project_tables.TRIGGER_RULES
+
+    def find_component(self, request, component_id):
+        if request.method == 'POST':
+            return directory.component_as_shown(request, component_id)
+        return directory.component_for_form(request, component_id)
 
     def get_cancel_url(self):
         return reverse(DETAIL_URL, args=[self.kwargs['component_id']])
