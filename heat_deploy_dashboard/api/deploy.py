@@ -93,6 +93,13 @@ def late_result(request, deployment):
 
 
 @profiler.trace
+def may_have_result(request, config):
+    """Whether a running deployment of this derived config may have a result (see
+    deploy.may_have_result)."""
+    return deploy.may_have_result(config, _find_transport(request))
+
+
+@profiler.trace
 def collect_result(request, deployment, config):
     """The deployment, with a result Heat does not read itself applied
     (see deploy.collect); ``config`` is its derived config."""

@@ -23,6 +23,7 @@ from heat_deploy_dashboard.deploy.inputs import coerce_input_values
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
 from heat_deploy_dashboard.deploy.results import collect
+from heat_deploy_dashboard.deploy.results import may_have_result
 from heat_deploy_dashboard.deploy.transports import TRANSPORT_NAMES
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import TriggerResult
@@ -31,7 +32,6 @@ from heat_deploy_dashboard.deploy.trigger import trigger
 __all__ = [
     'InputError', 'Message', 'TRANSPORT_NAMES', 'TriggerResult',
     'build_derived_config', 'cancel', 'coerce_input_values', 'collect',
-    'delete',
-    'derived_input_values', 'is_cancelled', 'late_result', 'transport_for',
-    'trigger',
+    'delete', 'derived_input_values', 'is_cancelled', 'late_result',
+    'may_have_result', 'transport_for', 'trigger',
 ]

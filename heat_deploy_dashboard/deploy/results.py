@@ -58,6 +58,16 @@ def outcome(result: Mapping, declared_outputs, output_values=None
     return COMPLETE, COMPLETE_REASON, values
 
 
+def may_have_result(config, find_transport: Callable[[str], SignalTransport]) -> bool:
+    """Whether a running deployment of this (derived) config may have a result to show.
+
+    False only when its transport could look cheaply and found nothing sent yet.
+    """
+    values = derived.derived_input_values(config)
+    transport = transport_of(values, find_transport)
+    return transport.may_have_result(values) if transport else True
+
+
 def collect(heat, deployment, config,
             find_transport: Callable[[str], SignalTransport]):
     """The deployment, with a result waiting for the dashboard applied.

@@ -82,6 +82,14 @@ class SignalTransport(abc.ABC):
         ``input_values`` are the derived config's input values.
         """
 
+    def may_have_result(self, input_values: Mapping[str, object]) -> bool:
+        """False only when a cheap look shows the server has sent nothing yet.
+
+        Cheaper than showing the deployment in Heat, which reads the result itself; a
+        transport that cannot tell cheaply says True.
+        """
+        return True
+
     def claim_result(self, input_values: Mapping[str, object]
                      ) -> ClaimedResult | None:
         """The result for the dashboard to apply, or None.

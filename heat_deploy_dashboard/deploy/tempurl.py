@@ -163,6 +163,14 @@ class TempUrlSignal(SignalTransport):
             return None
         return result
 
+    def may_have_result(self, input_values: Mapping[str, object]) -> bool:
+        # One HEAD; a missing object or an error is for Heat to explain.
+        try:
+            headers = self._swift.head_object(*signal_location(input_values))
+        except swift_exc.ClientException:
+            return True
+        return headers.get('content-length') != '0'
+
     def cleanup(self, input_values: Mapping[str, object]) -> None:
         self._remove(*signal_location(input_values))
 

@@ -9,11 +9,13 @@ from heatclient import exc as heat_exc
 from heatclient.v1 import software_deployments
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content.deployments import recheck
 from tests.unit import helpers
 from tests.unit import test_data
 
 RUNNING_ID = test_data.DEPLOYMENTS[2]['id']
 FINISHED_ID = test_data.DEPLOYMENTS[0]['id']
+RUNNING_CONFIG_ID = test_data.DEPLOYMENTS[2]['config_id']
 
 
 class LiveStatusTests(helpers.TestCase):
@@ -175,3 +177,76 @@ class LiveStatusTests(helpers.TestCase):
 
         self.assertEqual([RUNNING_ID], reply['running'])
         self.mock_collect_result.assert_not_called()
+
+
+class RecheckTests(helpers.TestCase):
+    """A running row shown in Heat a moment ago is looked at more cheaply (see recheck)."""
+
+    def setUp(self):
+        super().setUp()
+        self.status_url = reverse('horizon:project:deployments:status')
+
+    def _poll(self, *ids):
+        return json.loads(self.client.post(self.status_url, {'id': list(ids)}).content)
+
+    def _serve_running(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployment_get.side_effect = lambda request, each: test_data.deployment(
+            dict(test_data.DEPLOYMENTS[2], id=each))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_row_shown_a_moment_ago_with_nothing_sent_is_not_shown_again(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+
+        first = self._poll(RUNNING_ID)
+        second = self._poll(RUNNING_ID)
+
+        self.assertEqual([RUNNING_ID], list(first['rows']))
+        self.mock_deployment_get.assert_called_once()
+        self.mock_may_have_result.assert_called_once_with(
+            helpers.IsHttpRequest(), test_data.run_config(None, RUNNING_CONFIG_ID).to_dict())
+        # Left on the page as it is: still running.
+        self.assertEqual({}, second['rows'])
+        self.assertEqual([RUNNING_ID], second['running'])
+        self.assertEqual([], second['gone'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_row_whose_server_may_have_sent_is_shown_in_heat(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = True
+
+        self._poll(RUNNING_ID)
+        second = self._poll(RUNNING_ID)
+
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+        self.assertEqual([RUNNING_ID], list(second['rows']))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_every_running_row_is_shown_in_heat_again_after_recheck_seconds(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+
+        with mock.patch.object(recheck, 'RECHECK_SECONDS', 0):
+            self._poll(RUNNING_ID)
+        second = self._poll(RUNNING_ID)
+
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+        self.mock_may_have_result.assert_not_called()
+        self.assertEqual([RUNNING_ID], list(second['rows']))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_finished_row_is_not_remembered(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployment_get.return_value = test_data.deployment(
+            dict(test_data.DEPLOYMENTS[2], status='COMPLETE'))
+
+        self._poll(RUNNING_ID)
+        self._poll(RUNNING_ID)
+
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+        self.mock_may_have_result.assert_not_called()

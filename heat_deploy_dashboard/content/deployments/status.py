@@ -1,10 +1,11 @@
 """One request per poll for every running row of a deployments table.
 
 Horizon's own row polling makes one request per running row and decays to 30 s. Here the page
-sends the ids of all its running rows at once and gets their rows back freshly rendered. Heat
-reads a deployment's signal from Swift only when that deployment is shown, so each running row
-still costs Heat one show; they run in parallel to keep the poll short. A row whose server
-signals through Zaqar also costs one claim, and its result is applied here (deploy.collect).
+sends the ids of all its running rows at once and gets back those that changed, freshly
+rendered. Heat reads a deployment's signal from Swift only when that deployment is shown; a
+row shown a moment ago whose signal object is still empty is left alone (see recheck), and the
+others are shown in parallel to keep the poll short. A row whose server signals through Zaqar
+also costs one claim, and its result is applied here (deploy.collect).
 """
 
 from concurrent import futures
@@ -17,6 +18,7 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import recheck
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 
@@ -43,6 +45,16 @@ def _refreshed(request, deployment, configs):
     return deployment
 
 
+def _quiet(request, ids, pool):
+    """The ids of running rows that need no show in Heat this time (see recheck)."""
+    recent = recheck.recently_shown(request, ids)
+    configs = config_cache.get_many(request, set(recent.values()))
+    candidates = [each for each, config_id in recent.items() if config_id in configs]
+    looks = pool.map(
+        lambda each: api.deploy.may_have_result(request, configs[recent[each]]), candidates)
+    return {each for each, may_have in zip(candidates, looks) if not may_have}
+
+
 class StatusView(generic.View):
     def get(self, request):
         return self._rows(request, request.GET.getlist('id'))
@@ -55,7 +67,9 @@ class StatusView(generic.View):
         ids = list(dict.fromkeys(requested))[:MAX_IDS]
         try:
             with futures.ThreadPoolExecutor(PARALLEL_SHOWS) as pool:
-                shown = list(pool.map(lambda each: _show(request, each), ids))
+                quiet = _quiet(request, ids, pool)
+                to_show = [each for each in ids if each not in quiet]
+                shown = list(pool.map(lambda each: _show(request, each), to_show))
                 # The page listed these rows with their configs, so this is a cache hit.
                 configs = config_cache.get_many(
                     request, {d.config_id for d in shown if d and d.status == 'IN_PROGRESS'})
@@ -65,11 +79,13 @@ class StatusView(generic.View):
             # The page says so and keeps retrying; Horizon's own poller would go silent.
             return http.JsonResponse(
                 {'error': _('The orchestration service could not be reached.')}, status=503)
+        recheck.remember_shown(request, shown)
         found = rows.with_run_names(request, [d for d in shown if d is not None])
         table = project_tables.DeploymentsTable(request, data=found)
         return http.JsonResponse({
             'rows': {row.datum.id: row.render() for row in table.get_rows()},
-            'gone': [each for each, d in zip(ids, shown) if d is None],
-            'running': [d.id for d in found if d.status == 'IN_PROGRESS'],
+            'gone': [each for each, d in zip(to_show, shown) if d is None],
+            # The quiet rows are left as the page shows them: still running.
+            'running': [d.id for d in found if d.status == 'IN_PROGRESS'] + sorted(quiet),
             'checked_at': datetime.datetime.now(datetime.timezone.utc).isoformat(),
         })

@@ -224,6 +224,13 @@ class FakeSwift(_Failures):
             raise _swift_error(404)
         return {'content-length': str(len(objects[obj]))}, objects[obj]
 
+    def head_object(self, container, obj, headers=None):
+        self._call('head_object', container, obj)
+        objects = self._container(container)
+        if obj not in objects:
+            raise _swift_error(404)
+        return {'content-length': str(len(objects[obj]))}
+
     def delete_object(self, container, obj, **kwargs):
         self._call('delete_object', container, obj)
         objects = self._container(container)

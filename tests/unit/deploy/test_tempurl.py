@@ -151,6 +151,24 @@ def test_read_result_of_a_removed_target_is_none():
     assert transport.read_result(values) is None
 
 
+def test_may_have_result_is_false_while_the_object_is_empty():
+    swift, transport, values, container, object_name = _prepared()
+    assert transport.may_have_result(values) is False
+    swift.containers[container][object_name] = b'{"deploy_status_code": 0}'
+    assert transport.may_have_result(values) is True
+    # One HEAD each time: the body is Heat's to read.
+    assert len(swift.called('head_object')) == 2
+    assert not swift.called('get_object')
+
+
+def test_may_have_result_leaves_a_missing_object_or_an_error_to_heat():
+    swift, transport, values, _c, _o = _prepared()
+    swift.fail('head_object', ClientException('busy', http_status=503))
+    assert transport.may_have_result(values) is True
+    swift.fail('head_object', ClientException('gone', http_status=404))
+    assert transport.may_have_result(values) is True
+
+
 @pytest.mark.parametrize('versioned', [False, True])
 def test_cleanup_removes_the_object_its_versions_and_the_container(
         versioned):

@@ -1,0 +1,36 @@
+"""Which running rows a status poll must show in Heat, and which a cheaper look can answer.
+
+Heat reads a TempURL run's result only when the run is shown, and a show costs Heat a database
+read and a Swift GET through its few API workers: with a dozen running rows a poll took over a
+second, and a result that arrived meanwhile waited that much longer to be seen. A HEAD of the
+run's signal object costs Swift a few milliseconds. So a running row that was shown in Heat in
+the last RECHECK_SECONDS, and whose transport finds nothing sent yet, is not shown again; every
+running row is still shown in Heat at least that often, for what changes it elsewhere (a cancel
+in another browser, a stack update).
+"""
+
+from django.core.cache import cache
+
+RECHECK_SECONDS = 10
+
+# Per project, like the config cache: {deployment id: its config id}, kept RECHECK_SECONDS.
+_KEY = 'heat_deploy_dashboard:shown-running:%(project)s:%(deployment)s'
+
+
+def _keys(request, deployment_ids):
+    project = request.user.project_id
+    return {_KEY % {'project': project, 'deployment': each}: each for each in deployment_ids}
+
+
+def recently_shown(request, deployment_ids):
+    """{deployment id: config id} of those shown running in Heat in the last RECHECK_SECONDS."""
+    keys = _keys(request, deployment_ids)
+    return {keys[key]: config_id for key, config_id in cache.get_many(list(keys)).items()}
+
+
+def remember_shown(request, deployments):
+    """Note the deployments just shown in Heat that are still running."""
+    running = [d for d in deployments if d is not None and d.status == 'IN_PROGRESS']
+    keys = _keys(request, [d.id for d in running])
+    config_ids = {d.id: d.config_id for d in running}
+    cache.set_many({key: config_ids[each] for key, each in keys.items()}, RECHECK_SECONDS)
