@@ -52,12 +52,24 @@ def get_many(request, config_ids):
         except heat_exc.HTTPNotFound:
             continue
         configs[config_id] = fetched[key] = config
-    if fetched:
-        try:
-            cache.set_many(fetched, _FOREVER)
-        except Exception:
-            # A config too big for memcached is only fetched again later;
-            # that is no reason to fail the page.
-            LOG.warning('Could not cache %d software configs', len(fetched),
-                        exc_info=True)
+    _put(fetched)
     return configs
+
+
+def put_many(request, configs):
+    """Keep configs (dicts) just made, so that no page has to fetch them."""
+    project = request.user.project_id
+    _put({_KEY % {'project': project, 'config': config['id']}: config
+          for config in configs})
+
+
+def _put(by_key):
+    if not by_key:
+        return
+    try:
+        cache.set_many(by_key, _FOREVER)
+    except Exception:
+        # A config too big for memcached is only fetched again later;
+        # that is no reason to fail the page.
+        LOG.warning('Could not cache %d software configs', len(by_key),
+                    exc_info=True)

@@ -13,6 +13,7 @@ from horizon import forms
 from openstack_dashboard.api import base
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import inputs as heat_inputs
@@ -235,6 +236,8 @@ class RunForm(forms.SelfHandlingForm):
             for _server, message in result.failures:
                 self.api_error(message.render(gettext))
             return None
+        # The deployments page will name these runs from their configs.
+        config_cache.put_many(request, result.configs)
         return result
 
     def shown_input_texts(self):

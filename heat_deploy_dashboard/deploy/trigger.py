@@ -40,9 +40,11 @@ DEPLOYMENT_FAILED = gettext_noop(
 @dataclass
 class TriggerResult:
     """``created``: the new deployments (heatclient resources), in server
-    order. ``failures``: (server_id, Message) for each server left out."""
+    order, and ``configs`` their derived configs (dicts), in the same order.
+    ``failures``: (server_id, Message) for each server left out."""
 
     created: list = field(default_factory=list)
+    configs: list = field(default_factory=list)
     failures: list[tuple[str, Message]] = field(default_factory=list)
 
 
@@ -105,12 +107,15 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
     result = TriggerResult()
     for server_id in servers:
         try:
-            result.created.append(_trigger_one(
+            deployment, config = _trigger_one(
                 heat, transport, source, run_name=run_name, action=action,
                 server_id=server_id, values=values,
-                timeout_minutes=timeout_minutes))
+                timeout_minutes=timeout_minutes)
         except _ServerFailed as failure:
             result.failures.append((server_id, failure.message))
+        else:
+            result.created.append(deployment)
+            result.configs.append(derived.as_dict(config))
     return result
 
 
@@ -134,9 +139,10 @@ def _trigger_one(heat, transport: SignalTransport, source: dict, *,
 
         failed_step = DEPLOYMENT_FAILED
         status, reason = transport.initial_status()
-        return heat.software_deployments.create(
+        deployment = heat.software_deployments.create(
             config_id=config.id, server_id=server_id, action=action,
             status=status, status_reason=reason)
+        return deployment, config
     except Exception:
         LOG.exception('Triggering %s on server %s failed', action, server_id)
         _undo(undo, server_id)

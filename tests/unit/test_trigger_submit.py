@@ -67,6 +67,24 @@ class TriggerSubmitTests(ComponentsTestCase):
                          self._messages(res))
 
     @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_the_deployments_page_names_the_new_runs_without_reading_their_configs(self):
+        self.serve()
+        # A config no page has read yet.
+        [deployment] = data.deployments([dict(data.DEPLOYMENTS[3], server_id=data.DB_1,
+                                              config_id='a-new-derived-config')])
+        self.mock_trigger_action.return_value = deploy.TriggerResult(
+            created=[deployment], configs=[dict(data.DERIVED[3], id='a-new-derived-config',
+                                                name='mysql-BACKUP')])
+        self.post(trigger_url(data.MYSQL_ID), mysql_form(servers=[data.DB_1]))
+        self.mock_config_get.reset_mock()
+        self.mock_deployments_list.return_value = [deployment]
+
+        page = self.client.get(DEPLOYMENTS_URL)
+
+        self.assertContains(page, 'mysql-BACKUP')
+        self.mock_config_get.assert_not_called()
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_one_server_is_one_server(self):
         self.serve()
         self.mock_trigger_action.return_value = started(data.DB_2)

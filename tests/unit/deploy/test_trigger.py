@@ -73,6 +73,24 @@ def test_two_servers_get_two_runs(heat, swift, source_id):
     assert len(containers) == 2
 
 
+def test_each_run_comes_with_its_derived_config(heat, swift, source_id):
+    result = _run(heat, transport_for('NO_SIGNAL'), source_id)
+
+    assert [c['id'] for c in result.configs] == [d.config_id for d in result.created]
+    for config in result.configs:
+        assert config == heat.configs[config['id']]
+
+
+def test_a_failed_server_has_no_run_and_no_config(heat, swift, source_id):
+    heat.fail('software_deployments.create', heat_exc.HTTPInternalServerError(),
+              when=lambda **kwargs: kwargs['server_id'] == 's1')
+
+    result = _run(heat, transport_for('NO_SIGNAL'), source_id)
+
+    assert [d.server_id for d in result.created] == ['s2']
+    assert [c['id'] for c in result.configs] == [result.created[0].config_id]
+
+
 def test_the_source_config_is_read_once(heat, swift, source_id):
     _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift), source_id,
          servers=['s1', 's2', 's3'])
