@@ -52,6 +52,8 @@ def start(layout, sup, progress):
             '--bootstrap-admin-url', url, '--bootstrap-public-url', url,
             '--bootstrap-internal-url', url, '--bootstrap-region-id', credentials.REGION], log)
         stamp.touch()
+    # One worker: every service caches token checks in memcached, so Keystone mostly issues
+    # tokens, and a second worker cost 143 MB of the cloud's 2 GB.
     wsgi.start(layout, sup, 'keystone', 'keystone.wsgi.api:application',
-               layout.port('keystone'), env={'OS_KEYSTONE_CONFIG_DIR': str(conf_dir)},
-               ready_path='/v3')
+               layout.port('keystone'), workers=1,
+               env={'OS_KEYSTONE_CONFIG_DIR': str(conf_dir)}, ready_path='/v3')
