@@ -5,7 +5,9 @@ kept in Django's cache framework: with memcached, what one Horizon worker
 read serves every other worker too.
 """
 
+from concurrent import futures
 import logging
+import time
 
 from django.core.cache import cache
 from heatclient import exc as heat_exc
@@ -23,6 +25,10 @@ _KEY = 'heat_deploy_dashboard:config:%(project)s:%(config)s'
 # never asked for again while the backend's LRU makes room.
 _FOREVER = None
 
+# Heat's API answers a few requests at a time; more in parallel only queue there.
+PARALLEL_READS = 4
+_UNREAD = object()
+
 # Hits and misses of this process, for the benchmark's hit ratio.
 _stats = {'hits': 0, 'misses': 0}
 
@@ -31,28 +37,54 @@ def stats():
     return dict(_stats)
 
 
-def get_many(request, config_ids):
+class Configs(dict):
+    """{config id: config as a dict}, and ``unread``: the ids left for a later page."""
+
+    unread = frozenset()
+
+
+def get_many(request, config_ids, seconds=None):
     """{config id: config as a dict} for each id; an id Heat no longer
     knows is left out. One cache round trip, then one Heat call per id the
-    cache does not hold."""
+    cache does not hold, PARALLEL_READS at a time.
+
+    With ``seconds``, no read starts after that long, so that a page over
+    thousands of runs nobody has looked at yet answers before the web
+    server gives up on it; what it read is kept, so each view reads on
+    where the one before stopped. The ids left out that way are in the
+    result's ``unread``.
+    """
     project = request.user.project_id
     keys = {_KEY % {'project': project, 'config': config_id}: config_id
             for config_id in config_ids}
-    configs = {keys[key]: config
-               for key, config in cache.get_many(list(keys)).items()}
+    configs = Configs((keys[key], config)
+                      for key, config in cache.get_many(list(keys)).items())
     _stats['hits'] += len(configs)
+    missing = [key for key, config_id in keys.items() if config_id not in configs]
+    if not missing:
+        return configs
 
-    fetched = {}
-    for key, config_id in keys.items():
-        if config_id in configs:
-            continue
-        _stats['misses'] += 1
+    deadline = None if seconds is None else time.monotonic() + seconds
+
+    def read(key):
+        if deadline is not None and time.monotonic() > deadline:
+            return key, _UNREAD
         try:
-            config = as_dict(api.heat.config_get(request, config_id))
+            return key, as_dict(api.heat.config_get(request, keys[key]))
         except heat_exc.HTTPNotFound:
-            continue
-        configs[config_id] = fetched[key] = config
+            return key, None
+
+    fetched, unread = {}, set()
+    with futures.ThreadPoolExecutor(PARALLEL_READS) as pool:
+        for key, config in pool.map(read, missing):
+            if config is _UNREAD:
+                unread.add(keys[key])
+                continue
+            _stats['misses'] += 1
+            if config is not None:
+                configs[keys[key]] = fetched[key] = config
     _put(fetched)
+    configs.unread = frozenset(unread)
     return configs
 
 

@@ -28,9 +28,24 @@ _SHOWN_KEY = 'heat_deploy_dashboard:shown-component:%(project)s:%(component)s'
 SHOWN_SECONDS = 3600
 
 
-@memoized
+# How long one page may spend reading configs no page has read before (runs started outside
+# the dashboard): well inside the web server's timeout (gunicorn's default is 120 s).
+READ_SECONDS = 20
+
+
 def components(request):
     """Every component of the project, linked (linking.Component)."""
+    return _directory(request)[0]
+
+
+def unread_runs(request):
+    """How many configs components() had no time to read (see READ_SECONDS): until a later
+    page reads them, their runs are not counted."""
+    return _directory(request)[1]
+
+
+@memoized
+def _directory(request):
     project = request.user.project_id
     # An admin's listing holds every project's configs, each with its
     # project; the panels show the project the user is working in.
@@ -41,8 +56,10 @@ def components(request):
                    for stack in api.heat.stacks_list(request)]
     configs = config_cache.get_many(
         request, [row['id'] for row in summaries
-                  if row.get('group') == linking.COMPONENT_GROUP])
-    return linking.link(summaries, configs, deployments, stack_names)
+                  if row.get('group') == linking.COMPONENT_GROUP],
+        seconds=READ_SECONDS)
+    return (linking.link(summaries, configs, deployments, stack_names),
+            len(configs.unread))
 
 
 def with_template_inputs(request, component):

@@ -1,9 +1,14 @@
 """Project > Software Deployments > Components: the list of components."""
 
+import itertools
+from unittest import mock
+
 from django.core.cache import cache
 from heatclient import exc as heat_exc
 import horizon
 
+from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content import directory
 from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit.components_case import ComponentsTestCase
@@ -52,6 +57,23 @@ class ComponentsListTests(ComponentsTestCase):
                          sorted(wordpress['custom_actions'].split(', ')))
         self.assertEqual(1, wordpress['servers'])
         self.assertNoMessages()
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_runs_whose_configs_there_was_no_time_to_read_are_not_counted_yet(self):
+        self.serve()
+        # Time enough to read the first three component-group configs, newest first.
+        with mock.patch.object(directory, 'READ_SECONDS', 3.5), \
+                mock.patch.object(config_cache.time, 'monotonic',
+                                  side_effect=itertools.count()):
+            first = self.client.get(INDEX_URL)
+        again = self.client.get(INDEX_URL)
+
+        in_group = [c for c in data.CONFIGS if c['group'] == 'component']
+        self.assertEqual(200, first.status_code)
+        self.assertMessageCount(first, warning=1)
+        self.assertContains(first, f'{len(in_group) - 3} runs are not counted here yet')
+        self.assertEqual(2, _cells(again)[data.MYSQL_ID]['servers'])
+        self.assertNotContains(again, 'not counted here yet')
 
     @helpers.create_mocks(HEAT_MOCKS)
     def test_a_component_made_outside_a_stack_shows_dashes(self):

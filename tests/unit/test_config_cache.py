@@ -1,7 +1,9 @@
 """The immutable-config cache: Heat is asked for each config once."""
 
 import importlib.util
+import itertools
 import threading
+from unittest import mock
 
 from django.core.cache import cache
 from heatclient import exc as heat_exc
@@ -53,6 +55,26 @@ class ConfigCacheTests(helpers.TestCase):
         self.assertEqual(data.MYSQL, seen[data.MYSQL_ID])
         self.assertEqual(1, self.mock_config_get.call_count)
         self.assertEqual({'hits': 1, 'misses': 0}, other_worker.stats())
+
+    @helpers.create_mocks({api.heat: ('config_get',)})
+    def test_with_seconds_no_read_starts_after_the_deadline(self):
+        self.mock_config_get.side_effect = data.config_getter()
+        ids = [config['id'] for config in data.CONFIGS]
+        # The clock says 0 when the call starts and one second more at each look: the
+        # deadline (2.5 s) lets two reads start, whichever threads make them.
+        with mock.patch.object(config_cache.time, 'monotonic',
+                               side_effect=itertools.count()):
+            first = config_cache.get_many(self.request, ids, seconds=2.5)
+
+        self.assertEqual(2, len(first))
+        self.assertEqual(set(ids) - set(first), first.unread)
+        self.assertEqual(2, self.mock_config_get.call_count)
+
+        # The next view reads on from there.
+        second = config_cache.get_many(self.request, ids, seconds=60)
+        self.assertEqual(set(ids), set(second))
+        self.assertEqual(frozenset(), second.unread)
+        self.assertEqual(len(ids), self.mock_config_get.call_count)
 
     @helpers.create_mocks({api.heat: ('config_get',)})
     def test_only_the_missing_configs_are_fetched(self):

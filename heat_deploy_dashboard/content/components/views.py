@@ -2,8 +2,10 @@ from django import http
 from django.urls import reverse
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from horizon import exceptions
 from horizon import forms
+from horizon import messages
 from horizon import tables
 from horizon import tabs
 from horizon.utils import memoized
@@ -27,6 +29,18 @@ HEAT_FAILED = _("Unable to retrieve software components: the orchestration "
                 "Heat.")
 
 
+def _say_if_runs_are_unread(request):
+    unread = directory.unread_runs(request)
+    if unread:
+        messages.warning(request, ngettext(
+            "%(count)d run is not counted here yet: reading its configuration from the "
+            "orchestration service takes longer than one page may. Reload the page to "
+            "read on.",
+            "%(count)d runs are not counted here yet: reading their configurations from the "
+            "orchestration service takes longer than one page may. Reload the page to "
+            "read on.", unread) % {'count': unread})
+
+
 class IndexView(tables.DataTableView):
     table_class = project_tables.ComponentsTable
     template_name = 'project/components/index.html'
@@ -34,10 +48,12 @@ class IndexView(tables.DataTableView):
 
     def get_data(self):
         try:
-            return directory.components(self.request)
+            found = directory.components(self.request)
         except Exception:
             return errors.list_failed(self, HEAT_FAILED,
                                       _("Software components could not be loaded."))
+        _say_if_runs_are_unread(self.request)
+        return found
 
 
 class _ComponentMixin:
@@ -50,12 +66,13 @@ class _ComponentMixin:
     @memoized.memoized_method
     def get_component(self):
         try:
-            return self.find_component(self.request, self.kwargs['component_id'])
+            found = self.find_component(self.request, self.kwargs['component_id'])
         except http.Http404:
             raise
         except Exception:
             exceptions.handle(self.request, HEAT_FAILED, details='',
                               redirect=reverse(INDEX_URL))
+        return found
 
 
 class DetailView(PolicyRequiredMixin, _ComponentMixin, tabs.TabView):
@@ -66,6 +83,7 @@ class DetailView(PolicyRequiredMixin, _ComponentMixin, tabs.TabView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         component = self.get_component()
+        _say_if_runs_are_unread(self.request)
         table = project_tables.ComponentsTable(self.request)
         context.update({
             'component': component,
@@ -92,7 +110,9 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
     def find_component(self, request, component_id):
         if request.method == 'POST':
             return directory.component_as_shown(request, component_id)
-        return directory.component_for_form(request, component_id)
+        found = directory.component_for_form(request, component_id)
+        _say_if_runs_are_unread(request)
+        return found
 
     def get_cancel_url(self):
         return reverse(DETAIL_URL, args=[self.kwargs['component_id']])
