@@ -250,3 +250,21 @@ class RecheckTests(helpers.TestCase):
 
         self.assertEqual(2, self.mock_deployment_get.call_count)
         self.mock_may_have_result.assert_not_called()
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'deployments_list'),
+                           api.deploy: ('may_have_result', 'cancel_deployment')})
+    def test_a_cancel_made_here_is_shown_by_the_next_poll(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+        self.mock_deployments_list.return_value = [test_data.deployment(test_data.DEPLOYMENTS[2])]
+        self.mock_cancel_deployment.return_value = test_data.deployment(dict(
+            test_data.DEPLOYMENTS[2], status='FAILED', status_reason='Cancelled by test_user'))
+        self._poll(RUNNING_ID)
+
+        self.client.post(reverse('horizon:project:deployments:index'),
+                         {'action': f'deployments__cancel__{RUNNING_ID}'})
+        self._poll(RUNNING_ID)
+
+        self.mock_cancel_deployment.assert_called_once()
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+        self.mock_may_have_result.assert_not_called()

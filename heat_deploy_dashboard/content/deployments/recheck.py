@@ -6,7 +6,7 @@ second, and a result that arrived meanwhile waited that much longer to be seen. 
 run's signal object costs Swift a few milliseconds. So a running row that was shown in Heat in
 the last RECHECK_SECONDS, and whose transport finds nothing sent yet, is not shown again; every
 running row is still shown in Heat at least that often, for what changes it elsewhere (a cancel
-in another browser, a stack update).
+in another browser, a stack update); a cancel made here is seen at once (forget).
 """
 
 from django.core.cache import cache
@@ -34,3 +34,8 @@ def remember_shown(request, deployments):
     keys = _keys(request, [d.id for d in running])
     config_ids = {d.id: d.config_id for d in running}
     cache.set_many({key: config_ids[each] for key, each in keys.items()}, RECHECK_SECONDS)
+
+
+def forget(request, deployment_id):
+    """The next poll shows this deployment in Heat (the dashboard has just changed it)."""
+    cache.delete_many(list(_keys(request, [deployment_id])))

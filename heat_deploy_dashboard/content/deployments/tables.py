@@ -9,6 +9,7 @@ from horizon.utils import filters
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.content.deployments import recheck
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
@@ -67,6 +68,7 @@ class CancelDeployment(tables.BatchAction):
 
     def action(self, request, obj_id):
         deployment = api.deploy.cancel_deployment(request, obj_id)
+        recheck.forget(request, obj_id)
         if not deploy.is_cancelled(deployment):
             messages.info(request, _("%(id)s had already finished; it was left as it is.")
                           % {'id': obj_id})
