@@ -5,6 +5,9 @@ from tests.browser import chromium
 from tests.browser import pages
 
 DEPLOYMENTS = '/project/deployments/'
+# Items Per Page, as a user sets it on Horizon's Settings page (which keeps it in this cookie):
+# every run the figures watch is then on the one page (the status poll takes up to 200 ids).
+PAGE_SIZE = 200
 
 
 class Browser:
@@ -13,6 +16,8 @@ class Browser:
         try:
             self.user = pages.User(self._chromium, layout.dashboard_url)
             self.user.login(credentials.DEMO_USER, credentials.DEMO_PASSWORD)
+            self.user.driver.add_cookie({'name': 'API_RESULT_PAGE_SIZE',
+                                         'value': str(PAGE_SIZE)})
         except BaseException:
             self._chromium.quit()
             raise

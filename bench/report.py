@@ -24,7 +24,7 @@ def _list_cost(results):
             continue
         first, http = found['first_view'], found['http_view']
         rows.append((f'list page cost, {int(scale):,} deployments on 50 servers',
-                     f'page {_s(found["page_median"])} (first view after seeding '
+                     f'first page of 20 runs {_s(found["page_median"])} (first view after seeding '
                      f'{_s(first["seconds"])}, {first["cache"]["misses"]} config reads; over '
                      f'HTTP via gunicorn: {http["status"]} in {_s(http["seconds"])})',
                      f'heatclient list {_s(found["raw_median"])}',
