@@ -164,10 +164,11 @@ class TempUrlSignal(SignalTransport):
         return result
 
     def may_have_result(self, input_values: Mapping[str, object]) -> bool:
-        # One HEAD; a missing object or an error is for Heat to explain.
+        # One HEAD. A missing object, or any failure to look, is for Heat to explain: the
+        # poll then shows the run in Heat as it would without this look.
         try:
             headers = self._swift.head_object(*signal_location(input_values))
-        except swift_exc.ClientException:
+        except Exception:
             return True
         return headers.get('content-length') != '0'
 

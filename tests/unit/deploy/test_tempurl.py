@@ -167,6 +167,8 @@ def test_may_have_result_leaves_a_missing_object_or_an_error_to_heat():
     assert transport.may_have_result(values) is True
     swift.fail('head_object', ClientException('gone', http_status=404))
     assert transport.may_have_result(values) is True
+    swift.fail('head_object', ConnectionResetError('the proxy went away'))
+    assert transport.may_have_result(values) is True
 
 
 @pytest.mark.parametrize('versioned', [False, True])
