@@ -21,6 +21,8 @@ from heat_deploy_dashboard.deploy import runs as run_views
 
 WIDTH = 960
 MARGIN = 12
+# About the width of a character of the axis' 12 px sans-serif, rounded up.
+LABEL_CHARACTER_WIDTH = 7
 LEGEND_HEIGHT = 28
 AXIS_HEIGHT = 44
 # A run of a second among runs of days would be invisible at its true width.
@@ -134,12 +136,23 @@ def _axis(top, first, last, zone, words):
         x = round(MARGIN + (tick - first) * scale, 2)
         label = datetime.datetime.fromtimestamp(tick, zone).strftime(time_format)
         parts.append(f'<line x1="{x}" y1="{top}" x2="{x}" y2="{top + 5}" stroke="#666666"/>'
-                     f'<text x="{x}" y="{top + 17}" text-anchor="middle">{_text(label)}</text>')
+                     f'<text x="{x}" y="{top + 17}" text-anchor="{_anchor(x, label)}">'
+                     f'{_text(label)}</text>')
         tick += step
     shown = {'start': _moment(first, zone), 'end': _moment(last, zone)}
     parts.append(f'<text x="{WIDTH - MARGIN}" y="{top + 36}" text-anchor="end">'
                  f'{_text(words.span % shown)}</text>')
     return ''.join(parts)
+
+
+def _anchor(x, label):
+    """Centred under its tick, unless that would cut it off at an edge of the picture."""
+    half = len(label) * LABEL_CHARACTER_WIDTH / 2
+    if x - half < 0:
+        return 'start'
+    if x + half > WIDTH:
+        return 'end'
+    return 'middle'
 
 
 def _moment(seconds, zone):

@@ -137,6 +137,17 @@ def test_the_axis_is_labelled_in_the_given_time_zone():
                          '2026-11-22 06:00:00 UTC+02:00')
 
 
+def test_tick_labels_at_the_edges_stay_inside_the_picture():
+    root = _draw([_run(0, 3600)], now=3600)
+    ticks = [text for text in root.iter(SVG + 'text') if text.text and text.text[:2] in
+             ('03', '04')]
+
+    anchors = [(text.text, text.get('text-anchor')) for text in ticks]
+    assert anchors[0] == ('03:00', 'start')
+    assert anchors[-1] == ('04:00', 'end')
+    assert {anchor for _label, anchor in anchors[1:-1]} == {'middle'}
+
+
 def test_runs_started_at_one_instant_still_get_an_axis():
     root = _draw([_run(0, 0), _run(0, 0, name='twin')], now=0)
 
