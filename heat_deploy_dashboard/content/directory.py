@@ -16,6 +16,7 @@ from horizon.utils.memoized import memoized
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard import linking
+from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.deploy.derived import as_dict
 
 LOG = logging.getLogger(__name__)
@@ -49,9 +50,10 @@ def _directory(request):
     project = request.user.project_id
     # An admin's listing holds every project's configs, each with its
     # project; the panels show the project the user is working in.
-    summaries = [row for row in map(as_dict, api.heat.configs_list(request))
-                 if row.get('project', project) == project]
-    deployments = [as_dict(d) for d in api.heat.deployments_list(request)]
+    rows = api.heat.configs_list(request)
+    summaries = [row for row in map(as_dict, rows) if row.get('project', project) == project]
+    deployments = [as_dict(d) for d in project_runs.of_this_project(
+        request, api.heat.deployments_list(request), rows)]
     stack_names = [stack.stack_name
                    for stack in api.heat.stacks_list(request)]
     configs = config_cache.get_many(

@@ -33,7 +33,7 @@ class DeploymentsListTests(helpers.TestCase):
         self.assertEqual(200, res.status_code)
         self.assertTemplateUsed(res, 'project/deployments/index.html')
         self.mock_deployments_list.assert_called_once_with(
-            helpers.IsHttpRequest())
+            helpers.IsHttpRequest(), server_id=None)
         self.assertEqual(
             ['2025-03-03T14:30:00Z', '2025-03-02T11:15:00Z',
              '2025-03-01T09:00:00Z'],

@@ -53,7 +53,7 @@ class ServersListTests(ServersTestCase):
 
         self.assertEqual(200, res.status_code)
         self.assertTemplateUsed(res, 'project/servers/index.html')
-        self.mock_deployments_list.assert_called_once_with(helpers.IsHttpRequest())
+        self.mock_deployments_list.assert_called_once_with(helpers.IsHttpRequest(), server_id=None)
         servers = res.context['table'].data
         # The one most recently deployed to first.
         self.assertEqual([data.DB_1, data.WEB, data.DB_2], [s.id for s in servers])

@@ -19,6 +19,7 @@ from horizon.utils import memoized
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import linking
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.configs import deploy_form
 from heat_deploy_dashboard.content.configs import forms as project_forms
 from heat_deploy_dashboard.content.configs import tables as project_tables
@@ -251,7 +252,7 @@ class DeployView(PolicyRequiredMixin, _ConfigMixin, forms.ModalFormView):
         cannot say (the user can still type an ID)."""
         try:
             return sorted({d.server_id for d in
-                           api.heat.deployments_list(self.request)})
+                           project_runs.deployments(self.request)})
         except Exception:
             LOG.warning('Could not list deployments to offer servers',
                         exc_info=True)

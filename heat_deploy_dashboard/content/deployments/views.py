@@ -19,6 +19,7 @@ from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.deployments import paging
 from heat_deploy_dashboard.content.deployments import rows
@@ -50,7 +51,7 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
 
     def get_data(self):
         try:
-            deployments = api.heat.deployments_list(self.request)
+            deployments = project_runs.deployments(self.request)
         except Exception:
             return errors.list_failed(
                 self,

@@ -10,6 +10,7 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.deploy import cli
@@ -68,7 +69,7 @@ class HistoryTab(tabs.TableTab):
         """(the server's deployments newest first, their derived configs by id), or None
         when Heat could not be read."""
         try:
-            found = api.heat.deployments_list(
+            found = project_runs.deployments(
                 self.request, server_id=self.tab_group.kwargs['server_id'])
             # One config lookup for both the run names and the inputs; the deployments
             # panel's rows.with_run_names would discard the configs.

@@ -6,6 +6,7 @@ from horizon import tabs as horizon_tabs
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.servers import tables as project_tables
@@ -54,7 +55,7 @@ class IndexView(tables.DataTableView):
 
     def get_data(self):
         try:
-            servers = server_summaries(api.heat.deployments_list(self.request))
+            servers = server_summaries(project_runs.deployments(self.request))
             rows.with_run_names(self.request, [server.latest for server in servers])
         except Exception:
             return errors.list_failed(
