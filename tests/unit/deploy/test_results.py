@@ -11,9 +11,7 @@ from heat_deploy_dashboard.deploy.cancel import cancel_reason
 from heat_deploy_dashboard.deploy.cancel import late_result
 from heat_deploy_dashboard.deploy.derived import derived_input_values
 from heat_deploy_dashboard.deploy.results import collect
-from heat_deploy_dashboard.deploy.results import may_have_result
 from heat_deploy_dashboard.deploy.results import outcome
-from heat_deploy_dashboard.deploy.tempurl import signal_location
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import trigger
 
@@ -390,20 +388,3 @@ def test_a_no_signal_deployment_left_in_progress_is_left_alone(
 
     assert heat.called('software_deployments.update') == []
 
-
-def test_may_have_result_asks_the_runs_transport(heat):
-    swift = FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
-    find_swift = functools.partial(transport_for, swift=swift)
-    run = _started(heat, transport_for('TEMP_URL_SIGNAL', swift=swift))
-    config = heat.configs[run.config_id]
-
-    assert may_have_result(config, find_swift) is False
-    container, object_name = signal_location(derived_input_values(config))
-    swift.containers[container][object_name] = b'{"deploy_status_code": 0}'
-    assert may_have_result(config, find_swift) is True
-
-
-def test_may_have_result_without_a_transport_to_ask_is_true(heat, find, running):
-    # A stack's deployment signalling some way the dashboard does not know (CFN_SIGNAL).
-    config = dict(heat.configs[running.config_id], inputs=[])
-    assert may_have_result(config, find) is True

@@ -1,0 +1,46 @@
+"""Whether a running deployment may have a result: a cheap look before asking Heat."""
+
+import functools
+
+from heat_deploy_dashboard.deploy.derived import derived_input_values
+from heat_deploy_dashboard.deploy.results import may_have_result
+from heat_deploy_dashboard.deploy.tempurl import signal_location
+from heat_deploy_dashboard.deploy.transports import transport_for
+from heat_deploy_dashboard.deploy.trigger import trigger
+
+from .fakes import FakeHeat
+from .fakes import FakeSwift
+from .zaqar_fakes import FakeZaqar
+
+
+def _run_config(heat, transport):
+    source_id = heat.add_config(name='mysql')
+    [run] = trigger(heat, transport, config_id=source_id, action='BACKUP',
+                    server_ids=['s1']).created
+    return heat.configs[run.config_id]
+
+
+def test_a_temp_url_run_is_asked_with_a_head_of_its_object():
+    heat, swift = FakeHeat(), FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
+    find = functools.partial(transport_for, swift=swift)
+    config = _run_config(heat, find('TEMP_URL_SIGNAL'))
+
+    assert may_have_result(config, find) is False
+    container, object_name = signal_location(derived_input_values(config))
+    swift.containers[container][object_name] = b'{"deploy_status_code": 0}'
+    assert may_have_result(config, find) is True
+
+
+def test_a_transport_with_no_cheap_look_says_it_may():
+    heat, zaqar = FakeHeat(), FakeZaqar()
+    find = functools.partial(transport_for, zaqar=zaqar)
+    config = _run_config(heat, find('ZAQAR_SIGNED_URL_SIGNAL'))
+    made = len(zaqar.calls)
+
+    assert may_have_result(config, find) is True
+    assert len(zaqar.calls) == made
+
+
+def test_a_config_naming_no_transport_the_dashboard_knows_says_it_may():
+    # A stack's deployment signalling some way the dashboard does not look at (CFN_SIGNAL).
+    assert may_have_result({'inputs': []}, transport_for) is True
