@@ -20,8 +20,11 @@ LENGTHS = (5, 60, 300)
 # metadata every second: a margin on top of the runs themselves.
 SLACK_SECONDS = 180
 
-# Written into the page: when each row was first seen finished, by the browser's clock.
+# Written into the page: when each row was first seen finished, by the browser's clock; and
+# room for every poll's Resource Timing entry (the default buffer holds 250, fewer than the
+# polls of the whole figure).
 _RECORDER = """
+performance.setResourceTimingBufferSize(100000);
 window.__finishedAt = {};
 setInterval(function () {
   document.querySelectorAll('tr[data-object-id]').forEach(function (row) {
@@ -39,6 +42,28 @@ def _put_time(heat, swift, deployment):
               for each in heat.software_configs.get(deployment.config_id).inputs}
     container, object_name = tempurl.signal_location(inputs)
     return float(swift.head_object(container, object_name)['x-timestamp'])
+
+
+# Every status poll of the page: [start, end] in seconds since the epoch, by the browser's clock.
+_POLLS = """
+var url = arguments[0];
+return performance.getEntriesByType('resource')
+  .filter(function (e) { return e.name.indexOf(url) >= 0; })
+  .map(function (e) { return [(performance.timeOrigin + e.startTime) / 1000,
+                              (performance.timeOrigin + e.responseEnd) / 1000]; });
+"""
+STATUS_URL = '/project/deployments/status/'
+# Polls this long before a length's first row was seen finished count as its finishing polls.
+LEAD_SECONDS = 5
+
+
+def _finishing_polls(polls, shown_times):
+    """How long the polls took while a length's runs were finishing: the replies the page
+    waited for between LEAD_SECONDS before the first row shown finished and the last."""
+    start, end = min(shown_times) - LEAD_SECONDS, max(shown_times)
+    took = [done - began for began, done in polls if done >= start and began <= end]
+    return {'polls': len(took), 'median': measure.median(took) if took else None,
+            'max': max(took) if took else None}
 
 
 def measure_runs(heat, swift, fleet, cloud, browser):
@@ -63,6 +88,7 @@ def measure_runs(heat, swift, fleet, cloud, browser):
         time.sleep(2)
 
     by_length = {seconds: [] for seconds in LENGTHS}
+    shown_times = {}
     statuses = {}
     missing = 0
     for deployment_id, (seconds, deployment) in runs.items():
@@ -72,7 +98,15 @@ def measure_runs(heat, swift, fleet, cloud, browser):
         shown_at, status = finished[deployment_id]
         statuses[status] = statuses.get(status, 0) + 1
         by_length[seconds].append(shown_at - _put_time(heat, swift, deployment))
+        shown_times.setdefault(seconds, []).append(shown_at)
+    polls = browser.js(_POLLS, STATUS_URL)
     return {
+        'poll_replies': {
+            'polls': len(polls),
+            'median': measure.median([done - began for began, done in polls]) if polls else None,
+            'while_finishing': {str(seconds): _finishing_polls(polls, times)
+                                for seconds, times in shown_times.items()},
+        },
         'rows_running_when_opened': initially_running,
         'statuses': statuses,
         'not_shown_finished': missing,
