@@ -15,15 +15,15 @@ from bench import measure
 from bench import seed
 
 ROW_COUNTS = (1, 20, 100)
-# deployment_poller.js polls every 1.5 s after each reply.
+# deployment_poller.js starts a poll every 1.5 s (at least 0.5 s after the last reply).
 POLL_INTERVAL = 1.5
 WINDOW_SECONDS = 30
 STATUS_URL = '/project/deployments/status/'
 
 _ENTRIES = """
-var since = arguments[0];
+var since = arguments[0], until = arguments[1];
 return performance.getEntriesByType('resource')
-  .filter(function (e) { return e.startTime >= since; })
+  .filter(function (e) { return e.startTime >= since && e.startTime < until; })
   .map(function (e) { return [e.name, e.duration / 1000, e.responseStatus]; });
 """
 
@@ -44,7 +44,7 @@ def _window(browser):
     browser.open_deployments()
     start = browser.js('return performance.now()')
     time.sleep(WINDOW_SECONDS)
-    entries = browser.js(_ENTRIES, start)
+    entries = browser.js(_ENTRIES, start, start + WINDOW_SECONDS * 1000)
     status = [(seconds, code) for url, seconds, code in entries if STATUS_URL in url]
     intervals = WINDOW_SECONDS / POLL_INTERVAL
     return {

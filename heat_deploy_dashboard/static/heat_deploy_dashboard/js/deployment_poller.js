@@ -4,7 +4,11 @@
 (function () {
   'use strict';
 
+  // A poll starts every POLL_MS (from start to start, so a result that lands while a reply
+  // is on its way waits one interval, not the reply's time plus one), and never less than
+  // MIN_PAUSE_MS after the last reply, so that a slow dashboard is not polled back to back.
   var POLL_MS = 1500;
+  var MIN_PAUSE_MS = 500;
   var MAX_RETRY_MS = 15000;
 
   function runningIds($table) {
@@ -23,6 +27,7 @@
     }
 
     function poll() {
+      var startedAt = Date.now();
       var ids = runningIds($table);
       if (!ids.length) {
         say($state.attr('data-idle-text'));
@@ -55,7 +60,7 @@
           var checked = new Date(reply.checked_at).toLocaleTimeString();
           say($state.attr('data-live-text').replace('%(time)s', checked));
           retryMs = POLL_MS;
-          setTimeout(poll, POLL_MS);
+          setTimeout(poll, Math.max(MIN_PAUSE_MS, POLL_MS - (Date.now() - startedAt)));
         })
         .fail(function () {
           say($state.attr('data-error-text').replace(
@@ -84,7 +89,7 @@
           $state.text($state.attr('data-running-text').replace('%(time)s', checked))
             .removeClass('text-danger');
           retryMs = POLL_MS;
-          setTimeout(poll, POLL_MS);
+          setTimeout(poll, Math.max(MIN_PAUSE_MS, POLL_MS - (Date.now() - startedAt)));
         })
         .fail(function () {
           $state.text($state.attr('data-error-text').replace(
