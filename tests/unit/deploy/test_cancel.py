@@ -14,27 +14,12 @@ from heat_deploy_dashboard.deploy.tempurl import signal_location
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import trigger
 
-from .fakes import FakeHeat
-from .fakes import FakeSwift
-from .zaqar_fakes import FakeZaqar
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, 0, 999999,
                          tzinfo=datetime.timezone.utc)
 
 
-@pytest.fixture
-def swift():
-    return FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
 
-
-@pytest.fixture
-def heat():
-    return FakeHeat()
-
-
-@pytest.fixture
-def zaqar():
-    return FakeZaqar()
 
 
 @pytest.fixture

@@ -10,18 +10,8 @@ from heat_deploy_dashboard.deploy.tempurl import signal_location
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import trigger
 
-from .fakes import FakeHeat
-from .fakes import FakeSwift
 
 
-@pytest.fixture
-def swift():
-    return FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
-
-
-@pytest.fixture
-def heat():
-    return FakeHeat()
 
 
 @pytest.fixture

@@ -8,10 +8,6 @@ from heat_deploy_dashboard.deploy.tempurl import signal_location
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import trigger
 
-from .fakes import FakeHeat
-from .fakes import FakeSwift
-from .zaqar_fakes import FakeZaqar
-
 
 def _run_config(heat, transport):
     source_id = heat.add_config(name='mysql')
@@ -20,8 +16,7 @@ def _run_config(heat, transport):
     return heat.configs[run.config_id]
 
 
-def test_a_temp_url_run_is_asked_with_a_head_of_its_object():
-    heat, swift = FakeHeat(), FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
+def test_a_temp_url_run_is_asked_with_a_head_of_its_object(heat, swift):
     find = functools.partial(transport_for, swift=swift)
     config = _run_config(heat, find('TEMP_URL_SIGNAL'))
 
@@ -31,8 +26,7 @@ def test_a_temp_url_run_is_asked_with_a_head_of_its_object():
     assert may_have_result(config, find) is True
 
 
-def test_a_transport_with_no_cheap_look_says_it_may():
-    heat, zaqar = FakeHeat(), FakeZaqar()
+def test_a_transport_with_no_cheap_look_says_it_may(heat, zaqar):
     find = functools.partial(transport_for, zaqar=zaqar)
     config = _run_config(heat, find('ZAQAR_SIGNED_URL_SIGNAL'))
     made = len(zaqar.calls)

@@ -15,9 +15,6 @@ from heat_deploy_dashboard.deploy.results import outcome
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import trigger
 
-from .fakes import FakeHeat
-from .fakes import FakeSwift
-from .zaqar_fakes import FakeZaqar
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, 0)
 OUTPUTS = [{'name': 'size'},
@@ -135,14 +132,6 @@ def test_outcome_is_what_heats_engine_would_store(result, outputs, held):
 # collect(): applying a result Heat does not read
 
 
-@pytest.fixture
-def heat():
-    return FakeHeat()
-
-
-@pytest.fixture
-def zaqar():
-    return FakeZaqar()
 
 
 @pytest.fixture
@@ -366,8 +355,7 @@ def test_without_the_messaging_client_the_deployment_is_left_alone(
     assert zaqar.claimed(_queue(heat, running)) == []
 
 
-def test_a_tempurl_deployment_is_left_to_heat(heat, zaqar, find):
-    swift = FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
+def test_a_tempurl_deployment_is_left_to_heat(heat, swift, zaqar, find):
     started = _started(heat, transport_for('TEMP_URL_SIGNAL', swift=swift))
     find_both = functools.partial(transport_for, swift=swift, zaqar=zaqar)
 

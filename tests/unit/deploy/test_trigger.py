@@ -10,20 +10,10 @@ from heat_deploy_dashboard.deploy.tempurl import signal_location
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import trigger
 
-from .fakes import FakeHeat
-from .fakes import FakeSwift
 
 SECRET = 'a secret only the log may see'
 
 
-@pytest.fixture
-def heat():
-    return FakeHeat()
-
-
-@pytest.fixture
-def swift():
-    return FakeSwift(account_headers={'X-Account-Meta-Temp-URL-Key': 'k'})
 
 
 @pytest.fixture
