@@ -83,3 +83,24 @@ def demo_resources(heat, demo_stack):
     """Physical ids of the demo stack's resources by name."""
     return {r.resource_name: r.physical_resource_id
             for r in heat.resources.list(demo_stack.id)}
+
+
+@pytest.fixture
+def start_run(heat, find_transport, demo_resources):
+    """A function that triggers one action of a demo component on one demo server and returns
+    (deployment, its derived config); every run it started is deleted afterwards."""
+    created = []
+
+    def start(component, action, server, transport='TEMP_URL_SIGNAL', **overrides):
+        result = deploy.trigger(
+            heat, find_transport(transport), config_id=demo_resources[component],
+            action=action, name=component, server_ids=[demo_resources[server]],
+            input_values=overrides)
+        assert result.failures == []
+        [deployment] = result.created
+        created.append(deployment.id)
+        return deployment, heat.software_configs.get(deployment.config_id)
+
+    yield start
+    for deployment_id in created:
+        deploy.delete(heat, deployment_id, find_transport)

@@ -1,5 +1,7 @@
 """Triggering a custom action, cancelling it and deleting it, on the real local cloud."""
 
+import functools
+
 import pytest
 from heatclient import exc as heat_exc
 from swiftclient import exceptions as swift_exc
@@ -9,23 +11,9 @@ from tests.integration import waiting
 
 
 @pytest.fixture
-def backup(heat, find_transport, demo_resources):
-    """Trigger mysql's BACKUP on demo-db-1 and yield (deployment, its derived config)."""
-    created = []
-
-    def run(**overrides):
-        result = deploy.trigger(
-            heat, find_transport('TEMP_URL_SIGNAL'), config_id=demo_resources['mysql'],
-            action='BACKUP', name='mysql', server_ids=[demo_resources['db_server_1']],
-            input_values=overrides)
-        assert result.failures == []
-        [deployment] = result.created
-        created.append(deployment.id)
-        return deployment, heat.software_configs.get(deployment.config_id)
-
-    yield run
-    for deployment_id in created:
-        deploy.delete(heat, deployment_id, find_transport)
+def backup(start_run):
+    """Trigger mysql's BACKUP on demo-db-1: (deployment, its derived config)."""
+    return functools.partial(start_run, 'mysql', 'BACKUP', 'db_server_1')
 
 
 def _container(config):

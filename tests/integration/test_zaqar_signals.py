@@ -1,6 +1,7 @@
 """Results over Zaqar on the real local cloud: Heat's own ZAQAR_SIGNAL for a stack's
 deployment, and the dashboard's ZAQAR_SIGNED_URL_SIGNAL for triggered runs."""
 
+import functools
 import threading
 from unittest import mock
 
@@ -14,23 +15,9 @@ TRANSPORT = 'ZAQAR_SIGNED_URL_SIGNAL'
 
 
 @pytest.fixture
-def run(heat, find_transport, demo_resources):
-    """Trigger an action over Zaqar; yields a function returning (deployment, config)."""
-    created = []
-
-    def start(component, action, server, **overrides):
-        result = deploy.trigger(
-            heat, find_transport(TRANSPORT), config_id=demo_resources[component],
-            action=action, name=component, server_ids=[demo_resources[server]],
-            input_values=overrides)
-        assert result.failures == []
-        [deployment] = result.created
-        created.append(deployment.id)
-        return deployment, heat.software_configs.get(deployment.config_id)
-
-    yield start
-    for deployment_id in created:
-        deploy.delete(heat, deployment_id, find_transport)
+def run(start_run):
+    """Trigger an action over Zaqar: a function returning (deployment, config)."""
+    return functools.partial(start_run, transport=TRANSPORT)
 
 
 def _queue_names(session, zaqar):
