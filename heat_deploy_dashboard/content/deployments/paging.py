@@ -16,12 +16,12 @@ class Page:
     has_more: bool
 
 
-def page_of(rows, size, marker=None, direction='desc', key=lambda row: row.id):
+def page_of(rows, size, marker=None, direction='desc'):
     """The page of `rows` (already sorted and filtered) that Horizon's markers ask for.
 
     A marker that is no longer in the list (its run was deleted) gives the first page.
     """
-    index = next((i for i, row in enumerate(rows) if key(row) == marker), None)
+    index = next((i for i, row in enumerate(rows) if row.id == marker), None)
     if index is None or (direction == 'asc' and index == 0):
         start, end = 0, size
     elif direction == 'asc':
