@@ -47,6 +47,13 @@ def _transport_clients(request, transport_names):
     return clients
 
 
+def _require_in_project(request, get, object_id):
+    # The deploy package reads by id as Heat answers, which to an admin is any project's
+    # object; api.heat's get answers HTTPNotFound for one outside the working project.
+    if request.user.is_superuser:
+        get(request, object_id)
+
+
 @profiler.trace
 def trigger_action(request, config_id, action, server_ids, input_values,
                    transport_name, timeout_minutes, name):
@@ -56,6 +63,7 @@ def trigger_action(request, config_id, action, server_ids, input_values,
     deploy package refuses (an unavailable transport among them), and
     heatclient's error when the config cannot be read.
     """
+    _require_in_project(request, heat.config_get, config_id)
     transport = deploy.transport_for(
         transport_name, **_transport_clients(request, [transport_name]))
     return deploy.trigger(
@@ -66,6 +74,7 @@ def trigger_action(request, config_id, action, server_ids, input_values,
 
 @profiler.trace
 def cancel_deployment(request, deployment_id):
+    _require_in_project(request, heat.deployment_get, deployment_id)
     return deploy.cancel(heat.heatclient(request), deployment_id,
                          request.user.username, _find_transport(request))
 
@@ -80,6 +89,7 @@ def _find_transport(request):
 def delete_deployment(request, deployment_id):
     """Delete the deployment and what its run made; a list of deploy.Message
     for leftovers that could not be removed."""
+    _require_in_project(request, heat.deployment_get, deployment_id)
     return deploy.delete(heat.heatclient(request), deployment_id,
                          _find_transport(request))
 

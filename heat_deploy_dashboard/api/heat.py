@@ -1,11 +1,20 @@
 """Heat (orchestration) API calls made by the dashboard.
 
-One function per client call and nothing else: views catch the client's
-exceptions, and unit tests mock these functions.
+One function per client call: views catch the client's exceptions, and unit
+tests mock these functions.
+
+The one addition is the working project's scope. Heat shows an admin every
+project's software configs and deployments by id (its database layer drops
+the project filter for an admin's context), and neither says whose it is;
+only an admin's config listing does. So for an admin the calls that take an
+id answer another project's object the way Heat answers anyone else:
+HTTPNotFound. Anyone else costs no extra call.
 """
 
 from django.conf import settings
+from django.core.cache import cache
 from heatclient import client as heat_client
+from heatclient import exc as heat_exc
 from horizon.utils.memoized import memoized
 from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
@@ -31,14 +40,49 @@ def deployments_list(request, server_id=None):
     return heatclient(request).software_deployments.list(**filters)
 
 
+# {config id: its project}, for admins: a config never moves to another project.
+_OWNER_KEY = 'heat_deploy_dashboard:config-project:%s'
+
+
+def foreign_config_ids(request, config_ids):
+    """Those of the config ids that are not the working project's: always none for a user
+    who is not an admin, as Heat has already left other projects' configs out. An id Heat
+    does not list (deleted meanwhile) counts as foreign; a row listed without a project
+    (Heat did not treat the user as an admin) as the project's."""
+    if not request.user.is_superuser or not config_ids:
+        return set()
+    # Only ids Heat gave are looked up here: memcached refuses keys with spaces, control
+    # characters or over 250 bytes, and a Heat id has none of them.
+    keys = {_OWNER_KEY % each: each for each in config_ids}
+    owners = {keys[key]: project for key, project in cache.get_many(list(keys)).items()}
+    project = request.user.project_id
+    if len(owners) < len(keys):
+        rows = configs_list(request)
+        # Only what Heat said is kept: a row without a project holds nothing for others.
+        stated = {row.id: row.project for row in rows if getattr(row, 'project', None)}
+        cache.set_many({_OWNER_KEY % each: owner for each, owner in stated.items()}, None)
+        listed = {row.id: getattr(row, 'project', None) or project for row in rows}
+        owners.update((each, listed.get(each)) for each in config_ids if each not in owners)
+    return {each for each, owner in owners.items() if owner != project}
+
+
+def _not_found_if_foreign(request, config_id, what):
+    if foreign_config_ids(request, [config_id]):
+        raise heat_exc.HTTPNotFound(f'{what} not found')
+
+
 @profiler.trace
 def deployment_get(request, deployment_id):
-    return heatclient(request).software_deployments.get(deployment_id)
+    deployment = heatclient(request).software_deployments.get(deployment_id)
+    _not_found_if_foreign(request, deployment.config_id, 'Software deployment')
+    return deployment
 
 
 @profiler.trace
 def config_get(request, config_id):
-    return heatclient(request).software_configs.get(config_id)
+    config = heatclient(request).software_configs.get(config_id)
+    _not_found_if_foreign(request, config.id, 'Software config')
+    return config
 
 
 @profiler.trace
@@ -73,4 +117,8 @@ def stacks_list(request):
 
 @profiler.trace
 def server_metadata(request, server_id):
-    return heatclient(request).software_deployments.metadata(server_id=server_id)
+    """What the server's agent reads: the derived configs deployed to it, each with its id.
+    An admin gets the working project's only, as anyone else does."""
+    metadata = heatclient(request).software_deployments.metadata(server_id=server_id)
+    foreign = foreign_config_ids(request, {each['id'] for each in metadata or []})
+    return [each for each in metadata or [] if each.get('id') not in foreign]

@@ -52,8 +52,7 @@ def _directory(request):
     # project; the panels show the project the user is working in.
     rows = api.heat.configs_list(request)
     summaries = [row for row in map(as_dict, rows) if row.get('project', project) == project]
-    deployments = [as_dict(d) for d in project_runs.of_this_project(
-        request, api.heat.deployments_list(request), rows)]
+    deployments = [as_dict(d) for d in project_runs.deployments(request)]
     stack_names = [stack.stack_name
                    for stack in api.heat.stacks_list(request)]
     configs = config_cache.get_many(

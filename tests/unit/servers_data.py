@@ -6,6 +6,7 @@ a copy before serving it.
 """
 
 import copy
+import uuid
 
 from heatclient import exc as heat_exc
 from heatclient.v1 import software_configs
@@ -22,9 +23,14 @@ DB_PASSWORD = 'correct-horse-battery'
 STACK_USER_PASSWORD = 'Zq8-stack-user-secret'
 
 
-def _config(config_id, name, **inputs):
+def heat_id(label):
+    """The id Heat would have given the object this data calls ``label``: a UUID."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, label))
+
+
+def _config(label, name, **inputs):
     return {
-        'id': config_id, 'name': name, 'group': 'component', 'config': {'configs': []},
+        'id': heat_id(label), 'name': name, 'group': 'component', 'config': {'configs': []},
         'inputs': [{'name': key, 'type': 'String', 'value': value}
                    for key, value in inputs.items()] + [
             {'name': 'deploy_server_id', 'type': 'String', 'value': DB_1},
@@ -46,9 +52,9 @@ CONFIGS = {
 }
 
 
-def _deployment(deployment_id, server_id, config_id, action, status, created,
+def _deployment(label, server_id, config_label, action, status, created,
                 updated=None):
-    info = {'id': deployment_id, 'server_id': server_id, 'config_id': config_id,
+    info = {'id': heat_id(label), 'server_id': server_id, 'config_id': heat_id(config_label),
             'action': action, 'status': status, 'status_reason': '',
             'input_values': {}, 'output_values': {}, 'creation_time': created}
     # Heat leaves updated_time out until the first update.
@@ -89,12 +95,12 @@ def deployments(infos=None):
 
 def config_getter(configs=None):
     """A stand-in for api.heat.config_get over ``configs`` (CONFIGS by default)."""
-    configs = CONFIGS if configs is None else configs
+    by_id = {config['id']: config for config in (CONFIGS if configs is None else configs).values()}
 
     def config_get(request, config_id):
-        if config_id not in configs:
+        if config_id not in by_id:
             raise heat_exc.HTTPNotFound()
-        return software_configs.SoftwareConfig(None, copy.deepcopy(configs[config_id]),
+        return software_configs.SoftwareConfig(None, copy.deepcopy(by_id[config_id]),
                                                loaded=True)
 
     return config_get

@@ -88,7 +88,7 @@ class ComponentDetailTests(ComponentsTestCase):
     def test_a_config_that_is_not_a_component_is_not_found(self):
         self.serve()
 
-        for config_id in ('no-such-config', data.DERIVED[0]['id'],
+        for config_id in ('00000000-0000-4000-8000-000000000000', data.DERIVED[0]['id'],
                           data.SCRIPT_CONFIG['id']):
             with self.subTest(config_id):
                 res = self.client.get(detail_url(config_id))

@@ -10,6 +10,7 @@ from tests.unit import components_data as demo
 from tests.unit import configs_case as case
 from tests.unit import helpers
 
+NEW_ID = '0000000e-0000-4000-8000-000000000000'
 BODY = '#!/bin/sh\necho "$greeting"\n'
 INPUTS = '- name: greeting\n  type: String\n  default: hello\n- name: count\n  type: Number\n'
 
@@ -118,6 +119,33 @@ class CreateConfigTests(case.ConfigsTestCase):
         self.mock_config_create.assert_not_called()
 
     @helpers.create_mocks(case.HEAT_MOCKS)
+    def test_a_name_no_hook_can_run_is_refused_on_its_field_and_nothing_is_created(self):
+        control = ('Entry 1: its name holds a control character (%s). No hook can run a '
+                   'config with it')
+        cases = {
+            'NUL as a YAML escape': ('inputs', _form(inputs='- name: "a\\u0000b"\n'),
+                                     control % 'U+0000'),
+            'a tab in an output': ('outputs', _form(outputs='- name: "out\\tput"\n'),
+                                   control % 'U+0009'),
+            'a line break in a JSON input': ('inputs', _form(inputs='[{"name": "a\\nb"}]'),
+                                             control % 'U+000A'),
+            'in the definition file': ('definition_file', _form(
+                inputs='', outputs='',
+                definition_file=_definition('inputs:\n- name: "x\\u001b"\n')),
+                control % 'U+001B'),
+            'an equals sign': ('inputs', _form(inputs='- name: a=b\n'),
+                               'a=b: an input&#x27;s name cannot hold &quot;=&quot;'),
+        }
+        for what, (field, posted, error) in cases.items():
+            with self.subTest(what):
+                res = _post_modal(self.client, case.CREATE_URL, posted)
+
+                self.assertFormErrors(res, 1)
+                self.assertIn(field, res.context['form'].errors)
+                self.assertContains(res, error)
+        self.mock_config_create.assert_not_called()
+
+    @helpers.create_mocks(case.HEAT_MOCKS)
     def test_what_the_definition_file_gives_cannot_be_typed_too(self):
         res = _post_modal(self.client, case.CREATE_URL, _form(
             definition_file=_definition('inputs: [{name: a}]\n')))
@@ -162,11 +190,11 @@ class CopyConfigTests(case.ConfigsTestCase):
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_submitting_a_changed_copy_creates_a_new_config(self):
         self.serve()
-        self.mock_config_create.return_value = case.resource(dict(case.HELLO, id='new-id'))
+        self.mock_config_create.return_value = case.resource(dict(case.HELLO, id=NEW_ID))
 
         res = self.client.post(case.url('copy'), _form(name='hello-2'))
 
-        self.assertRedirectsNoFollow(res, case.url('detail', 'new-id'))
+        self.assertRedirectsNoFollow(res, case.url('detail', NEW_ID))
         self.assertEqual('hello-2', self.mock_config_create.call_args.kwargs['name'])
         self.mock_config_delete.assert_not_called()
 

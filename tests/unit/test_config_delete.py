@@ -55,7 +55,7 @@ class DeleteConfigTests(case.ConfigsTestCase):
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_a_source_config_in_use_lists_its_deployments(self):
         used = case.hello()
-        deployments = [dict(demo.DEPLOYMENTS[0], id=f'd-{n}', config_id=case.HELLO_ID)
+        deployments = [dict(demo.DEPLOYMENTS[0], id=f'{n:08x}-0000-4000-8000-00000000000d', config_id=case.HELLO_ID)
                        for n in range(2)]
         self.serve([used], deployments)
 
@@ -63,7 +63,7 @@ class DeleteConfigTests(case.ConfigsTestCase):
         posted = self.client.post(case.url('delete'), HTTP_X_REQUESTED_WITH='XMLHttpRequest')
 
         self.assertContains(opened, '2 deployments use this config')
-        self.assertContains(opened, '/project/deployments/d-1/')
+        self.assertContains(opened, '/project/deployments/00000001-0000-4000-8000-00000000000d/')
         self.assertContains(posted, '2 deployments use this config')
         self.mock_config_delete.assert_not_called()
 

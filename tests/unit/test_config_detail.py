@@ -75,7 +75,7 @@ class ConfigDetailTests(case.ConfigsTestCase):
     def test_a_config_heat_does_not_know_is_not_found(self):
         self.serve()
 
-        res = self.client.get(case.url('detail', 'no-such-config'))
+        res = self.client.get(case.url('detail', '00000000-0000-4000-8000-000000000000'))
 
         self.assertEqual(404, res.status_code)
 

@@ -2,6 +2,7 @@
 filtered by name or group."""
 
 import re
+import zlib
 
 from heatclient import exc as heat_exc
 
@@ -18,9 +19,14 @@ def _next_page_link(marker):
     return f'href="?marker={marker}"'
 
 
+def _id(group, n):
+    """A Heat id (a UUID) that says which group and row it is."""
+    return f'{n:08x}-0000-4000-8000-{zlib.crc32(group.encode()):012x}'
+
+
 def _summaries(count, group='script', **keys):
     """Summary rows as Heat lists them, newest first."""
-    return [case.resource({'id': f'{group}-{n:04d}', 'name': f'{group}-{n}', 'group': group,
+    return [case.resource({'id': _id(group, n), 'name': f'{group}-{n}', 'group': group,
                            'creation_time': '2026-11-22T03:20:17Z', **keys})
             for n in range(count)]
 
@@ -53,11 +59,11 @@ class ConfigsListTests(case.ConfigsTestCase):
     def test_the_next_page_starts_after_the_marker_and_the_last_has_no_link(self):
         self.mock_configs_list.return_value = _summaries(3)
 
-        res = self.client.get(case.INDEX_URL + '?marker=script-0019')
+        res = self.client.get(case.INDEX_URL + '?marker=' + _id('script', 19))
 
         self.mock_configs_list.assert_called_once_with(helpers.IsHttpRequest(), limit=21,
-                                                       marker='script-0019')
-        self.assertEqual(['script-0000', 'script-0001', 'script-0002'], _rows(res))
+                                                       marker=_id('script', 19))
+        self.assertEqual([_id('script', n) for n in range(3)], _rows(res))
         self.assertNotContains(res, 'href="?marker=')
 
     @helpers.create_mocks(case.HEAT_MOCKS)
@@ -97,7 +103,7 @@ class ConfigsListTests(case.ConfigsTestCase):
 
         res = self.client.get(case.INDEX_URL)
 
-        self.assertEqual(['script-0000', 'script-0001'], _rows(res))
+        self.assertEqual([_id('script', 0), _id('script', 1)], _rows(res))
 
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_explains_when_heat_cannot_be_reached_without_its_raw_error(self):

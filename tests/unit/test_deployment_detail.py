@@ -121,7 +121,7 @@ class DeploymentDetailTests(helpers.TestCase):
     def test_another_projects_deployment_is_not_found_not_an_error(self):
         self.mock_deployment_get.side_effect = heat_exc.HTTPNotFound()
 
-        res = self.client.get(self._url('someone-elses'))
+        res = self.client.get(self._url('0000e15e-0000-4000-8000-000000000000'))
 
         self.assertEqual(404, res.status_code)
 

@@ -15,6 +15,7 @@ from tests.unit import test_data
 
 RUNNING_ID = test_data.DEPLOYMENTS[2]['id']
 FINISHED_ID = test_data.DEPLOYMENTS[0]['id']
+OTHER_ID = '00000001-0000-4000-8000-000000000000'
 RUNNING_CONFIG_ID = test_data.DEPLOYMENTS[2]['config_id']
 
 
@@ -33,19 +34,19 @@ class LiveStatusTests(helpers.TestCase):
         finished = test_data.deployment(dict(test_data.DEPLOYMENTS[2],
                                              status='COMPLETE',
                                              status_reason='Outputs received'))
-        still_running = test_data.deployment(dict(test_data.DEPLOYMENTS[2], id='other-id'))
+        still_running = test_data.deployment(dict(test_data.DEPLOYMENTS[2], id=OTHER_ID))
         self.mock_deployment_get.side_effect = \
-            lambda request, each: {RUNNING_ID: finished, 'other-id': still_running}[each]
+            lambda request, each: {RUNNING_ID: finished, OTHER_ID: still_running}[each]
 
-        res = self._poll(RUNNING_ID, 'other-id')
+        res = self._poll(RUNNING_ID, OTHER_ID)
 
         self.assertEqual(200, res.status_code)
         reply = json.loads(res.content)
-        self.assertEqual({RUNNING_ID, 'other-id'}, set(reply['rows']))
+        self.assertEqual({RUNNING_ID, OTHER_ID}, set(reply['rows']))
         self.assertIn('Outputs received', reply['rows'][RUNNING_ID])
         self.assertIn('data-status="COMPLETE"', reply['rows'][RUNNING_ID])
-        self.assertIn('data-status="IN_PROGRESS"', reply['rows']['other-id'])
-        self.assertEqual(['other-id'], reply['running'])
+        self.assertIn('data-status="IN_PROGRESS"', reply['rows'][OTHER_ID])
+        self.assertEqual([OTHER_ID], reply['running'])
         self.assertEqual([], reply['gone'])
         self.assertTrue(reply['checked_at'])
         self.assertEqual(2, self.mock_deployment_get.call_count)

@@ -1,7 +1,11 @@
-"""An admin's deployment listing holds every project's runs: the panels keep their project's."""
+"""An admin's deployment listing holds every project's runs: the panels keep their project's,
+and Heat's calls by id answer an admin another project's object as not found."""
 
 import unittest
 from unittest import mock
+
+from django.core.cache import cache
+from heatclient import exc as heat_exc
 
 from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
@@ -39,6 +43,10 @@ DEPLOYMENTS = [_deployment('mine', 'my-config'), _deployment('theirs', 'their-co
 @mock.patch.object(api.heat, 'deployments_list', return_value=DEPLOYMENTS)
 class ProjectRunsTests(unittest.TestCase):
 
+    def setUp(self):
+        cache.clear()
+        self.addCleanup(cache.clear)
+
     def test_an_admin_sees_only_the_runs_of_the_project_at_hand(self, deployments_list,
                                                                 configs_list):
         configs_list.return_value = [_config_row('my-config', MINE),
@@ -59,8 +67,81 @@ class ProjectRunsTests(unittest.TestCase):
         configs_list.assert_not_called()
 
     def test_rows_without_a_project_are_kept(self, deployments_list, configs_list):
-        rows = [_config_row('my-config'), _config_row('their-config')]
+        configs_list.return_value = [_config_row('my-config'), _config_row('their-config')]
 
-        found = project_runs.of_this_project(_request(admin=True), DEPLOYMENTS, rows)
+        found = project_runs.deployments(_request(admin=True))
 
         self.assertEqual(['mine', 'theirs'], [d.id for d in found])
+
+    def test_a_config_heat_no_longer_lists_counts_as_another_projects(self, deployments_list,
+                                                                    configs_list):
+        configs_list.return_value = [_config_row('my-config', MINE)]
+
+        found = project_runs.deployments(_request(admin=True))
+
+        self.assertEqual(['mine'], [d.id for d in found])
+
+    def test_whose_a_config_is_is_listed_once_and_remembered(self, deployments_list,
+                                                             configs_list):
+        configs_list.return_value = [_config_row('my-config', MINE),
+                                     _config_row('their-config', THEIRS)]
+
+        project_runs.deployments(_request(admin=True))
+        found = project_runs.deployments(_request(admin=True))
+
+        self.assertEqual(['mine'], [d.id for d in found])
+        configs_list.assert_called_once()
+
+
+def _heatclient(deployment=None, config=None, metadata=()):
+    client = mock.Mock()
+    client.software_deployments.get.return_value = deployment
+    client.software_deployments.metadata.return_value = list(metadata)
+    client.software_configs.get.return_value = config
+    return client
+
+
+@mock.patch.object(api.heat, 'configs_list', return_value=[
+    _config_row('my-config', MINE), _config_row('their-config', THEIRS)])
+class ByIdTests(unittest.TestCase):
+    """Heat shows an admin any project's object by id; the dashboard does not."""
+
+    def setUp(self):
+        cache.clear()
+        self.addCleanup(cache.clear)
+
+    def _call(self, function, client, *args, admin=True):
+        with mock.patch.object(api.heat, 'heatclient', return_value=client):
+            return function(_request(admin=admin), *args)
+
+    def test_an_admin_gets_another_projects_deployment_as_not_found(self, configs_list):
+        client = _heatclient(deployment=DEPLOYMENTS[1])
+
+        with self.assertRaises(heat_exc.HTTPNotFound):
+            self._call(api.heat.deployment_get, client, 'theirs')
+
+    def test_an_admin_gets_the_projects_own_deployment(self, configs_list):
+        client = _heatclient(deployment=DEPLOYMENTS[0])
+
+        self.assertIs(DEPLOYMENTS[0], self._call(api.heat.deployment_get, client, 'mine'))
+
+    def test_an_admin_gets_another_projects_config_as_not_found(self, configs_list):
+        client = _heatclient(config=_config_row('their-config'))
+
+        with self.assertRaises(heat_exc.HTTPNotFound):
+            self._call(api.heat.config_get, client, 'their-config')
+
+    def test_a_member_costs_no_listing(self, configs_list):
+        client = _heatclient(config=_config_row('their-config'))
+
+        self._call(api.heat.config_get, client, 'their-config', admin=False)
+
+        configs_list.assert_not_called()
+
+    def test_an_admin_reads_only_the_projects_configs_in_a_servers_metadata(self, configs_list):
+        client = _heatclient(metadata=[{'id': 'my-config', 'name': 'a'},
+                                       {'id': 'their-config', 'name': 'b'}])
+
+        found = self._call(api.heat.server_metadata, client, 's1')
+
+        self.assertEqual(['my-config'], [each['id'] for each in found])

@@ -1,11 +1,12 @@
 from django.urls import re_path
 
+from heat_deploy_dashboard.content import ids
 from heat_deploy_dashboard.content.components import views
 
 urlpatterns = [
     re_path(r'^$', views.IndexView.as_view(), name='index'),
-    re_path(r'^(?P<component_id>[^/]+)/$',
+    re_path(rf'^(?P<component_id>{ids.HEAT_ID})/$',
             views.DetailView.as_view(), name='detail'),
-    re_path(r'^(?P<component_id>[^/]+)/run/$',
+    re_path(rf'^(?P<component_id>{ids.HEAT_ID})/run/$',
             views.TriggerView.as_view(), name='trigger'),
 ]

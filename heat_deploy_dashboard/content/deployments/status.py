@@ -18,6 +18,8 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content import ids as content_ids
+from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.deployments import recheck
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
@@ -55,7 +57,9 @@ def _quiet(request, ids, pool):
     return {each for each, may_have in zip(candidates, looks) if not may_have}
 
 
-class StatusView(generic.View):
+class StatusView(PolicyRequiredMixin, generic.View):
+    policy_rules = (("orchestration", "software_deployments:show"),)
+
     def get(self, request):
         return self._rows(request, request.GET.getlist('id'))
 
@@ -64,7 +68,10 @@ class StatusView(generic.View):
         return self._rows(request, request.POST.getlist('id'))
 
     def _rows(self, request, requested):
-        ids = list(dict.fromkeys(requested))[:MAX_IDS]
+        requested = list(dict.fromkeys(requested))[:MAX_IDS]
+        # What cannot be a deployment's id is gone without asking Heat.
+        ids = [each for each in requested if content_ids.is_heat_id(each)]
+        malformed = [each for each in requested if each not in ids]
         try:
             with futures.ThreadPoolExecutor(PARALLEL_SHOWS) as pool:
                 quiet = _quiet(request, ids, pool)
@@ -84,7 +91,7 @@ class StatusView(generic.View):
         table = project_tables.DeploymentsTable(request, data=found)
         return http.JsonResponse({
             'rows': {row.datum.id: row.render() for row in table.get_rows()},
-            'gone': [each for each, d in zip(to_show, shown) if d is None],
+            'gone': malformed + [each for each, d in zip(to_show, shown) if d is None],
             # The quiet rows are left as the page shows them: still running.
             'running': [d.id for d in found if d.status == 'IN_PROGRESS'] + sorted(quiet),
             'checked_at': datetime.datetime.now(datetime.timezone.utc).isoformat(),

@@ -1,3 +1,4 @@
+import re
 import types
 from urllib import parse
 
@@ -25,9 +26,14 @@ from heat_deploy_dashboard.content.deployments import paging
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
+from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
+
+# What Heat checks for the calls a run's page makes: the deployment and its derived config.
+SHOW_RULES = (("orchestration", "software_deployments:show"),
+              ("orchestration", "software_configs:show"))
 
 _FILTER_FIELDS = {'status': 'status', 'action': 'action', 'server': 'server_id'}
 
@@ -80,36 +86,34 @@ def _deployment_and_config(request, deployment_id):
     """
     try:
         deployment = api.heat.deployment_get(request, deployment_id)
+        # Through the cache the list and the poller already filled. Heat refuses to delete a
+        # config a deployment uses, so a cached one cannot outlive its deployment.
+        config = config_cache.get_many(request, [deployment.config_id]).get(
+            deployment.config_id)
+        if config is not None:
+            deployment = rows.with_result_applied(request, deployment, config)
+        return deployment.to_dict(), config
     except heat_exc.HTTPNotFound:
         # Another project's deployment, or a deleted one: the same answer for both.
         raise http.Http404(_("This software deployment does not exist, or it is not in "
                              "your project."))
-    # Through the cache the list and the poller already filled. Heat refuses to delete a config
-    # a deployment uses, so a cached one cannot outlive its deployment.
-    config = config_cache.get_many(request, [deployment.config_id]).get(
-        deployment.config_id)
-    if config is not None:
-        deployment = rows.with_result_applied(request, deployment, config)
-    return deployment.to_dict(), config
+    except Exception:
+        exceptions.handle(
+            request,
+            _("Unable to retrieve the software deployment: the orchestration service "
+              "could not be reached or answered with an error."),
+            details='', redirect=reverse('horizon:project:deployments:index'))
 
 
-class DetailView(horizon_tabs.TabView):
+class DetailView(PolicyRequiredMixin, horizon_tabs.TabView):
     tab_group_class = project_tabs.DeploymentDetailTabs
     template_name = 'project/deployments/detail.html'
     page_title = "{{ title }}"
+    policy_rules = SHOW_RULES
 
     @memoized.memoized_method
     def get_data(self):
-        try:
-            return _deployment_and_config(self.request, self.kwargs['deployment_id'])
-        except http.Http404:
-            raise
-        except Exception:
-            exceptions.handle(
-                self.request,
-                _("Unable to retrieve the software deployment: the orchestration service "
-                  "could not be reached or answered with an error."),
-                details='', redirect=reverse('horizon:project:deployments:index'))
+        return _deployment_and_config(self.request, self.kwargs['deployment_id'])
 
     @memoized.memoized_method
     def get_late_result(self):
@@ -144,8 +148,10 @@ class DetailView(horizon_tabs.TabView):
         return context
 
 
-class OutputDownloadView(generic.View):
+class OutputDownloadView(PolicyRequiredMixin, generic.View):
     """The whole text of one output, however long, as a file."""
+
+    policy_rules = SHOW_RULES
 
     def get(self, request, deployment_id, output_name):
         deployment, _config = _deployment_and_config(request, deployment_id)
@@ -154,8 +160,11 @@ class OutputDownloadView(generic.View):
             raise http.Http404(_("This deployment has no output of that name."))
         response = http.HttpResponse(runs.output_text(values[output_name]),
                                      content_type='text/plain; charset=utf-8')
+        # The server chose the output's name: quotes or line breaks in a header would break
+        # the response.
+        filename = re.sub(r'[^\w.-]+', '_', output_name, flags=re.ASCII)
         response['Content-Disposition'] = (
-            f'attachment; filename="{deployment_id}-{output_name}.txt"')
+            f'attachment; filename="{deployment_id}-{filename}.txt"')
         return response
 
 
@@ -167,9 +176,11 @@ def _component_of(request, deployment_id):
     return None
 
 
-class RerunView(generic.View):
+class RerunView(PolicyRequiredMixin, generic.View):
     """The Run Action form of the run's component, filled in with the run's action, server
     and inputs, for the user to check and submit."""
+
+    policy_rules = SHOW_RULES + project_tables.RerunDeployment.policy_rules
 
     def get(self, request, deployment_id):
         deployment, config = _deployment_and_config(request, deployment_id)
