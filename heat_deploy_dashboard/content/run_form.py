@@ -93,7 +93,8 @@ class _TransportSelect(forms.RadioSelect):
 class SuggestingInput(forms.TextInput):
     """A text input that offers choices (an HTML datalist) and takes any
     text. ``suggestions`` is called when the field is drawn, so a form that
-    is only submitted never fetches them."""
+    is only submitted never fetches them; each is a text, or a (text,
+    label) pair whose label the browser shows beside it."""
 
     def __init__(self, suggestions, attrs=None):
         super().__init__(attrs)
@@ -103,8 +104,9 @@ class SuggestingInput(forms.TextInput):
         list_id = '%s__suggestions' % (attrs or {}).get('id', name)
         field = super().render(name, value, dict(attrs or {}, list=list_id),
                                renderer)
-        options = format_html_join('', '<option value="{}">',
-                                   ((each,) for each in self.suggestions()))
+        pairs = (each if isinstance(each, tuple) else (each, '')
+                 for each in self.suggestions())
+        options = format_html_join('', '<option value="{}">{}</option>', pairs)
         return field + format_html('<datalist id="{}">{}</datalist>',
                                    list_id, options)
 

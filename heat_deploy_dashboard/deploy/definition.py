@@ -8,6 +8,8 @@ schema's wording; here each mistake gets a sentence, and nothing is sent to
 Heat until all are right.
 """
 
+import unicodedata
+
 import yaml
 from heatclient.common import template_format
 
@@ -34,6 +36,14 @@ NOT_AN_ENTRY = gettext_noop(
     'Entry %(number)s is not a mapping of keys to values.')
 NO_NAME = gettext_noop('Entry %(number)s needs a name.')
 NAME_TWICE = gettext_noop('The name %(name)s is used twice.')
+NAME_CONTROL = gettext_noop(
+    'Entry %(number)s: its name holds a control character (%(character)s). '
+    'No hook can run a config with it: write the name without control '
+    'characters such as NUL, tab or line breaks.')
+INPUT_NAME_EQUALS = gettext_noop(
+    '%(name)s: an input\'s name cannot hold "=". The script hooks give each '
+    'input to the script as an environment variable of that name, and such '
+    'a name stops them before the script runs.')
 UNKNOWN_KEYS = gettext_noop(
     '%(name)s: unknown keys %(keys)s. The keys are %(allowed)s.')
 BAD_TYPE = gettext_noop(
@@ -71,6 +81,14 @@ def load(text: str):
             'column': mark.column + 1 if mark else 1})) from None
 
 
+def _control_character(name: str):
+    """The first control character of a name, as U+XXXX; None without one."""
+    for character in name:
+        if unicodedata.category(character) == 'Cc':
+            return 'U+%04X' % ord(character)
+    return None
+
+
 def _entries(value, allowed_keys):
     """(name, entry) for each entry of an input or output list."""
     if value is None:
@@ -84,6 +102,14 @@ def _entries(value, allowed_keys):
         name = entry.get('name')
         if not isinstance(name, str) or not name.strip():
             raise InputError(Message(NO_NAME, {'number': number}))
+        # Heat stores any text, but a hook gets inputs as environment
+        # variables and outputs as file names: a NUL stops it, and no other
+        # control character belongs in a name. The name itself is not shown:
+        # it would carry the character into the page.
+        control = _control_character(name)
+        if control:
+            raise InputError(Message(NAME_CONTROL, {'number': number,
+                                                    'character': control}))
         if name in seen:
             raise InputError(Message(NAME_TWICE, {'name': name}))
         seen.add(name)
@@ -108,8 +134,11 @@ def _check_flag(name: str, entry: dict, key: str) -> None:
 
 
 def check_inputs(value) -> list[dict]:
-    """Declared inputs, as Heat would accept them; raises InputError."""
+    """Declared inputs, as Heat would accept them and a hook can run them;
+    raises InputError."""
     for name, entry in _entries(value, INPUT_KEYS):
+        if '=' in name:
+            raise InputError(Message(INPUT_NAME_EQUALS, {'name': name}))
         _check_flag(name, entry, 'replace_on_change')
         default = entry.get('default')
         # Heat lets an empty default through whatever the type (a legacy of

@@ -180,5 +180,6 @@ def as_text(input_type: str | None, value) -> str | None:
     if input_type == COMMA_DELIMITED_LIST and isinstance(value, list):
         return ','.join(str(item) for item in value)
     if isinstance(value, (dict, list)):
-        return json.dumps(value, indent=2, sort_keys=True)
+        # As typed: ü, not \u00fc.
+        return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
     return str(value)

@@ -163,7 +163,12 @@ def test_the_metadata_shows_its_secrets_only_when_asked(user, heat, demo_resourc
     signatures = re.findall(r'temp_url_sig=([0-9a-f]{20,})',
                             repr(heat.software_deployments.metadata(server_id=server)))
 
-    page = user.get(f'/project/servers/{server}/?tab=server_details__metadata&reveal=1').text
+    asked = user.get(f'/project/servers/{server}/?tab=server_details__metadata&reveal=1').text
+    confirm = user.get(f'/project/servers/{server}/metadata/reveal/').text
+    page = user.post(f'/project/servers/{server}/metadata/reveal/', {}).text
 
+    assert signatures
+    for masked in (asked, confirm):
+        assert not any(signature in masked for signature in signatures)
     assert 'Secrets are shown' in page
-    assert signatures and all(signature in page for signature in signatures)
+    assert all(signature in page for signature in signatures)

@@ -5,6 +5,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
+from django.test import Client
 from django.test.utils import override_settings
 from django.urls import reverse
 from heatclient import exc as heat_exc
@@ -30,6 +31,10 @@ RAW_ERROR_TEXT = ('10.9.9.9', 'Connection refused', 'Traceback', 'DBError')
 
 def server_url(server_id=data.DB_1):
     return reverse('horizon:project:servers:detail', args=[server_id])
+
+
+def reveal_url(server_id=data.DB_1):
+    return reverse('horizon:project:servers:reveal_metadata', args=[server_id])
 
 
 def detail_url(deployment):
@@ -59,7 +64,7 @@ class ServersListTests(ServersTestCase):
         self.assertEqual([data.DB_1, data.WEB, data.DB_2], [s.id for s in servers])
         db_1 = servers[0]
         self.assertEqual((2, 1, 1), (db_1.complete, db_1.failed, db_1.in_progress))
-        self.assertEqual('d-running', db_1.latest.id)
+        self.assertEqual(data.RUNNING['id'], db_1.latest.id)
         self.assertContains(res, server_url(data.DB_1))
         self.assertContains(res, detail_url(data.RUNNING))
         self.assertContains(res, 'mysql-BACKUP')
@@ -114,7 +119,7 @@ class ServerPageTests(ServersTestCase):
         self.assertEqual(200, res.status_code)
         self.mock_deployments_list.assert_called_once_with(helpers.IsHttpRequest(),
                                                            server_id=data.DB_1)
-        self.assertEqual(['d-running', 'd-restore', 'd-backup', 'd-create'],
+        self.assertEqual([data.RUNNING['id'], data.RESTORE['id'], data.BACKUP['id'], data.CREATE['id']],
                          [d.id for d in res.context['table'].data])
         for run in data.DB_1_RUNS:
             self.assertContains(res, detail_url(run))
@@ -168,12 +173,12 @@ class ServerPageTests(ServersTestCase):
 
         page = self.client.get(server_url()).content.decode()
         polled = json.loads(self.client.get(reverse('horizon:project:deployments:status'),
-                                            {'id': 'd-running'}).content)
+                                            {'id': data.RUNNING['id']}).content)
 
-        on_page = re.search(r'<tr[^>]*data-object-id="d-running".*?</tr>', page, re.S)
+        on_page = re.search(r'<tr[^>]*data-object-id="%s".*?</tr>' % data.RUNNING['id'], page, re.S)
         cells = re.compile(r'<td[ >]')
         self.assertEqual(len(cells.findall(on_page.group(0))),
-                         len(cells.findall(polled['rows']['d-running'])))
+                         len(cells.findall(polled['rows'][data.RUNNING['id']])))
 
     @helpers.create_mocks(HEAT_MOCKS)
     def test_a_server_heat_lists_nothing_for_says_so_honestly(self):
@@ -255,21 +260,104 @@ class ServerMetadataTests(ServersTestCase):
             self.assertNotContains(res, secret)
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'server_metadata')})
-    def test_secrets_are_shown_only_when_asked_with_a_warning_and_the_cli_command(self):
+    def test_a_get_asking_to_reveal_still_masks_and_offers_the_confirmation(self):
         self.serve(infos=data.DB_1_RUNS)
         self.mock_server_metadata.return_value = data.metadata()
 
-        masked = self.client.get(server_url() + METADATA_TAB)
-        revealed = self.client.get(server_url() + METADATA_TAB + '&reveal=1')
+        res = self.client.get(server_url() + METADATA_TAB + '&reveal=1')
 
-        self.assertContains(masked, METADATA_TAB.replace('&', '&amp;') + '&amp;reveal=1')
-        self.assertNotContains(masked, 'Secrets are shown')
-        self.assertContains(revealed, 'Secrets are shown')
+        self.assertContains(res, 'temp_url_sig=********')
+        self.assertNotContains(res, 'Secrets are shown')
         for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
-            self.assertContains(revealed, secret)
-        for res in (masked, revealed):
+            self.assertNotContains(res, secret)
+        self.assertContains(res, f'href="{reveal_url()}"')
+        self.assertContains(res, 'ajax-modal hdd-reveal')
+        self.assertContains(res, '<code>openstack software deployment metadata show '
+                                 + data.DB_1)
+
+    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    def test_the_confirmation_shows_no_secret_and_posts_to_itself(self):
+        self.mock_server_metadata.return_value = data.metadata()
+
+        modal = self.client.get(reveal_url(), HTTP_X_REQUESTED_WITH='XMLHttpRequest')
+        page = self.client.get(reveal_url() + '?reveal=1')
+
+        for res in (modal, page):
+            self.assertEqual(200, res.status_code)
+            self.assertContains(res, "Show the secrets of server")
+            self.assertContains(res, 'passwords and signal URLs will be shown on screen')
+            self.assertContains(res, f'action="{reveal_url()}"')
+            self.assertContains(res, 'method="POST"')
+            self.assertContains(res, 'name="csrfmiddlewaretoken"')
+            self.assertContains(res, f'href="{server_url()}{METADATA_TAB}"')
+            self.assertNotContains(res, 'Secrets are shown')
+            for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
+                self.assertNotContains(res, secret)
+        self.assertTemplateUsed(modal, 'project/servers/_reveal.html')
+        self.assertTemplateUsed(page, 'project/servers/reveal.html')
+        self.mock_server_metadata.assert_not_called()
+
+    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    def test_posting_the_confirmation_shows_the_secrets_with_a_warning_never_cached(self):
+        self.mock_server_metadata.return_value = data.metadata()
+
+        modal = self.client.post(reveal_url(), {}, HTTP_X_REQUESTED_WITH='XMLHttpRequest')
+        page = self.client.post(reveal_url(), {})
+
+        for res in (modal, page):
+            self.assertEqual(200, res.status_code)
+            self.assertContains(res, 'Secrets are shown')
+            for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
+                self.assertContains(res, secret)
             self.assertContains(res, '<code>openstack software deployment metadata show '
                                      + data.DB_1)
+            self.assertIn('no-store', res['Cache-Control'])
+            self.assertNotIn('X-Horizon-Location', res)
+        # As a modal: closing it masks them; as a page, a link back to the masked tab.
+        self.assertTemplateUsed(modal, 'project/servers/_revealed.html')
+        self.assertContains(modal, 'data-dismiss="modal"')
+        self.assertTemplateUsed(page, 'project/servers/revealed.html')
+        self.assertContains(page, f'href="{server_url()}{METADATA_TAB}"')
+        self.assertEqual(2, self.mock_server_metadata.call_count)
+        self.mock_server_metadata.assert_called_with(helpers.IsHttpRequest(), data.DB_1)
+
+    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    def test_a_post_without_the_csrf_token_reveals_nothing(self):
+        self.mock_server_metadata.return_value = data.metadata()
+        client = Client(enforce_csrf_checks=True)
+        client.cookies = self.client.cookies
+
+        res = client.post(reveal_url(), {})
+
+        self.assertEqual(403, res.status_code)
+        for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
+            self.assertNotContains(res, secret, status_code=403)
+        self.mock_server_metadata.assert_not_called()
+
+    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    def test_a_failure_to_read_the_metadata_is_a_sentence(self):
+        self.mock_server_metadata.side_effect = HEAT_DOWN['server error']
+
+        res = self.client.post(reveal_url(), {}, HTTP_X_REQUESTED_WITH='XMLHttpRequest')
+
+        self.assertContains(res, 'The metadata could not be loaded.')
+        for raw in RAW_ERROR_TEXT:
+            self.assertNotContains(res, raw)
+
+    @override_settings(POLICY_CHECK_FUNCTION=lambda rules, request, target=None: (
+        ('orchestration', 'software_deployments:metadata') not in rules))
+    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    def test_a_user_without_the_metadata_rule_cannot_reveal(self):
+        self.mock_server_metadata.return_value = data.metadata()
+
+        refused = [self.client.get(reveal_url()), self.client.post(reveal_url(), {}),
+                   self.client.post(reveal_url(), {}, HTTP_X_REQUESTED_WITH='XMLHttpRequest')]
+
+        for res in refused:
+            self.assertIn(res.status_code, (401, 403))
+            for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
+                self.assertNotIn(secret, res.content.decode())
+        self.mock_server_metadata.assert_not_called()
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'server_metadata')})
     def test_heat_down_is_a_sentence(self):
@@ -305,8 +393,8 @@ class CancelFromServerPageTests(ServersTestCase):
 
         res = self.client.get(server_url())
 
-        self.assertContains(res, 'deployments__cancel__d-running')
-        for finished in ('d-create', 'd-backup', 'd-restore'):
+        self.assertContains(res, 'deployments__cancel__' + data.RUNNING['id'])
+        for finished in (data.CREATE['id'], data.BACKUP['id'], data.RESTORE['id']):
             self.assertNotContains(res, f'deployments__cancel__{finished}')
         self.assertContains(res, 'may still finish it')
 
@@ -314,21 +402,21 @@ class CancelFromServerPageTests(ServersTestCase):
     def test_cancelling_asks_heat_once_and_comes_back_to_the_server(self):
         self.serve(infos=data.DB_1_RUNS)
 
-        res = self.client.post(server_url(), {'action': 'deployments__cancel__d-running'})
+        res = self.client.post(server_url(), {'action': 'deployments__cancel__' + data.RUNNING['id']})
 
         self.assertRedirectsNoFollow(res, server_url())
         self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(),
-                                                            'd-running')
+                                                            data.RUNNING['id'])
 
     @helpers.create_mocks({**HEAT_MOCKS, api.deploy: ('cancel_deployment',)})
     def test_a_late_click_on_a_finished_run_is_harmless(self):
         self.serve(infos=data.DB_1_RUNS)
-        finished = next(i for i in data.DB_1_RUNS if i['id'] == 'd-backup')
+        finished = next(i for i in data.DB_1_RUNS if i['id'] == data.BACKUP['id'])
         # The deploy package leaves a finished run as it is and returns it.
         self.mock_cancel_deployment.return_value = \
             software_deployments.SoftwareDeployment(None, dict(finished), loaded=True)
 
-        res = self.client.post(server_url(), {'action': 'deployments__cancel__d-backup'})
+        res = self.client.post(server_url(), {'action': 'deployments__cancel__' + data.BACKUP['id']})
 
         self.assertRedirectsNoFollow(res, server_url())
         self.assertMessageCount(success=1, info=1, error=0)

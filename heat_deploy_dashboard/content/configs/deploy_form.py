@@ -10,9 +10,8 @@ from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.deploy.trigger import derived_name
 
 DEFAULT_ACTION = 'CREATE'
-# Heat's columns: a deployment's server_id holds 36 characters, a config's
-# name 255.
-MAX_SERVER_ID = 36
+# Heat's columns: a config's name holds 255 characters (a server's id 36,
+# and the field takes a server's name too).
 MAX_NAME = 255
 
 
@@ -27,12 +26,13 @@ def action_suggestions(config):
 
 class DeployConfigForm(run_form.RunForm):
     server = forms.CharField(
-        label=_("Server ID"), max_length=MAX_SERVER_ID,
+        label=_("Server"), max_length=MAX_NAME,
         widget=run_form.SuggestingInput(tuple),
-        help_text=_("Heat sends the deployment only to a server of one of "
-                    "your stacks (OS::Nova::Server or OS::Heat::"
-                    "DeployedServer). The servers that already have "
-                    "deployments are offered."))
+        help_text=_("The ID or the name of a server of this project: a "
+                    "server of one of its stacks (OS::Nova::Server or "
+                    "OS::Heat::DeployedServer) or one of its Compute "
+                    "servers. Only these read their deployments from Heat; "
+                    "they are offered."))
     action = forms.CharField(
         label=_("Action"), max_length=MAX_NAME, initial=DEFAULT_ACTION,
         widget=run_form.SuggestingInput(tuple),
@@ -46,14 +46,27 @@ class DeployConfigForm(run_form.RunForm):
 
     field_order = ['server', 'action', 'name', 'transport', 'timeout']
 
-    def __init__(self, request, *args, config, known_servers, **kwargs):
+    def __init__(self, request, *args, config, project_servers, **kwargs):
+        """project_servers: called, gives the project's servers
+        (content.project_servers.ProjectServers)."""
         super().__init__(request, *args, **kwargs)
         self.config = config
-        self.fields['server'].widget.suggestions = known_servers
+        self.project_servers = project_servers
+        # Each server's id, which the browser shows with its name.
+        self.fields['server'].widget.suggestions = lambda: [
+            (server.id, server.name) for server in project_servers().servers]
         actions = action_suggestions(config)
         self.fields['action'].widget.suggestions = lambda: actions
         self.fields['name'].initial = config.get('name') or config['id']
         self.add_input_fields(config.get('inputs') or [])
+
+    def clean_server(self):
+        # Heat deploys to any id, and a deployment no agent reads stays in
+        # progress until its timeout: only the project's servers are taken.
+        try:
+            return self.project_servers().find(self.cleaned_data['server']).id
+        except LookupError as error:
+            raise forms.ValidationError(str(error)) from None
 
     def clean(self):
         cleaned = super().clean()
@@ -66,9 +79,11 @@ class DeployConfigForm(run_form.RunForm):
 
     def shown_commands(self):
         """The CLI command of the run as the form shows it."""
+        # The CLI takes an id: a name the form resolved is shown as its id.
+        server = (getattr(self, 'cleaned_data', {}).get('server')
+                  or self['server'].value() or 'SERVER')
         return self.commands(self.config['id'], self['action'].value() or '',
-                             [self['server'].value() or 'SERVER'],
-                             self['name'].value() or '')
+                             [server], self['name'].value() or '')
 
     def handle(self, request, data):
         result = self.start(request, self.config['id'], data['action'],

@@ -1,4 +1,3 @@
-import logging
 import types
 
 from django import http
@@ -19,7 +18,7 @@ from horizon.utils import memoized
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import linking
 from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.content.configs import deploy_form
 from heat_deploy_dashboard.content.configs import forms as project_forms
 from heat_deploy_dashboard.content.configs import tables as project_tables
@@ -27,8 +26,6 @@ from heat_deploy_dashboard.content.configs import tabs as project_tabs
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import derived
-
-LOG = logging.getLogger(__name__)
 
 INDEX_URL = 'horizon:project:configs:index'
 DETAIL_URL = 'horizon:project:configs:detail'
@@ -103,7 +100,12 @@ class IndexView(tables.DataTableView):
 
 class _ConfigMixin:
     """The config named in the URL as a dict, read from Heat (not from the
-    config cache: a deleted config must not show); 404 when there is none."""
+    config cache: a deleted config must not show); 404 when there is none,
+    for a POST too, before its form is looked at."""
+
+    def dispatch(self, request, *args, **kwargs):
+        self.get_config()
+        return super().dispatch(request, *args, **kwargs)
 
     @memoized.memoized_method
     def get_config(self):
@@ -246,21 +248,14 @@ class DeployView(PolicyRequiredMixin, _ConfigMixin, forms.ModalFormView):
             "instead.") % {'server': server})
         return shortcuts.redirect(reverse(DETAIL_URL, args=[config['id']]))
 
-    @memoized.memoized_method
-    def known_servers(self):
-        """The servers that have deployments, to offer; none when Heat
-        cannot say (the user can still type an ID)."""
-        try:
-            return sorted({d.server_id for d in
-                           project_runs.deployments(self.request)})
-        except Exception:
-            LOG.warning('Could not list deployments to offer servers',
-                        exc_info=True)
-            return []
+    def project_servers(self):
+        """The servers a run may go to: offered when the form is drawn,
+        and what a posted server must be one of."""
+        return project_servers.of_project(self.request)
 
     def get_form_kwargs(self):
         return dict(super().get_form_kwargs(), config=self.get_config(),
-                    known_servers=self.known_servers)
+                    project_servers=self.project_servers)
 
     def get_success_url_from_handled(self, deployment):
         return reverse('horizon:project:deployments:detail',

@@ -118,11 +118,18 @@ class MetadataTab(tabs.Tab):
     preload = False
 
     def get_context_data(self, request, **kwargs):
-        server_id = self.tab_group.kwargs['server_id']
-        context = {'command': cli.deployment_metadata_show(server_id),
-                   # Whoever may read the metadata (this tab's rule) may read it whole, as
-                   # the CLI shows it; the page masks it unless asked.
-                   'revealed': request.GET.get(REVEAL) == '1'}
+        # Always masked. Whoever may read the metadata (this tab's rule) may read it whole,
+        # as the CLI shows it, but only by confirming it in the reveal form (a POST:
+        # views.RevealMetadataView), never from a link or a bookmark.
+        return self.metadata_context(request, self.tab_group.kwargs['server_id'],
+                                     revealed=False)
+
+    @staticmethod
+    def metadata_context(request, server_id, revealed):
+        """What _metadata.html shows of the server's metadata: its secrets masked unless
+        revealed."""
+        context = {'server_id': server_id, 'revealed': revealed,
+                   'command': cli.deployment_metadata_show(server_id)}
         try:
             metadata = api.heat.server_metadata(request, server_id)
         except Exception:

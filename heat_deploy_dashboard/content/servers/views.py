@@ -1,10 +1,13 @@
 import dataclasses
 
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
+from horizon import forms
 from horizon import tables
 from horizon import tabs as horizon_tabs
+from horizon.utils import http as http_utils
 
-from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.deployments import rows
@@ -89,3 +92,60 @@ class DetailView(PolicyRequiredMixin, horizon_tabs.TabbedTableView):
         context = super().get_context_data(**kwargs)
         context['title'] = _("Server %(server)s") % {'server': self.kwargs['server_id']}
         return context
+
+
+# Who may read a server's metadata may see it unmasked: the CLI shows it so.
+METADATA_RULES = (("orchestration", "software_deployments:metadata"),)
+METADATA_TAB = '?tab=server_details__metadata'
+
+
+class RevealMetadataForm(forms.SelfHandlingForm):
+    """Nothing to fill in: posting it, with its CSRF token, is the confirmation."""
+
+    def handle(self, request, data):
+        return True
+
+
+class RevealMetadataView(PolicyRequiredMixin, forms.ModalFormView):
+    """A server's metadata with its secrets: a GET asks to confirm, and only the POST shows
+    them, so that no link, bookmark, history entry or page another site embeds does."""
+
+    form_class = RevealMetadataForm
+    template_name = 'project/servers/reveal.html'
+    revealed_template_name = 'project/servers/revealed.html'
+    modal_id = 'reveal_metadata_modal'
+    page_title = _("Show Secrets")
+    submit_label = _("Show Secrets")
+    policy_rules = METADATA_RULES
+
+    revealed = False
+
+    def get_template_names(self):
+        if not self.revealed:
+            return super().get_template_names()
+        if http_utils.is_ajax(self.request):
+            # Horizon's modal script shows an answer that is not a redirect as a new modal.
+            return 'project/servers/_revealed.html'
+        return self.revealed_template_name
+
+    def get_cancel_url(self):
+        return reverse('horizon:project:servers:detail',
+                       args=[self.kwargs['server_id']]) + METADATA_TAB
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        server_id = self.kwargs['server_id']
+        context['server_id'] = server_id
+        context['submit_url'] = reverse('horizon:project:servers:reveal_metadata',
+                                        args=[server_id])
+        return context
+
+    def form_valid(self, form):
+        self.revealed = True
+        context = self.get_context_data(form=form)
+        context.update(project_tabs.MetadataTab.metadata_context(
+            self.request, self.kwargs['server_id'], revealed=True))
+        response = self.render_to_response(context)
+        # Secrets: not for any cache, nor for the browser's back button.
+        add_never_cache_headers(response)
+        return response

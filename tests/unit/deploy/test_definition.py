@@ -47,6 +47,50 @@ def test_wrong_inputs_are_named(inputs, message):
         definition.check_inputs(inputs)
 
 
+@pytest.mark.parametrize('name, character', [
+    ('a\x00b', 'U+0000'), ('a\tb', 'U+0009'), ('line\n', 'U+000A'), ('a\rb', 'U+000D'),
+    ('a\x1bb', 'U+001B'), ('a\x7fb', 'U+007F'), ('a\x85b', 'U+0085'),
+])
+def test_a_name_with_a_control_character_is_refused_without_showing_it(name, character):
+    for check in (definition.check_inputs, definition.check_outputs):
+        with pytest.raises(InputError) as raised:
+            check([{'name': 'fine'}, {'name': name}])
+
+        assert str(raised.value).startswith(
+            f'Entry 2: its name holds a control character ({character}).')
+        assert name not in str(raised.value)
+
+
+def test_a_control_character_written_as_a_yaml_escape_is_refused_too():
+    loaded = definition.load('- name: "a\\u0000b"\n')
+    assert loaded == [{'name': 'a\x00b'}]
+    with pytest.raises(InputError, match=r'control character \(U\+0000\)'):
+        definition.check_inputs(loaded)
+    with pytest.raises(InputError, match=r'Entry 1: its name holds a control character'):
+        definition.check_definition(definition.load('outputs:\n- name: "out\\n"\n'))
+
+
+def test_an_empty_name_is_refused():
+    for name in ('', '  ', None, 7):
+        with pytest.raises(InputError, match='Entry 1 needs a name.'):
+            definition.check_outputs([{'name': name}])
+
+
+def test_an_input_name_cannot_hold_an_equals_sign_which_no_environment_variable_can():
+    with pytest.raises(InputError, match='a=b: an input\'s name cannot hold "="'):
+        definition.check_inputs([{'name': 'a=b'}])
+    # An output is a file name to the script hooks, where "=" is fine.
+    assert definition.check_outputs([{'name': 'a=b'}]) == [{'name': 'a=b'}]
+
+
+def test_names_in_common_use_are_not_refused():
+    names = ['greeting', 'deploy_server_id', 'Camel', 'with-dash', 'dotted.name', 'x1',
+             '1st', 'with space', 'Grüße', '名前', '_private']
+    inputs = [{'name': name} for name in names]
+    assert definition.check_inputs(inputs) == inputs
+    assert definition.check_outputs(inputs) == inputs
+
+
 def test_outputs_take_their_own_keys():
     outputs = [{'name': 'result', 'error_output': True, 'type': 'String'}]
     assert definition.check_outputs(outputs) == outputs

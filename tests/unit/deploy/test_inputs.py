@@ -173,3 +173,15 @@ def test_as_text_is_what_a_person_types_for_each_type():
     assert as_text('Json', {'b': 1, 'a': [2]}) == '{\n  "a": [\n    2\n  ],\n  "b": 1\n}'
     assert as_text('Number', 14) == '14'
     assert as_text('String', None) is None
+
+
+def test_as_text_shows_json_text_as_typed_not_escaped():
+    from heat_deploy_dashboard.deploy.inputs import as_text
+    value = {'greeting': 'Grüß dich', 'cities': ['Zürich', '東京']}
+    text = as_text('Json', value)
+    assert text == ('{\n  "cities": [\n    "Zürich",\n    "東京"\n  ],\n'
+                    '  "greeting": "Grüß dich"\n}')
+    assert '\\u' not in text
+    # And it is what coerce_value reads back.
+    assert coerce_value('labels', 'Json', text) == value
+    assert as_text('CommaDelimitedList', ['ä', 'ö']) == 'ä,ö'
