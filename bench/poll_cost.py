@@ -65,7 +65,8 @@ def measure_polls(heat, swift, config_id, browser, calls_of_status):
     running, results = [], {}
     for rows in ROW_COUNTS:
         running += _add_running(heat, swift, config_id, rows - len(running))
-        results[str(rows)] = dict(_window(browser), backend_calls_per_poll=calls_of_status(running))
+        results[str(rows)] = dict(_window(browser),
+                                  backend_calls_per_poll=calls_of_status(running))
     for deployment_id in running:
         deploy.cancel(heat, deployment_id, 'bench', deploy.transport_for)
     return results

@@ -35,7 +35,8 @@ class Layout:
 
     @classmethod
     def from_environment(cls, default_dir=None, default_port_base=DEFAULT_PORT_BASE):
-        data_dir = os.environ.get('DEVCLOUD_DIR') or default_dir or REPO_ROOT / 'build' / 'devcloud'
+        data_dir = (os.environ.get('DEVCLOUD_DIR') or default_dir
+                    or REPO_ROOT / 'build' / 'devcloud')
         port_base = int(os.environ.get('DEVCLOUD_PORT_BASE') or default_port_base)
         return cls(pathlib.Path(data_dir).resolve(), port_base)
 

@@ -16,11 +16,11 @@ however many components and servers there are.
 No Django here: the views use it, and it is tested on plain dicts.
 """
 
-import json
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from dataclasses import field
+import json
+import re
 
 from heat_deploy_dashboard.deploy.derived import SERVER_ID
 

@@ -12,8 +12,8 @@ import pathlib
 import shutil
 import sys
 
-import pytest
 from heatclient import client as heat_client
+import pytest
 from swiftclient import client as swift_client
 from zaqarclient.queues.v2 import client as zaqar_client
 

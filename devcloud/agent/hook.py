@@ -20,9 +20,9 @@ import sys
 import time
 import uuid
 
-import requests
-from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
+from keystoneauth1 import session as ks_session
+import requests
 from zaqarclient.queues.v2 import client as zaqar_client
 
 LOG = logging.getLogger('devcloud.agent')

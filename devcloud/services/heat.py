@@ -82,7 +82,8 @@ def start(layout, sup, progress):
         password=credentials.SERVICE_PASSWORD, max_deployments=MAX_DEPLOYMENTS_PER_TENANT,
         max_configs=MAX_CONFIGS_PER_TENANT,
         heat_api=layout.url("heat_api"),
-        paste=os.path.join(sys.prefix, "etc", "heat", "api-paste.ini"), db=infra.database_url(layout, 'heat'),
+        paste=os.path.join(sys.prefix, "etc", "heat", "api-paste.ini"),
+        db=infra.database_url(layout, 'heat'),
         keystone=layout.url('keystone'), memcached=infra.memcached_address(layout)))
     stamp = conf_dir / '.db-synced'
     if not stamp.exists():

@@ -1,12 +1,13 @@
 """Projects, users, roles, the Heat stack-user domain and the service catalog."""
 
-from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
+from keystoneauth1 import session as ks_session
 from keystoneclient.v3 import client as ks_client
 
 from devcloud import credentials
 
-SERVICE_ROLES = ('service', 'member', 'reader', 'heat_stack_owner', 'heat_stack_user', 'swiftoperator')
+SERVICE_ROLES = ('service', 'member', 'reader', 'heat_stack_owner', 'heat_stack_user',
+                 'swiftoperator')
 PROJECT_MEMBER_ROLES = ('member', 'reader', 'heat_stack_owner', 'swiftoperator')
 
 

@@ -45,7 +45,8 @@ def start(layout, sup, progress):
         log = sup.log_path('keystone-setup')
         process.run(manage + ['db_sync'], log)
         for repo in ('fernet_setup', 'credential_setup'):
-            process.run(manage + [repo, '--keystone-user', 'root', '--keystone-group', 'root'], log)
+            process.run(manage + [repo, '--keystone-user', 'root', '--keystone-group', 'root'],
+                        log)
         url = layout.url('keystone', '/v3')
         process.run(manage + [
             'bootstrap', '--bootstrap-password', credentials.ADMIN_PASSWORD,

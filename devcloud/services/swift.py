@@ -48,7 +48,8 @@ swift_dir = {swift_dir}
 log_name = proxy-server
 
 [pipeline:main]
-pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats tempurl authtoken keystoneauth copy dlo versioned_writes proxy-logging proxy-server
+pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats tempurl
+    authtoken keystoneauth copy dlo versioned_writes proxy-logging proxy-server
 
 [app:proxy-server]
 use = egg:swift#proxy

@@ -5,16 +5,16 @@ deploy package, which holds the logic. Views and forms call these, and
 unit tests of the panels mock them.
 """
 
-import functools
 from collections import namedtuple
+import functools
 
 from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
 
-from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.api import heat
 from heat_deploy_dashboard.api import swift
 from heat_deploy_dashboard.api import zaqar
+from heat_deploy_dashboard import deploy
 
 _Need = namedtuple('_Need', 'service keyword client')
 

@@ -9,15 +9,15 @@ the views to turn into a sentence.
 import dataclasses
 import logging
 
-from django import http
 from django.core.cache import cache
+from django import http
 from horizon.utils.memoized import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard import linking
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.deploy.derived import as_dict
+from heat_deploy_dashboard import linking
 
 LOG = logging.getLogger(__name__)
 

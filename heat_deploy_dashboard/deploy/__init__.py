@@ -2,8 +2,8 @@
 
 The one place that builds derived configs and signal URLs. It works on the
 caller's own clients: a heatclient v1 Client and, for TEMP_URL_SIGNAL, a
-swiftclient Connection, for ZAQAR_SIGNED_URL_SIGNAL a zaqarclient v2 Client. Used alike by the dashboard's forms, the
-integration tests and the benchmark.
+swiftclient Connection, for ZAQAR_SIGNED_URL_SIGNAL a zaqarclient v2 Client. Used alike by
+the dashboard's forms, the integration tests and the benchmark.
 
     transport = transport_for('TEMP_URL_SIGNAL', swift=swift)
     result = trigger(heat, transport, config_id=..., action='BACKUP',
@@ -24,10 +24,10 @@ from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
 from heat_deploy_dashboard.deploy.results import collect
 from heat_deploy_dashboard.deploy.results import may_have_result
-from heat_deploy_dashboard.deploy.transports import TRANSPORT_NAMES
 from heat_deploy_dashboard.deploy.transports import transport_for
-from heat_deploy_dashboard.deploy.trigger import TriggerResult
+from heat_deploy_dashboard.deploy.transports import TRANSPORT_NAMES
 from heat_deploy_dashboard.deploy.trigger import trigger
+from heat_deploy_dashboard.deploy.trigger import TriggerResult
 
 __all__ = [
     'InputError', 'Message', 'TRANSPORT_NAMES', 'TriggerResult',

@@ -6,10 +6,10 @@ the server, so its result may still arrive in the signal target: a "late
 result" the dashboard can show beside the cancel.
 """
 
-import logging
 from collections.abc import Callable
 from datetime import datetime
 from datetime import timezone
+import logging
 
 from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard.deploy.results import collect

@@ -7,8 +7,8 @@ hold. Option names are python-heatclient 5.3's (heatclient/osc/v1/
 software_config.py and software_deployment.py).
 """
 
-import shlex
 from collections.abc import Mapping
+import shlex
 
 DEFINITION_FILE = 'definition.yaml'
 BODY_FILE = 'config'

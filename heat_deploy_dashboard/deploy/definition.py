@@ -10,13 +10,13 @@ Heat until all are right.
 
 import unicodedata
 
-import yaml
 from heatclient.common import template_format
+import yaml
 
 from heat_deploy_dashboard.deploy import inputs as input_types
+from heat_deploy_dashboard.deploy.messages import gettext_noop
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
-from heat_deploy_dashboard.deploy.messages import gettext_noop
 
 TYPES = (input_types.STRING, input_types.NUMBER, input_types.BOOLEAN,
          input_types.JSON, input_types.COMMA_DELIMITED_LIST)

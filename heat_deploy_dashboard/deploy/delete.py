@@ -6,14 +6,14 @@ refuses to delete a config a deployment still uses, and the config is
 what says where the signal target is, so it is read before anything goes.
 """
 
-import logging
 from collections.abc import Callable
+import logging
 
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy.messages import Message
 from heat_deploy_dashboard.deploy.messages import gettext_noop
+from heat_deploy_dashboard.deploy.messages import Message
 from heat_deploy_dashboard.deploy.signals import SignalTransport
 from heat_deploy_dashboard.deploy.transports import transport_of
 

@@ -7,13 +7,13 @@ converted here, following Heat's own parameter rules
 (heat/engine/parameters.py, oslo_utils.strutils.bool_from_string).
 """
 
+from collections.abc import Iterable, Mapping
 import json
 import math
-from collections.abc import Iterable, Mapping
 
+from heat_deploy_dashboard.deploy.messages import gettext_noop
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
-from heat_deploy_dashboard.deploy.messages import gettext_noop
 
 STRING = 'String'
 NUMBER = 'Number'

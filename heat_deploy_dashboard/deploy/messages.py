@@ -11,7 +11,8 @@ filling it in is what lets a translator reorder the values.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 
 def gettext_noop(template: str) -> str:

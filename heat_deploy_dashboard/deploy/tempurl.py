@@ -15,13 +15,13 @@ Swift, which is what a timeout means. The timeout must cover the whole run
 plus the agent's polling delay.
 """
 
+from collections.abc import Mapping
 import json
 import logging
 import re
 import secrets
-import uuid
-from collections.abc import Mapping
 from urllib import parse
+import uuid
 
 from swiftclient import exceptions as swift_exc
 from swiftclient import utils as swift_utils

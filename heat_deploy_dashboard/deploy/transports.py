@@ -4,9 +4,9 @@ name stored in a derived config's deploy_signal_transport input)."""
 from collections.abc import Callable, Mapping
 
 from heat_deploy_dashboard.deploy.derived import SIGNAL_TRANSPORT
+from heat_deploy_dashboard.deploy.messages import gettext_noop
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
-from heat_deploy_dashboard.deploy.messages import gettext_noop
 from heat_deploy_dashboard.deploy.signals import NoSignal
 from heat_deploy_dashboard.deploy.signals import SignalTransport
 from heat_deploy_dashboard.deploy.tempurl import TempUrlSignal

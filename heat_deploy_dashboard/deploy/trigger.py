@@ -6,15 +6,16 @@ deployment. A server whose steps fail is rolled back and reported; the
 other servers go ahead, so one broken server does not block the rest.
 """
 
-import logging
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
+import logging
 
 from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard.deploy.inputs import coerce_input_values
+from heat_deploy_dashboard.deploy.messages import gettext_noop
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
-from heat_deploy_dashboard.deploy.messages import gettext_noop
 from heat_deploy_dashboard.deploy.signals import SignalTransport
 
 LOG = logging.getLogger(__name__)

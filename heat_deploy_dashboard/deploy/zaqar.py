@@ -22,9 +22,9 @@ inputs below), a Client-ID UUID and the body
 deploy_status_code, <outputs>}}]}``.
 """
 
+from collections.abc import Mapping
 import logging
 import re
-from collections.abc import Mapping
 
 from zaqarclient.transport import errors as zaqar_errors
 
@@ -162,4 +162,3 @@ class ZaqarSignedUrlSignal(SignalTransport):
             queue.delete()
         except zaqar_errors.ResourceNotFound:
             pass
-

@@ -4,8 +4,8 @@ real local cloud."""
 import re
 import uuid
 
-import pytest
 from heatclient import exc as heat_exc
+import pytest
 
 from tests.integration import dashboard
 from tests.integration import waiting

@@ -2,8 +2,8 @@
 
 import re
 
-import pytest
 from heatclient import exc as heat_exc
+import pytest
 from swiftclient import exceptions as swift_exc
 
 from heat_deploy_dashboard import deploy

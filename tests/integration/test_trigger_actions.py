@@ -2,8 +2,8 @@
 
 import functools
 
-import pytest
 from heatclient import exc as heat_exc
+import pytest
 from swiftclient import exceptions as swift_exc
 
 from heat_deploy_dashboard import deploy
@@ -49,7 +49,7 @@ def test_a_failing_script_ends_failed_with_its_status_code(heat, backup):
 
 
 def test_cancel_stays_cancelled_and_the_late_result_is_kept(cloud, heat, backup,
-                                                             find_transport):
+                                                            find_transport):
     deployment, config = backup(pause_seconds=8)
     marker = cloud.layout.path('servers', 'demo-db-1', 'deployed', config.id)
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)

@@ -73,7 +73,7 @@ def test_one_bad_server_leaves_nothing_behind_and_the_good_one_runs(
 
 
 def test_swift_failing_mid_trigger_leaves_nothing_behind(cloud, heat, swift, find_transport,
-                                                        demo_resources):
+                                                         demo_resources):
     # Containers live on the container server; the signal object needs the object server.
     cloud.sup.stop('swift-object')
     try:

@@ -172,6 +172,7 @@ DEPLOYMENTS = [
                 'CREATE', 'COMPLETE', '2026-11-22T03:20:16Z'),
 ]
 
+
 def _as_declared(inputs, without_default=()):
     return [{key: value for key, value in each.items()
              if not (key == 'default' and each['name'] in without_default)}

@@ -8,11 +8,11 @@ from openstack_auth import utils as auth_utils
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import deploy
-from tests.unit import helpers
-from tests.unit import test_data
 from tests.unit.deploy.fakes import FakeHeat
 from tests.unit.deploy.fakes import FakeSwift
 from tests.unit.deploy.zaqar_fakes import FakeZaqar
+from tests.unit import helpers
+from tests.unit import test_data
 
 CLIENT_MOCKS = {api.heat: ('heatclient',), api.swift: ('swift_connection',)}
 

@@ -4,14 +4,14 @@ import copy
 
 from heatclient import exc as heat_exc
 
-from tests.unit import components_data as data
-from tests.unit import helpers
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url
 from tests.unit.components_case import HEAT_MOCKS
 from tests.unit.components_case import INDEX_URL
 from tests.unit.components_case import PolicyEnforcedTestCase
 from tests.unit.components_case import trigger_url
+from tests.unit import components_data as data
+from tests.unit import helpers
 
 
 class ComponentDetailTests(ComponentsTestCase):

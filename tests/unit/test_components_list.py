@@ -9,14 +9,14 @@ import horizon
 
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import directory
-from tests.unit import components_data as data
-from tests.unit import helpers
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url
 from tests.unit.components_case import HEAT_MOCKS
 from tests.unit.components_case import INDEX_URL
 from tests.unit.components_case import PolicyEnforcedTestCase
 from tests.unit.components_case import trigger_url
+from tests.unit import components_data as data
+from tests.unit import helpers
 
 HEAT_FAILED_MESSAGE = ("Unable to retrieve software components: the "
                        "orchestration service could not be reached or "

@@ -5,7 +5,6 @@ import itertools
 import threading
 from unittest import mock
 
-from django.core.cache import cache
 from heatclient import exc as heat_exc
 from openstack_auth import utils as auth_utils
 

@@ -93,7 +93,8 @@ class CreateConfigTests(case.ConfigsTestCase):
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_each_mistake_is_named_on_its_field_and_nothing_is_created(self):
         mistakes = {
-            'inputs': ('- name: a\n  type: [unclosed', 'not valid YAML or JSON (line 3, column 1)'),
+            'inputs': ('- name: a\n  type: [unclosed',
+                       'not valid YAML or JSON (line 3, column 1)'),
             'outputs': ('- name: a\n- name: a\n', 'The name a is used twice.'),
             'options': ('- a list', 'Write the options as a mapping'),
             'config': (BODY, 'Give the config once'),

@@ -55,7 +55,8 @@ class DeleteConfigTests(case.ConfigsTestCase):
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_a_source_config_in_use_lists_its_deployments(self):
         used = case.hello()
-        deployments = [dict(demo.DEPLOYMENTS[0], id=f'{n:08x}-0000-4000-8000-00000000000d', config_id=case.HELLO_ID)
+        deployments = [dict(demo.DEPLOYMENTS[0], id=f'{n:08x}-0000-4000-8000-00000000000d',
+                            config_id=case.HELLO_ID)
                        for n in range(2)]
         self.serve([used], deployments)
 

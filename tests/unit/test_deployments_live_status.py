@@ -107,8 +107,9 @@ class LiveStatusTests(helpers.TestCase):
         self.assertContains(res, 'class="hdd-poll-state')
         self.assertContains(res, f'data-url="{self.status_url}"')
         # The poller POSTs with the token of the form around the table.
-        self.assertRegex(res.content.decode(),
-                         r'(?s)<form[^>]*>.*name="csrfmiddlewaretoken".*<table[^>]*id="deployments"')
+        self.assertRegex(
+            res.content.decode(),
+            r'(?s)<form[^>]*>.*name="csrfmiddlewaretoken".*<table[^>]*id="deployments"')
 
     def test_each_script_of_the_plugin_is_loaded_once_on_every_page(self):
         # Two pollers on one page would each replace rows and double the requests.

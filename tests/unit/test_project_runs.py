@@ -74,7 +74,7 @@ class ProjectRunsTests(unittest.TestCase):
         self.assertEqual(['mine', 'theirs'], [d.id for d in found])
 
     def test_a_config_heat_no_longer_lists_counts_as_another_projects(self, deployments_list,
-                                                                    configs_list):
+                                                                      configs_list):
         configs_list.return_value = [_config_row('my-config', MINE)]
 
         found = project_runs.deployments(_request(admin=True))

@@ -119,7 +119,8 @@ class ServerPageTests(ServersTestCase):
         self.assertEqual(200, res.status_code)
         self.mock_deployments_list.assert_called_once_with(helpers.IsHttpRequest(),
                                                            server_id=data.DB_1)
-        self.assertEqual([data.RUNNING['id'], data.RESTORE['id'], data.BACKUP['id'], data.CREATE['id']],
+        self.assertEqual([data.RUNNING['id'], data.RESTORE['id'], data.BACKUP['id'],
+                          data.CREATE['id']],
                          [d.id for d in res.context['table'].data])
         for run in data.DB_1_RUNS:
             self.assertContains(res, detail_url(run))
@@ -175,7 +176,8 @@ class ServerPageTests(ServersTestCase):
         polled = json.loads(self.client.get(reverse('horizon:project:deployments:status'),
                                             {'id': data.RUNNING['id']}).content)
 
-        on_page = re.search(r'<tr[^>]*data-object-id="%s".*?</tr>' % data.RUNNING['id'], page, re.S)
+        on_page = re.search(r'<tr[^>]*data-object-id="%s".*?</tr>' % data.RUNNING['id'], page,
+                            re.S)
         cells = re.compile(r'<td[ >]')
         self.assertEqual(len(cells.findall(on_page.group(0))),
                          len(cells.findall(polled['rows'][data.RUNNING['id']])))
@@ -222,7 +224,7 @@ class ServerPageTests(ServersTestCase):
     def test_markup_in_a_run_name_is_shown_as_text_in_the_table_and_the_timeline(self):
         markup = '<script>alert("run")</script>'
         configs = dict(data.CONFIGS, **{'c-backup': dict(data.CONFIGS['c-backup'],
-                                                           name=markup)})
+                                                         name=markup)})
         self.serve(infos=data.DB_1_RUNS, configs=configs)
 
         res = self.client.get(server_url())
@@ -402,7 +404,8 @@ class CancelFromServerPageTests(ServersTestCase):
     def test_cancelling_asks_heat_once_and_comes_back_to_the_server(self):
         self.serve(infos=data.DB_1_RUNS)
 
-        res = self.client.post(server_url(), {'action': 'deployments__cancel__' + data.RUNNING['id']})
+        res = self.client.post(server_url(),
+                               {'action': 'deployments__cancel__' + data.RUNNING['id']})
 
         self.assertRedirectsNoFollow(res, server_url())
         self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(),
@@ -416,7 +419,8 @@ class CancelFromServerPageTests(ServersTestCase):
         self.mock_cancel_deployment.return_value = \
             software_deployments.SoftwareDeployment(None, dict(finished), loaded=True)
 
-        res = self.client.post(server_url(), {'action': 'deployments__cancel__' + data.BACKUP['id']})
+        res = self.client.post(server_url(),
+                               {'action': 'deployments__cancel__' + data.BACKUP['id']})
 
         self.assertRedirectsNoFollow(res, server_url())
         self.assertMessageCount(success=1, info=1, error=0)

@@ -4,14 +4,14 @@ import copy
 import re
 
 from heat_deploy_dashboard import deploy
+from tests.unit.components_case import ComponentsTestCase
+from tests.unit.components_case import mysql_form
+from tests.unit.components_case import PolicyEnforcedTestCase
+from tests.unit.components_case import TRIGGER_MOCKS
+from tests.unit.components_case import trigger_url
 from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit import test_data
-from tests.unit.components_case import ComponentsTestCase
-from tests.unit.components_case import TRIGGER_MOCKS
-from tests.unit.components_case import mysql_form
-from tests.unit.components_case import PolicyEnforcedTestCase
-from tests.unit.components_case import trigger_url
 
 
 def _input_tag(res, name, value=None):

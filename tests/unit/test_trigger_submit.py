@@ -8,16 +8,16 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 from heatclient import exc as heat_exc
 
-from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy.trigger import DEPLOYMENT_FAILED
 from heat_deploy_dashboard.deploy.trigger import SIGNAL_FAILED
+from tests.unit.components_case import ComponentsTestCase
+from tests.unit.components_case import mysql_form
+from tests.unit.components_case import TRIGGER_MOCKS
+from tests.unit.components_case import trigger_url
 from tests.unit import components_data as data
 from tests.unit import helpers
-from tests.unit.components_case import ComponentsTestCase
-from tests.unit.components_case import TRIGGER_MOCKS
-from tests.unit.components_case import mysql_form
-from tests.unit.components_case import trigger_url
 
 DEPLOYMENTS_URL = reverse('horizon:project:deployments:index')
 
@@ -90,7 +90,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         self.mock_trigger_action.return_value = started(data.DB_2)
 
         res = self.post(trigger_url(data.MYSQL_ID),
-                               mysql_form(servers=[data.DB_2]))
+                        mysql_form(servers=[data.DB_2]))
 
         self.assertRedirectsNoFollow(res, DEPLOYMENTS_URL)
         self.assertEqual([data.DB_2],
@@ -109,7 +109,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         for field, (value, error) in wrong.items():
             with self.subTest(field):
                 res = self.post_modal(trigger_url(data.MYSQL_ID),
-                                       mysql_form(**{field: value}))
+                                      mysql_form(**{field: value}))
 
                 self.assertEqual(200, res.status_code)
                 errors = res.context['form'].errors
@@ -161,7 +161,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         self.mock_trigger_action.return_value = started(data.DB_1)
 
         unconfirmed = self.post_modal(trigger_url(data.MYSQL_ID),
-                                       mysql_form(action='CREATE'))
+                                      mysql_form(action='CREATE'))
         self.mock_trigger_action.assert_not_called()
         confirmed = self.post(trigger_url(data.MYSQL_ID), mysql_form(
             action='CREATE', confirm_lifecycle='on'))
@@ -177,7 +177,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         self.serve()
 
         res = self.post_modal(trigger_url(data.MYSQL_ID),
-                               mysql_form(servers=[data.WEB]))
+                              mysql_form(servers=[data.WEB]))
 
         self.assertIn('servers', res.context['form'].errors)
         self.mock_trigger_action.assert_not_called()

@@ -4,8 +4,8 @@ from django.utils.translation import ngettext
 from horizon import forms
 from horizon import messages
 
-from heat_deploy_dashboard import linking
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard import linking
 
 
 class TriggerForm(run_form.RunForm):

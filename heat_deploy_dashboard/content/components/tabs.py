@@ -1,8 +1,8 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
-from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.components import tables
+from heat_deploy_dashboard.content import run_form
 
 
 class OverviewTab(tabs.Tab):

@@ -10,13 +10,13 @@ from horizon import tables
 from horizon import tabs
 from horizon.utils import memoized
 
-from heat_deploy_dashboard.content import directory
-from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.components import forms as project_forms
 from heat_deploy_dashboard.content.components import tables as project_tables
 from heat_deploy_dashboard.content.components import tabs as project_tabs
+from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
+from heat_deploy_dashboard.content import run_form
 
 INDEX_URL = 'horizon:project:components:index'
 DETAIL_URL = 'horizon:project:components:detail'

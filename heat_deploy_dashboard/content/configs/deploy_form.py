@@ -5,9 +5,9 @@ from django.utils.translation import gettext_lazy as _
 from horizon import forms
 from horizon import messages
 
-from heat_deploy_dashboard import linking
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.deploy.trigger import derived_name
+from heat_deploy_dashboard import linking
 
 DEFAULT_ACTION = 'CREATE'
 # Heat's columns: a config's name holds 255 characters (a server's id 36,

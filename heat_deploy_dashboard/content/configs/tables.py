@@ -3,8 +3,8 @@ from django.utils.translation import gettext_lazy as _
 from horizon import tables
 from horizon.utils import filters
 
-from heat_deploy_dashboard import linking
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard import linking
 
 CREATE_RULES = (("orchestration", "software_configs:create"),)
 DEPLOY_RULES = (

@@ -2,14 +2,14 @@ from django.utils.translation import gettext_lazy as _
 from horizon import exceptions
 from horizon import tabs
 
-from heat_deploy_dashboard import linking
-from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.configs import forms
 from heat_deploy_dashboard.content.configs import tables
+from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard.deploy import inputs as heat_inputs
 from heat_deploy_dashboard.deploy import masking
 from heat_deploy_dashboard.deploy import runs
+from heat_deploy_dashboard import linking
 
 SHOW_RULES = (("orchestration", "software_configs:show"),)
 

@@ -1,7 +1,7 @@
 from django.urls import re_path
 
-from heat_deploy_dashboard.content import ids
 from heat_deploy_dashboard.content.configs import views
+from heat_deploy_dashboard.content import ids
 
 urlpatterns = [
     re_path(r'^$', views.IndexView.as_view(), name='index'),

@@ -1,8 +1,8 @@
 import types
 
+from django.conf import settings
 from django import http
 from django import shortcuts
-from django.conf import settings
 from django.urls import reverse
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
@@ -16,16 +16,16 @@ from horizon.utils import functions
 from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard import linking
-from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.content.configs import deploy_form
 from heat_deploy_dashboard.content.configs import forms as project_forms
 from heat_deploy_dashboard.content.configs import tables as project_tables
 from heat_deploy_dashboard.content.configs import tabs as project_tabs
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
+from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard import linking
 
 INDEX_URL = 'horizon:project:configs:index'
 DETAIL_URL = 'horizon:project:configs:detail'

@@ -18,11 +18,11 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard.content import ids as content_ids
-from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.deployments import recheck
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
+from heat_deploy_dashboard.content import ids as content_ids
+from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 
 # A page shows at most this many rows (Horizon's API_RESULT_PAGE_SIZE is smaller).
 MAX_IDS = 200

@@ -8,8 +8,8 @@ from horizon import tables
 from horizon.utils import filters
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.content.deployments import recheck
+from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 

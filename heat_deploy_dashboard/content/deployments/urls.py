@@ -1,14 +1,15 @@
 from django.urls import re_path
 
-from heat_deploy_dashboard.content import ids
 from heat_deploy_dashboard.content.deployments import status
 from heat_deploy_dashboard.content.deployments import views
+from heat_deploy_dashboard.content import ids
 
 urlpatterns = [
     re_path(r'^$', views.IndexView.as_view(), name='index'),
     re_path(r'^status/$', status.StatusView.as_view(), name='status'),
     re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/$', views.DetailView.as_view(), name='detail'),
-    re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/rerun/$', views.RerunView.as_view(), name='rerun'),
+    re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/rerun/$', views.RerunView.as_view(),
+            name='rerun'),
     # Any output name: a server may send keys with slashes in them.
     re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/outputs/(?P<output_name>.+)/$',
             views.OutputDownloadView.as_view(), name='output'),

@@ -17,16 +17,16 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.content import directory
-from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content import project_runs
-from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.deployments import paging
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
+from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
+from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 

@@ -8,10 +8,10 @@ from horizon import tables
 from horizon import tabs as horizon_tabs
 from horizon.utils import http as http_utils
 
-from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.deployments import rows
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
+from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.content.servers import tabs as project_tabs
 

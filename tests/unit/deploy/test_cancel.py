@@ -19,9 +19,6 @@ NOON = datetime.datetime(2024, 5, 1, 12, 0, 0, 999999,
                          tzinfo=datetime.timezone.utc)
 
 
-
-
-
 @pytest.fixture
 def find(swift, zaqar):
     return functools.partial(transport_for, swift=swift, zaqar=zaqar)

@@ -1,7 +1,7 @@
 import functools
 
-import pytest
 from heatclient import exc as heat_exc
+import pytest
 from swiftclient.exceptions import ClientException
 
 from heat_deploy_dashboard.deploy.delete import delete
@@ -9,9 +9,6 @@ from heat_deploy_dashboard.deploy.derived import derived_input_values
 from heat_deploy_dashboard.deploy.tempurl import signal_location
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import trigger
-
-
-
 
 
 @pytest.fixture

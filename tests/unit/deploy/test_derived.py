@@ -1,8 +1,8 @@
 import copy
 
-import pytest
 from heatclient.common import deployment_utils
 from heatclient.v1.software_configs import SoftwareConfig
+import pytest
 
 from heat_deploy_dashboard.deploy.derived import build_derived_config
 from heat_deploy_dashboard.deploy.derived import derived_input_values

@@ -3,8 +3,8 @@ import functools
 import logging
 from unittest import mock
 
-import pytest
 from heatclient import exc as heat_exc
+import pytest
 from zaqarclient.transport import errors as zaqar_errors
 
 from heat_deploy_dashboard.deploy.cancel import cancel_reason
@@ -130,8 +130,6 @@ def test_outcome_is_what_heats_engine_would_store(result, outputs, held):
 
 
 # collect(): applying a result Heat does not read
-
-
 
 
 @pytest.fixture
@@ -375,4 +373,3 @@ def test_a_no_signal_deployment_left_in_progress_is_left_alone(
     assert _collect(heat, in_progress, find) is in_progress
 
     assert heat.called('software_deployments.update') == []
-

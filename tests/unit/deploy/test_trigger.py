@@ -1,7 +1,7 @@
 import logging
 
-import pytest
 from heatclient import exc as heat_exc
+import pytest
 from swiftclient.exceptions import ClientException
 
 from heat_deploy_dashboard.deploy.derived import derived_input_values
@@ -12,8 +12,6 @@ from heat_deploy_dashboard.deploy.trigger import trigger
 
 
 SECRET = 'a secret only the log may see'
-
-
 
 
 @pytest.fixture

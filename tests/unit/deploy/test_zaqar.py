@@ -8,9 +8,9 @@ from heat_deploy_dashboard.deploy import masking
 from heat_deploy_dashboard.deploy import zaqar
 from heat_deploy_dashboard.deploy.zaqar import ZaqarSignedUrlSignal
 
+from .zaqar_fakes import FakeZaqar
 from .zaqar_fakes import MESSAGING_PROJECT
 from .zaqar_fakes import MESSAGING_URL
-from .zaqar_fakes import FakeZaqar
 
 # What both python-zaqarclient (its Queue refuses other characters) and the
 # Zaqar server (64 characters at most) accept as a queue name.
