@@ -1,6 +1,7 @@
 """Deployments: cancelling and deleting runs from the table."""
 
 from django.urls import reverse
+from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import deploy
@@ -48,6 +49,45 @@ class DeploymentActionTests(helpers.TestCase):
         self.assertRedirectsNoFollow(res, self.index_url)
         self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(), RUNNING)
         self.assertMessageCount(success=1)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get'),
+                           api.deploy: ('cancel_deployment', 'delete_deployment')})
+    def test_a_run_not_on_the_first_page_is_cancelled_and_deleted_all_the_same(self):
+        # A run's own page posts its actions to the list, whose table holds its first page.
+        self._list()
+        older = '00000042-0000-4000-8000-000000000000'
+        self.mock_deployment_get.return_value = test_data.deployment(dict(
+            test_data.DEPLOYMENTS[2], id=older))
+        self.mock_cancel_deployment.return_value = test_data.deployment(dict(
+            test_data.DEPLOYMENTS[2], id=older, status='FAILED',
+            status_reason='Cancelled by test_user at 2026-11-22T04:00:00Z'))
+        self.mock_delete_deployment.return_value = []
+
+        cancelled = self.client.post(self.index_url, {'action': f'deployments__cancel__{older}'})
+        deleted = self.client.post(self.index_url, {'action': f'deployments__delete__{older}'})
+
+        for res in (cancelled, deleted):
+            self.assertRedirectsNoFollow(res, self.index_url)
+        self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(), older)
+        self.mock_delete_deployment.assert_called_once_with(helpers.IsHttpRequest(), older)
+        self.assertMessageCount(success=2)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get'),
+                           api.deploy: ('cancel_deployment',)})
+    def test_an_action_on_a_run_that_is_gone_says_so_and_does_nothing(self):
+        self._list()
+        self.mock_deployment_get.side_effect = heat_exc.HTTPNotFound()
+        gone = '00000043-0000-4000-8000-000000000000'
+
+        for obj_id in (gone, 'not-an-id', '%00'):
+            with self.subTest(obj_id):
+                res = self.client.post(self.index_url,
+                                       {'action': f'deployments__cancel__{obj_id}'})
+
+                self.assertRedirectsNoFollow(res, self.index_url)
+        self.assertMessageCount(error=3)
+        self.mock_cancel_deployment.assert_not_called()
+        self.mock_deployment_get.assert_called_once_with(helpers.IsHttpRequest(), gone)
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_cancel_asks_for_confirmation(self):

@@ -1,17 +1,24 @@
+import logging
+
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 from django.utils.translation import pgettext_lazy
+from heatclient import exc as heat_exc
+from horizon import exceptions
 from horizon import messages
 from horizon import tables
 from horizon.utils import filters
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.deployments import recheck
+from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
+
+LOG = logging.getLogger(__name__)
 
 STATUS_CHOICES = (
     ("COMPLETE", True),
@@ -146,6 +153,29 @@ class DeploymentsTable(tables.DataTable):
                             filters=(filters.parse_isotime,
                                      filters.timesince_or_never))
     duration = tables.Column(_duration, verbose_name=_("Duration"))
+
+    def get_object_by_id(self, lookup):
+        # A run's own page posts its actions to this table, which holds one page of runs:
+        # a run that is not on it is read from Heat.
+        for deployment in self.data:
+            if deployment.id == lookup:
+                return deployment
+        try:
+            if content_ids.is_heat_id(lookup):
+                return api.heat.deployment_get(self.request, lookup)
+            missing = True
+        except heat_exc.HTTPNotFound:
+            missing = True
+        except Exception:
+            LOG.warning('Could not read deployment %s for an action', lookup, exc_info=True)
+            missing = False
+        # Horizon's redirect does not show its own message.
+        messages.error(self.request, (
+            _("This software deployment does not exist, or it is not in your project.")
+            if missing else
+            _("Unable to retrieve the software deployment: the orchestration service could "
+              "not be reached or answered with an error.")))
+        raise exceptions.Http302(self.get_absolute_url())
 
     def get_object_display(self, deployment):
         # What the confirm dialogs of cancel and delete name.
