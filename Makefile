@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install demo test unit integration browser screenshots bench clean
+.PHONY: install demo test lint unit packaging integration browser screenshots bench clean
 
 install: $(INSTALLED)
 
@@ -18,11 +18,19 @@ $(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt se
 demo: install
 	$(BIN)/python -m devcloud
 
-test: install
-	$(BIN)/python -m pytest tests/unit tests/integration tests/browser
+test: install lint
+	$(BIN)/python -m pytest tests/unit tests/packaging tests/integration tests/browser
+
+# OpenStack's Python style (flake8 with hacking, configured in .flake8).
+lint: install
+	$(BIN)/flake8
 
 unit: install
 	$(BIN)/python -m pytest tests/unit
+
+# The wheel alone in a clean venv (build/packaging): pip check, and every panel rendered.
+packaging: install
+	$(BIN)/python -m pytest tests/packaging
 
 integration: install
 	$(BIN)/python -m pytest tests/integration

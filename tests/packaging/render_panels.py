@@ -1,0 +1,382 @@
+"""Render every page of the installed plugin with Django's test client, in a venv that holds
+the wheel and its declared dependencies only (see test_install_alone.py, which runs this).
+
+Run with that venv's python in isolated mode (-I), from outside the repository, so that
+heat_deploy_dashboard can only be the installed wheel; this file needs nothing but the
+standard library and what the wheel's dependencies install (Horizon's test helpers among
+them). The API seam (heat_deploy_dashboard.api.heat, .deploy, .swift, .zaqar) is replaced by
+stand-ins serving the data below; a call to any other of its functions fails the page, and
+Horizon's test case fails any real HTTP connection.
+
+Writes a JSON report to the path in RENDER_REPORT and exits non-zero unless every page
+answered 200.
+"""
+
+import copy
+import importlib.metadata
+import inspect
+import json
+import os
+import sys
+import traceback
+import unittest
+from unittest import mock
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)  # panel_settings only: the repository's root is never on the path
+os.environ['DJANGO_SETTINGS_MODULE'] = 'panel_settings'
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.messages import constants as message_levels  # noqa: E402
+from django.contrib.messages.storage import base as message_storage  # noqa: E402
+from django.test.runner import DiscoverRunner  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
+from django.urls import reverse  # noqa: E402
+from heatclient import exc as heat_exc  # noqa: E402
+from heatclient.v1 import resources as heat_resources  # noqa: E402
+from heatclient.v1 import software_configs  # noqa: E402
+from heatclient.v1 import software_deployments  # noqa: E402
+from heatclient.v1 import stacks as heat_stacks  # noqa: E402
+import horizon  # noqa: E402
+from openstack_dashboard.test import helpers  # noqa: E402
+
+import heat_deploy_dashboard  # noqa: E402
+from heat_deploy_dashboard import api  # noqa: E402
+
+
+def heat_id(label):
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, 'render-panels/' + label))
+
+
+# The data: a component made by stack "demo", deployed to two servers, one of its custom
+# actions run on one of them, and a plain script config.
+DB_1, DB_2 = heat_id('server db-1'), heat_id('server db-2')
+STACK = {'id': heat_id('stack demo'), 'stack_name': 'demo', 'stack_status': 'CREATE_COMPLETE'}
+MYSQL = {
+    'id': heat_id('config mysql'), 'name': 'demo-mysql-yy352j5ma4zz', 'group': 'component',
+    'creation_time': '2026-11-22T03:20:17Z',
+    'config': {'configs': [
+        {'actions': ['CREATE'], 'tool': 'script', 'config': '#!/bin/sh\nmkdir -p data\n'},
+        {'actions': ['BACKUP'], 'tool': 'script',
+         'config': '#!/bin/sh\ntar -czf "$backup_dir/b.tgz" data\n'},
+    ]},
+    'inputs': [
+        {'name': 'backup_dir', 'type': 'String', 'default': 'backups',
+         'description': 'Directory for backup archives.'},
+        {'name': 'retention_days', 'type': 'Number', 'default': 7},
+        {'name': 'compress', 'type': 'Boolean', 'default': True},
+        {'name': 'tables', 'type': 'CommaDelimitedList', 'default': ['users', 'posts']},
+        {'name': 'labels', 'type': 'Json', 'default': {'schedule': 'manual'}},
+    ],
+    'outputs': [{'name': 'backup_file', 'type': 'String', 'error_output': False}],
+    'options': {},
+}
+HELLO = {
+    'id': heat_id('config hello'), 'name': 'hello', 'group': 'script',
+    'creation_time': '2026-11-23T10:00:00Z',
+    'config': '#!/bin/sh\necho "$greeting" > "$heat_outputs_path.result"\n',
+    'inputs': [{'name': 'greeting', 'type': 'String', 'default': 'hello'}],
+    'outputs': [{'name': 'result', 'type': 'String', 'error_output': False}],
+    'options': {'timeout': 30},
+}
+
+
+def derived(source, label, server_id, action, name=None):
+    config = copy.deepcopy(source)
+    for declared in config['inputs']:
+        declared['value'] = declared.get('default')
+    config['inputs'] += [
+        {'name': 'deploy_server_id', 'type': 'String', 'value': server_id},
+        {'name': 'deploy_action', 'type': 'String', 'value': action},
+        {'name': 'deploy_signal_transport', 'type': 'String', 'value': 'NO_SIGNAL'},
+    ]
+    config.update(id=heat_id(label), name=name or source['name'])
+    return config
+
+
+DERIVED = [derived(MYSQL, 'derived db-1', DB_1, 'CREATE'),
+           derived(MYSQL, 'derived db-2', DB_2, 'CREATE'),
+           derived(MYSQL, 'derived backup', DB_1, 'BACKUP', name='mysql-BACKUP'),
+           derived(MYSQL, 'derived running', DB_2, 'BACKUP', name='mysql-BACKUP')]
+CONFIGS = [MYSQL, HELLO] + DERIVED
+
+
+def deployment_info(label, config, status, created, updated=None, outputs=None):
+    info = {'id': heat_id(label), 'config_id': config['id'],
+            'server_id': next(each['value'] for each in config['inputs']
+                              if each['name'] == 'deploy_server_id'),
+            'input_values': {}, 'output_values': outputs,
+            'action': next(each['value'] for each in config['inputs']
+                           if each['name'] == 'deploy_action'),
+            'status': status, 'status_reason': 'Outputs received',
+            'creation_time': created}
+    if updated:
+        info['updated_time'] = updated
+    return info
+
+
+BACKUP_RUN = deployment_info(
+    'run backup', DERIVED[2], 'COMPLETE', '2026-11-22T09:00:00Z', '2026-11-22T09:02:10Z',
+    outputs={'deploy_stdout': 'backed up\n', 'deploy_stderr': '', 'deploy_status_code': 0,
+             'backup_file': 'backups/b.tgz'})
+RUNNING = deployment_info('run running', DERIVED[3], 'IN_PROGRESS', '2026-11-22T11:00:00Z')
+DEPLOYMENTS = [
+    deployment_info('run db-1', DERIVED[0], 'COMPLETE', '2026-11-22T03:20:17Z',
+                    '2026-11-22T03:20:21Z'),
+    deployment_info('run db-2', DERIVED[1], 'COMPLETE', '2026-11-22T03:20:17Z',
+                    '2026-11-22T03:20:21Z'),
+    BACKUP_RUN, RUNNING,
+]
+TEMPLATE = {'heat_template_version': '2018-08-31',
+            'resources': {'mysql': {'type': 'OS::Heat::SoftwareComponent',
+                                    'properties': {'inputs': MYSQL['inputs']}}}}
+
+# Which URL of each route to GET, by route name; a route missing here fails the run, so that
+# a new page is not left out unnoticed.
+ROUTES = {
+    'components:index': {},
+    'components:detail': {'component_id': MYSQL['id']},
+    'components:trigger': {'component_id': MYSQL['id']},
+    'deployments:index': {},
+    'deployments:status': {'query': '?id=' + RUNNING['id']},
+    'deployments:detail': {'deployment_id': BACKUP_RUN['id']},
+    'deployments:rerun': {'deployment_id': BACKUP_RUN['id'],
+                          'lands_on': 'horizon:project:components:trigger'},
+    'deployments:output': {'deployment_id': BACKUP_RUN['id'], 'output_name': 'deploy_stdout'},
+    'servers:index': {},
+    'servers:detail': {'server_id': DB_1},
+    'servers:reveal_metadata': {'server_id': DB_1},
+    'configs:index': {},
+    'configs:create': {},
+    'configs:detail': {'config_id': HELLO['id']},
+    'configs:copy': {'config_id': HELLO['id']},
+    'configs:delete': {'config_id': HELLO['id']},
+    'configs:deploy': {'config_id': HELLO['id']},
+}
+
+
+def _config(config):
+    return software_configs.SoftwareConfig(None, copy.deepcopy(config), loaded=True)
+
+
+def _deployment(info):
+    return software_deployments.SoftwareDeployment(None, copy.deepcopy(info), loaded=True)
+
+
+def _find(items, item_id, what):
+    for item in items:
+        if item['id'] == item_id:
+            return item
+    raise heat_exc.HTTPNotFound(f'{what} {item_id} not found')
+
+
+def configs_list(request, limit=None, marker=None):
+    rows = sorted(({key: config[key] for key in ('id', 'name', 'group', 'creation_time')}
+                   for config in CONFIGS), key=lambda row: row['creation_time'], reverse=True)
+    if marker:
+        rows = rows[[row['id'] for row in rows].index(marker) + 1:]
+    return [_config(row) for row in rows[:limit]]
+
+
+def server_metadata(request, server_id):
+    return [dict(copy.deepcopy(config), inputs=config['inputs'] + [
+        {'name': 'deploy_password', 'type': 'String', 'value': 'stack-user-secret'}])
+        for config in DERIVED if any(each['value'] == server_id for each in config['inputs'])]
+
+
+def resources_list(request, stack, resource_type, nested_depth=0, with_detail=False):
+    if resource_type != 'OS::Heat::DeployedServer':
+        return []
+    return [heat_resources.Resource(None, {
+        'resource_name': name, 'resource_type': resource_type, 'physical_resource_id': server,
+        'attributes': {'name': 'demo-' + name}}, loaded=True)
+        for name, server in (('db-1', DB_1), ('db-2', DB_2))]
+
+
+KEEP = object()  # the real function: it makes no call
+
+# The stand-ins, by module and function name.
+STAND_INS = {
+    api.heat: {
+        'deployments_list': lambda request, server_id=None: [
+            _deployment(info) for info in DEPLOYMENTS
+            if server_id in (None, info['server_id'])],
+        'deployment_get': lambda request, deployment_id: _deployment(
+            _find(DEPLOYMENTS, deployment_id, 'Software deployment')),
+        'config_get': lambda request, config_id: _config(
+            _find(CONFIGS, config_id, 'Software config')),
+        'configs_list': configs_list,
+        'foreign_config_ids': lambda request, config_ids: set(),
+        'stacks_list': lambda request: [heat_stacks.Stack(None, dict(STACK), loaded=True)],
+        'stack_template': lambda request, stack_name: copy.deepcopy(TEMPLATE),
+        'server_metadata': server_metadata,
+        'resources_list': resources_list,
+    },
+    api.deploy: {
+        'required_service': KEEP,
+        'late_result': lambda request, deployment: None,
+        'may_have_result': lambda request, config: False,
+        'collect_result': lambda request, deployment, config: deployment,
+    },
+    api.swift: {},
+    api.zaqar: {},
+}
+
+
+# What went wrong during the current request, though the views may have caught it: a call
+# to the API seam that nothing serves, and the warnings and errors shown to the user.
+TROUBLE = []
+
+
+def _not_served(module, name):
+    def refuse(*args, **kwargs):
+        TROUBLE.append(f'{module.__name__}.{name} was called: render_panels.py serves no '
+                       'data for it (add a stand-in)')
+        raise AssertionError(TROUBLE[-1])
+    return refuse
+
+
+_add_message = message_storage.BaseStorage.add
+
+
+def _noting_warnings(storage, level, message, extra_tags=''):
+    if level >= message_levels.WARNING:
+        TROUBLE.append(f'message shown: {message}')
+    return _add_message(storage, level, message, extra_tags)
+
+
+def seam_functions(module):
+    return [name for name, value in vars(module).items()
+            if inspect.isfunction(value) and value.__module__ == module.__name__
+            and not name.startswith('_')]
+
+
+def plugin_routes():
+    """{"panel:name": (route name, its URL keyword names)} for every named route of the
+    plugin's panels, as Django serves them."""
+    # Reading Horizon's URLs registers its dashboards and panels.
+    project = get_resolver().namespace_dict['horizon'][1].namespace_dict['project'][1]
+    slugs = [panel.slug for panel in horizon.get_dashboard('project').get_panels()
+             if type(panel).__module__.startswith('heat_deploy_dashboard.')]
+    found = {}
+    for slug in slugs:
+        resolver = project.namespace_dict[slug][1]
+        for pattern in resolver.url_patterns:
+            if pattern.name:
+                found[f'{slug}:{pattern.name}'] = sorted(pattern.pattern.regex.groupindex)
+    return slugs, found
+
+
+class RenderTests(helpers.TestCase):
+
+    report = None
+
+    def _setup_test_data(self):
+        super()._setup_test_data()
+        # Horizon's test catalog has no orchestration service, which the panels require.
+        self.service_catalog.append({
+            'type': 'orchestration', 'name': 'heat', 'endpoints_links': [],
+            'endpoints': [{'region': 'RegionOne', 'interface': interface,
+                           'url': 'http://heat.example.com:8004/v1/1'}
+                          for interface in ('admin', 'internal', 'public')]})
+
+    def setUp(self):
+        super().setUp()
+        for module, stand_ins in STAND_INS.items():
+            for name in seam_functions(module):
+                stand_in = stand_ins.get(name) or _not_served(module, name)
+                if stand_in is not KEEP:
+                    patcher = mock.patch.object(module, name, stand_in)
+                    patcher.start()
+                    self.addCleanup(patcher.stop)
+        for patcher in (
+                # Horizon's own API: the Compute server listing offers servers to a form.
+                mock.patch('openstack_dashboard.api.nova.server_list',
+                           return_value=(self.servers.list(), False)),
+                mock.patch.object(message_storage.BaseStorage, 'add', _noting_warnings)):
+            patcher.start()
+            self.addCleanup(patcher.stop)
+
+    def test_every_page_answers_200(self):
+        slugs, routes = plugin_routes()
+        pages = []
+        for route, keywords in sorted(routes.items()):
+            page = {'route': route}
+            pages.append(page)
+            spec = dict(ROUTES.get(route, {}))
+            if route not in ROUTES:
+                page['error'] = 'not in ROUTES of render_panels.py'
+                continue
+            query = spec.pop('query', '')
+            lands_on = spec.pop('lands_on', None)
+            del TROUBLE[:]
+            try:
+                url = reverse('horizon:project:' + route, kwargs=spec) + query
+                page['url'] = url
+                response = self.client.get(url, follow=True)
+            except Exception:
+                page['error'] = traceback.format_exc()
+                continue
+            page['status'] = response.status_code
+            page['redirects'] = [each for each, _code in response.redirect_chain]
+            page['landed_on'] = response.resolver_match.view_name
+            problems = list(TROUBLE)
+            if response.status_code != 200:
+                problems.append(response.content.decode(errors='replace')[-2000:])
+            if page['landed_on'] != (lands_on or 'horizon:project:' + route):
+                problems.append(f'redirected to {page["redirects"]}')
+            if problems:
+                page['error'] = '\n'.join(problems)
+        RenderTests.report = {'panels': slugs, 'pages': pages}
+        failed = [page for page in pages if 'error' in page]
+        self.assertEqual([], failed)
+
+
+def installed_from():
+    """Where the plugin, its enabled files and panels, and its policy files come from."""
+    from django.conf import settings
+    import heat_deploy_dashboard.enabled as enabled
+
+    return {
+        'prefix': sys.prefix,
+        'package': heat_deploy_dashboard.__file__,
+        'enabled': [os.path.join(enabled.__path__[0], name)
+                    for name in sorted(os.listdir(enabled.__path__[0]))
+                    if name.startswith('_1') and name.endswith('.py')],
+        'panels': sorted({sys.modules[type(panel).__module__].__file__
+                          for panel in horizon.get_dashboard('project').get_panels()
+                          if type(panel).__module__.startswith('heat_deploy_dashboard.')}),
+        'policy_files': [settings.POLICY_FILES['orchestration'],
+                         settings.DEFAULT_POLICY_FILES['orchestration']],
+        'policy_files_exist': all(os.path.isfile(each) for each in (
+            settings.POLICY_FILES['orchestration'],
+            settings.DEFAULT_POLICY_FILES['orchestration'])),
+        'sys_path': sys.path,
+        'distributions': sorted(dist.metadata['Name'] for dist in
+                                importlib.metadata.distributions()),
+    }
+
+
+def main():
+    runner = DiscoverRunner(verbosity=0, interactive=False)
+    runner.setup_test_environment()
+    databases = runner.setup_databases()
+    try:
+        result = unittest.TextTestRunner(stream=sys.stderr, verbosity=2).run(
+            unittest.defaultTestLoader.loadTestsFromTestCase(RenderTests))
+    finally:
+        runner.teardown_databases(databases)
+        runner.teardown_test_environment()
+    report = dict(RenderTests.report or {}, installed=installed_from(),
+                  passed=result.wasSuccessful())
+    with open(os.environ['RENDER_REPORT'], 'w', encoding='utf-8') as f:
+        json.dump(report, f, indent=1)
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
