@@ -8,11 +8,14 @@ INSTALLED := $(VENV)/.installed
 
 install: $(INSTALLED)
 
-$(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt setup.cfg
+$(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt setup.cfg \
+		package.json package-lock.json
 	sh devcloud/install-system-packages.sh
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -c constraints.txt -r requirements-devcloud.txt \
 		-r test-requirements.txt -e .
+	@command -v npm >/dev/null || { echo "ESLint needs Node.js 20 or newer and npm"; exit 1; }
+	npm ci --no-audit --no-fund --silent
 	touch $@
 
 demo: install
@@ -21,9 +24,11 @@ demo: install
 test: install lint
 	$(BIN)/python -m pytest tests/unit tests/packaging tests/integration tests/browser
 
-# OpenStack's Python style (flake8 with hacking, configured in .flake8).
+# OpenStack's Python style (flake8 with hacking, configured in .flake8), and ESLint over the
+# plugin's scripts (eslint.config.js, pinned by package-lock.json).
 lint: install
 	$(BIN)/flake8
+	npm run --silent lint
 
 unit: install
 	$(BIN)/python -m pytest tests/unit

@@ -1,21 +1,23 @@
-"""The timeline picture of a server's runs: one bar per run along a time axis, as SVG.
+"""The timeline picture of a server's runs: one bar per run along a time axis.
 
-Pure: plain values in, markup out. Every text that goes into the markup is escaped here (run
-names and actions are whatever a template author or API caller chose), so a template may insert
-the result as it is. The words come from the caller, already translated.
+Pure: plain values in, the picture's layout out (`layout`): where each bar, tick and label
+goes and what it says, as numbers and plain text. No markup is made here: the server page's
+template (content/servers/templates/servers/_timeline.svg.html) draws the layout as SVG, so
+every text (run names and actions are whatever a template author or API caller chose) goes
+through the template's autoescaping, which in Horizon also neutralises AngularJS's `{$ $}`.
+The words come from the caller, already translated.
 
 Runs that overlap in time are drawn in separate lanes; runs one after another share a lane, so
 a server's usual history of sequential runs stays a few lanes high however long it is.
 """
 
+from collections.abc import Mapping
+from collections.abc import Sequence
 import dataclasses
 import datetime
 import heapq
-import html
 import math
 import re
-from collections.abc import Mapping
-from collections.abc import Sequence
 
 from heat_deploy_dashboard.deploy import runs as run_views
 
@@ -35,21 +37,35 @@ BAR_HEIGHT = 12
 MAX_PLOT_HEIGHT = 360
 MIN_LANE_PITCH = 4
 MAX_TICKS = 7
+LEGEND_SPACING = 220
 
-# (fill, extra attributes): besides its color each status has its own texture, so the
-# picture reads without color too; the legend names them.
+# The id of the texture of failed runs, defined once in the picture.
+FAILED_PATTERN = 'hdd-timeline-failed'
+
+
+@dataclasses.dataclass(frozen=True)
+class Style:
+    """How a status is drawn: besides its color each status has its own texture, so the
+    picture reads without color too; the legend names them."""
+
+    css: str  # hdd-timeline-<css>
+    fill: str
+    stroke: str | None = None
+    dasharray: str | None = None
+
+
 _STYLES = {
-    'COMPLETE': ('#5cb85c', ''),
-    'FAILED': ('url(#hdd-timeline-failed)', ''),
-    'IN_PROGRESS': ('#f0ad4e', ' stroke="#8a6d3b" stroke-dasharray="3 2"'),
+    'COMPLETE': Style('complete', '#5cb85c'),
+    'FAILED': Style('failed', f'url(#{FAILED_PATTERN})'),
+    'IN_PROGRESS': Style('in-progress', '#f0ad4e', stroke='#8a6d3b', dasharray='3 2'),
 }
-_OTHER_STYLE = ('#999999', '')
-_CLASSES = {'COMPLETE': 'complete', 'FAILED': 'failed', 'IN_PROGRESS': 'in-progress'}
+_OTHER_STYLE = Style('other', '#999999')
 
 _TICK_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800,
                21600, 43200, 86400, 172800, 604800, 1209600, 2592000, 7776000, 31536000)
 
-# Characters XML 1.0 does not allow, even escaped.
+# Characters XML 1.0 does not allow, even escaped: the picture is inline SVG, which a page
+# saved or parsed as XHTML must still hold.
 _NOT_XML = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
 
 
@@ -74,8 +90,76 @@ class Words:
     span: str  # with %(start)s %(end)s
 
 
+@dataclasses.dataclass(frozen=True)
+class Swatch:
+    """One status in the legend: a sample of its bar at (x, y), its name and count at
+    (text_x, text_y)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    style: Style
+    text_x: float
+    text_y: float
+    label: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Bar:
+    """One run: a rectangle, with its details as its tooltip."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    style: Style
+    tooltip: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Tick:
+    x: float
+    label: str
+    anchor: str  # SVG text-anchor: start, middle or end
+
+
+@dataclasses.dataclass(frozen=True)
+class Axis:
+    """The time axis: a line at y from left to right, ticks down to tick_bottom with their
+    labels at label_y, and what it spans, right-aligned at (right, span_y)."""
+
+    y: float
+    left: float
+    right: float
+    tick_bottom: float
+    label_y: float
+    ticks: tuple[Tick, ...]
+    span_y: float
+    span: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Picture:
+    """Everything the template draws, in a viewBox of width x height. Without runs, only the
+    title and `empty` at (empty_x, empty_y)."""
+
+    width: float
+    height: float
+    title: str
+    legend: tuple[Swatch, ...] = ()
+    bars: tuple[Bar, ...] = ()
+    axis: Axis | None = None
+    empty: str | None = None
+    empty_x: float = MARGIN
+    empty_y: float = 18
+    failed_pattern: str = FAILED_PATTERN
+
+
 def _text(value) -> str:
-    return html.escape(_NOT_XML.sub('\ufffd', str(value)), quote=True)
+    """Plain text the picture can hold: only what XML forbids is replaced. Escaping is the
+    template's job."""
+    return _NOT_XML.sub('\ufffd', str(value))
 
 
 def _tick_step(span: float) -> float:
@@ -110,16 +194,14 @@ def _lanes(bars):
 
 
 def _legend(runs, words):
-    parts = []
-    for index, status in enumerate(_CLASSES):
-        x = MARGIN + index * 220
-        fill, extra = _STYLES[status]
+    swatches = []
+    for index, (status, style) in enumerate(_STYLES.items()):
+        x = MARGIN + index * LEGEND_SPACING
         count = sum(1 for run in runs if run.status == status)
-        parts.append(
-            f'<rect x="{x}" y="6" width="14" height="12" fill="{fill}"{extra}/>'
-            f'<text x="{x + 20}" y="16">{_text(words.statuses.get(status, status))}'
-            f' ({count})</text>')
-    return ''.join(parts)
+        name = _text(words.statuses.get(status, status))
+        swatches.append(Swatch(x=x, y=6, width=14, height=12, style=style, text_x=x + 20,
+                               text_y=16, label=f'{name} ({count})'))
+    return tuple(swatches)
 
 
 def _axis(top, first, last, zone, words):
@@ -130,19 +212,16 @@ def _axis(top, first, last, zone, words):
     tick = math.ceil((first + offset) / step) * step - offset
     time_format = _tick_format(step, span)
     scale = (WIDTH - 2 * MARGIN) / span
-    parts = [f'<line x1="{MARGIN}" y1="{top}" x2="{WIDTH - MARGIN}" y2="{top}" '
-             f'stroke="#666666"/>']
+    ticks = []
     while tick <= last:
         x = round(MARGIN + (tick - first) * scale, 2)
-        label = datetime.datetime.fromtimestamp(tick, zone).strftime(time_format)
-        parts.append(f'<line x1="{x}" y1="{top}" x2="{x}" y2="{top + 5}" stroke="#666666"/>'
-                     f'<text x="{x}" y="{top + 17}" text-anchor="{_anchor(x, label)}">'
-                     f'{_text(label)}</text>')
+        label = _text(datetime.datetime.fromtimestamp(tick, zone).strftime(time_format))
+        ticks.append(Tick(x=x, label=label, anchor=_anchor(x, label)))
         tick += step
     shown = {'start': _moment(first, zone), 'end': _moment(last, zone)}
-    parts.append(f'<text x="{WIDTH - MARGIN}" y="{top + 36}" text-anchor="end">'
-                 f'{_text(words.span % shown)}</text>')
-    return ''.join(parts)
+    return Axis(y=top, left=MARGIN, right=WIDTH - MARGIN, tick_bottom=round(top + 5, 2),
+                label_y=round(top + 17, 2), ticks=tuple(ticks), span_y=round(top + 36, 2),
+                span=_text(words.span % shown))
 
 
 def _anchor(x, label):
@@ -159,27 +238,13 @@ def _moment(seconds, zone):
     return datetime.datetime.fromtimestamp(seconds, zone).strftime('%Y-%m-%d %H:%M:%S %Z')
 
 
-def _svg(height, body, words):
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="hdd-timeline" '
-            f'viewBox="0 0 {WIDTH} {height}" width="100%" role="img" '
-            f'aria-labelledby="hdd-timeline-title" font-size="12" '
-            f'font-family="sans-serif"><title id="hdd-timeline-title">'
-            f'{_text(words.title)}</title>{body}</svg>')
-
-
-_DEFS = ('<defs><pattern id="hdd-timeline-failed" width="6" height="6" '
-         'patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
-         '<rect width="6" height="6" fill="#d9534f"/>'
-         '<line x1="0" y1="0" x2="0" y2="6" stroke="#ffffff" stroke-width="2"/>'
-         '</pattern></defs>')
-
-
-def svg(runs: Sequence[Run], now: datetime.datetime, zone: datetime.tzinfo,
-        words: Words) -> str:
+def layout(runs: Sequence[Run], now: datetime.datetime, zone: datetime.tzinfo,
+           words: Words) -> Picture:
     """The picture of ``runs`` (aware datetimes), times shown in ``zone``."""
+    title = _text(words.title)
     if not runs:
-        return _svg(LEGEND_HEIGHT, f'<text x="{MARGIN}" y="18">{_text(words.empty)}</text>',
-                    words)
+        return Picture(width=WIDTH, height=LEGEND_HEIGHT, title=title,
+                       empty=_text(words.empty))
     runs = sorted(runs, key=lambda run: run.start)
     starts = [run.start.timestamp() for run in runs]
     # Never before the start: clocks of Heat and of this host may disagree a little.
@@ -189,27 +254,24 @@ def svg(runs: Sequence[Run], now: datetime.datetime, zone: datetime.tzinfo,
     last = max(max(ends), first + 60)
     scale = (WIDTH - 2 * MARGIN) / (last - first)
 
-    bars = [(MARGIN + (start - first) * scale, max((end - start) * scale, MIN_BAR_WIDTH))
-            for start, end in zip(starts, ends)]
-    lanes, lane_count = _lanes(bars)
+    spans = [(MARGIN + (start - first) * scale, max((end - start) * scale, MIN_BAR_WIDTH))
+             for start, end in zip(starts, ends)]
+    lanes, lane_count = _lanes(spans)
     pitch = max(min(LANE_PITCH, MAX_PLOT_HEIGHT / lane_count), MIN_LANE_PITCH)
     bar_height = round(pitch * BAR_HEIGHT / LANE_PITCH, 2)
 
-    parts = [_DEFS, _legend(runs, words), '<g class="hdd-timeline-runs">']
-    for run, start, end, (x, width), lane in zip(runs, starts, ends, bars, lanes):
-        fill, extra = _STYLES.get(run.status, _OTHER_STYLE)
+    bars = []
+    for run, start, end, (x, width), lane in zip(runs, starts, ends, spans, lanes):
         tooltip = words.bar % {
             'name': run.name, 'action': run.action,
             'status': words.statuses.get(run.status, run.status),
             'start': _moment(start, zone),
             'duration': run_views.format_duration(datetime.timedelta(seconds=end - start)),
         }
-        y = round(LEGEND_HEIGHT + lane * pitch, 2)
-        parts.append(
-            f'<rect class="hdd-timeline-run hdd-timeline-{_CLASSES.get(run.status, "other")}" '
-            f'x="{round(x, 2)}" y="{y}" width="{round(width, 2)}" height="{bar_height}" '
-            f'fill="{fill}"{extra}><title>{_text(tooltip)}</title></rect>')
-    parts.append('</g>')
+        bars.append(Bar(x=round(x, 2), y=round(LEGEND_HEIGHT + lane * pitch, 2),
+                        width=round(width, 2), height=bar_height,
+                        style=_STYLES.get(run.status, _OTHER_STYLE), tooltip=_text(tooltip)))
     axis_top = round(LEGEND_HEIGHT + lane_count * pitch + 4, 2)
-    parts.append(_axis(axis_top, first, last, zone, words))
-    return _svg(round(axis_top + AXIS_HEIGHT, 2), ''.join(parts), words)
+    return Picture(width=WIDTH, height=round(axis_top + AXIS_HEIGHT, 2), title=title,
+                   legend=_legend(runs, words), bars=tuple(bars),
+                   axis=_axis(axis_top, first, last, zone, words))

@@ -34,6 +34,9 @@ class Chromium:
         for flag in _FLAGS:
             options.add_argument(flag)
         options.add_argument(f'--user-data-dir={self.profile}')
+        # Every console message and uncaught error of the pages, for driver.get_log('browser')
+        # (tests/browser/conftest.py fails a journey on a SEVERE one).
+        options.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
         try:
             self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         except Exception:

@@ -6,6 +6,12 @@ makes the runs it looks at, so the journeys run in any order, alone or together.
 
 A journey that fails leaves a screenshot and the page's source of each browser it used in
 build/browser-failures/<test name>.{png,html}.
+
+Every journey reads the browser console of each user it used (Chromium's browser log): an
+error there (level SEVERE: an uncaught exception, console.error, a resource that failed to
+load) fails the journey, with the entries in its report, unless it is in HORIZON_NOISE or the
+journey expects it (@pytest.mark.console_allows(regex, ...), each matched against the entry's
+message).
 """
 
 import re
@@ -18,6 +24,17 @@ from tests.browser import chromium
 from tests.browser import pages
 
 FAILURES_DIR = layout_mod.REPO_ROOT / 'build' / 'browser-failures'
+
+# The session's users in a browser, by fixture name: a journey that uses one has its console
+# read before and after it.
+USER_FIXTURES = ('demo_user', 'other_user')
+
+# Console errors of Horizon's own pages that no plugin can fix (regular expressions), each as
+# narrow as it can be and with why. None so far: on every page the journeys open, Horizon 27
+# as the local cloud serves it (its favicon included) logs no error of its own.
+HORIZON_NOISE = ()
+
+_USERS = pytest.StashKey[list]()
 
 
 def _logged_in(cloud, username, password):
@@ -45,6 +62,65 @@ def other_user(cloud):
     user = _logged_in(cloud, credentials.OTHER_USER, credentials.OTHER_PASSWORD)
     yield user
     user.chromium.quit()
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        'markers', 'console_allows(*patterns): browser console errors this journey expects '
+                   '(regular expressions searched in each SEVERE entry\'s message)')
+
+
+@pytest.fixture(autouse=True)
+def browser_console(request):
+    """Drains the console of every user the journey uses before it starts, so that what an
+    earlier journey left there is not counted; pytest_runtest_call reads it afterwards."""
+    users = [(name, request.getfixturevalue(name)) for name in USER_FIXTURES
+             if name in request.fixturenames]
+    for _name, user in users:
+        user.console_log()
+    request.node.stash[_USERS] = users
+    yield
+    for _name, user in users:
+        user.console_log()
+
+
+def _allowed(item):
+    patterns = list(HORIZON_NOISE)
+    for marker in item.iter_markers('console_allows'):
+        patterns.extend(marker.args)
+    return [re.compile(pattern) for pattern in patterns]
+
+
+def _console_errors(item):
+    """[(user fixture, entry)] of the SEVERE entries no pattern allows."""
+    allowed = _allowed(item)
+    errors = []
+    for name, user in item.stash.get(_USERS, []):
+        try:
+            entries = user.console_log()
+        except Exception as exc:  # a dead browser: the journey's own failure says why
+            entries = [{'level': 'SEVERE', 'message': f'could not read the console: {exc!r}'}]
+        errors.extend((name, entry) for entry in entries
+                      if entry.get('level') == 'SEVERE'
+                      and not any(p.search(entry.get('message', '')) for p in allowed))
+    return errors
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    passed = False
+    try:
+        result = yield
+        passed = True
+        return result
+    finally:
+        errors = _console_errors(item)
+        if errors:
+            text = '\n'.join(f'{name}: {entry.get("source", "")}: {entry["message"]}'
+                             for name, entry in errors)
+            item.add_report_section('call', 'browser console errors', text)
+            if passed:
+                pytest.fail(f'errors in the browser console:\n{text}', pytrace=False)
 
 
 def _save_pages(item):

@@ -82,6 +82,12 @@ class User:
     def text(self):
         return self.find('body').text
 
+    def console_log(self):
+        """The browser console's entries since the last call (each read drains them): dicts
+        with level (SEVERE for errors, uncaught exceptions and failed loads), message,
+        source and timestamp."""
+        return self.driver.get_log('browser')
+
     def toasts(self):
         """Horizon's messages on the page, "Success: " and the like included."""
         return [each.text for each in self.find_all('.messages .alert')]

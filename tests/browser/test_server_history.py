@@ -51,7 +51,7 @@ def test_a_servers_page_lists_every_run_with_its_inputs_and_a_timeline(
         link = row.find_element(By.CSS_SELECTOR, 'a[href^="/project/deployments/"]')
         run_id = link.get_attribute('href').rstrip('/').split('/')[-1]
         by_run[run_id] = {code.text for code in row.find_elements(By.CSS_SELECTOR,
-                                                                   'code.hdd-run-input')}
+                                                                  'code.hdd-run-input')}
     assert set(by_run) == {run.id for run in runs}
     for run in runs:
         assert by_run[run.id] == _input_texts(heat, run), run.id

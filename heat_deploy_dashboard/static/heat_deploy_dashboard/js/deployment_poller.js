@@ -17,6 +17,14 @@
     }).get();
   }
 
+  // The row of a deployment id, compared as text: an id the reply echoes back is never
+  // made into a selector, where a quote in it would throw and stop the poller.
+  function rowOf($table, id) {
+    return $table.find('tbody tr[data-object-id]').filter(function () {
+      return this.getAttribute('data-object-id') === id;
+    });
+  }
+
   function start($state) {
     var $table = $('table#' + $state.attr('data-table'));
     var url = $state.attr('data-url');
@@ -42,7 +50,7 @@
         .done(function (reply) {
           var dialogOpen = $('#modal_wrapper .modal.in, .modal.in').length > 0;
           $.each(reply.rows, function (id, html) {
-            var $row = $table.find('tr[data-object-id="' + id + '"]');
+            var $row = rowOf($table, id);
             // A row a person is working with stays as it is until the next poll: replacing
             // it would detach the button an open confirm dialog submits through, close its
             // action menu, or untick it.
@@ -50,12 +58,14 @@
               return;
             }
             var ticked = $row.find('input.table-row-multi-select').is(':checked');
-            var $fresh = $(html);
+            // Rendered and escaped by Django; parsed without running any script in it, and
+            // not compiled by Angular (jQuery inserts it), so {$ $} in it stays text.
+            var $fresh = $($.parseHTML(html, document, false)).filter('tr');
             $fresh.find('input.table-row-multi-select').prop('checked', ticked);
             $row.replaceWith($fresh);
           });
           $.each(reply.gone, function (i, id) {
-            $table.find('tr[data-object-id="' + id + '"]').remove();
+            rowOf($table, id).remove();
           });
           var checked = new Date(reply.checked_at).toLocaleTimeString();
           say($state.attr('data-live-text').replace('%(time)s', checked));
@@ -78,6 +88,7 @@
     var retryMs = POLL_MS;
 
     function poll() {
+      var startedAt = Date.now();
       $.ajax({url: $state.attr('data-url'), data: {id: $state.attr('data-id')},
               dataType: 'json', timeout: 20000})
         .done(function (reply) {

@@ -1,0 +1,58 @@
+"""A running run's own page keeps polling (one status request every 1.5 s, the "last checked"
+time following), and when the server reports it reloads itself to show the result; with no
+error in the browser's console all along (tests/browser/conftest.py checks that)."""
+
+from selenium.webdriver.common.by import By
+
+from tests.browser import pages
+
+# Long enough for several polls while the server runs it: the agent starts within about a
+# second, and the page polls every 1.5 s.
+PAUSE_SECONDS = 8
+
+_STATUS_REQUESTS = (
+    "return performance.getEntriesByType('resource').filter(function (e) {"
+    f"  return e.name.indexOf('{pages.STATUS_URL}') >= 0; }}).length;")
+
+
+def test_a_running_runs_page_polls_until_the_result_then_shows_it(demo_user, start_run):
+    user = demo_user
+    run, _config = start_run('mysql', 'BACKUP', 'db_server_1', pause_seconds=PAUSE_SECONDS,
+                             tables='posts')
+    user.open(f'/project/deployments/{run.id}/')
+    user.require_scripts()
+    line = user.find('.hdd-detail-poll')
+    assert line.is_displayed()
+    assert line.text == 'Running. This page updates when the server reports.'
+    # Gone when the page reloads.
+    user.js('window.__hddSamePage = true;')
+
+    # Each poll's reply rewrites the line; the "last checked" times it shows, as they change.
+    shown = []
+
+    def three_polls(driver):
+        text = line.text
+        if text.startswith('Running.') and 'last checked at' in text and (
+                not shown or shown[-1] != text):
+            shown.append(text)
+        return user.js(_STATUS_REQUESTS) >= 3
+    user.wait(PAUSE_SECONDS, poll=0.1).until(three_polls, 'three status requests')
+    assert user.js('return window.__hddSamePage') is True, 'the page reloaded too early'
+    assert shown, 'the line never said when it last checked'
+    # At least 3 s of polls: the time the line shows has moved on since the first reply.
+    user.wait(5, poll=0.1).until(lambda d: line.text != shown[0],
+                                 'the "last checked" time to change')
+
+    # The server reports: the page reloads once, and shows the result.
+    user.wait(60, poll=0.25).until(
+        lambda d: d.execute_script('return window.__hddSamePage') is None
+        and d.execute_script('return document.readyState') == 'complete',
+        'the page to reload when the run finished')
+    assert user.path() == f'/project/deployments/{run.id}/'
+    assert not user.find_all('.hdd-detail-poll'), 'a finished run\'s page still polls'
+    status = user.driver.find_element(
+        By.XPATH, "//dt[normalize-space()='Status']/following-sibling::dd[1]").text
+    assert status == 'COMPLETE'
+    user.click_tab('Outputs')
+    stdout = user.visible('pre[data-output="deploy_stdout"]').text
+    assert 'tables=posts' in stdout
