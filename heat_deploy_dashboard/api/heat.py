@@ -16,21 +16,24 @@ from django.core.cache import cache
 from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 from horizon.utils.memoized import memoized
+from keystoneauth1 import session as ksa_session
+from keystoneauth1 import token_endpoint
 from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
+
+from heat_deploy_dashboard.api import pool
 
 
 @memoized
 def heatclient(request):
-    return heat_client.Client(
-        '1',
-        endpoint=base.url_for(request, 'orchestration'),
-        token=request.user.token.id,
-        insecure=settings.OPENSTACK_SSL_NO_VERIFY,
-        ca_file=settings.OPENSTACK_SSL_CACERT,
-        # Without a timeout a hung Heat API hangs the page with it.
-        timeout=getattr(settings, 'HEAT_DEPLOY_API_TIMEOUT', 30),
-    )
+    endpoint = base.url_for(request, 'orchestration')
+    verify = (False if settings.OPENSTACK_SSL_NO_VERIFY
+              else settings.OPENSTACK_SSL_CACERT or True)
+    # The user's token, over the worker's pooled connections (see pool).
+    session = ksa_session.Session(
+        auth=token_endpoint.Token(endpoint, request.user.token.id),
+        session=pool.session(), verify=verify, timeout=pool.timeout_seconds())
+    return heat_client.Client('1', session=session, endpoint_override=endpoint)
 
 
 @profiler.trace

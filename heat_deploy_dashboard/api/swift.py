@@ -5,16 +5,27 @@ from horizon.utils.memoized import memoized
 from openstack_dashboard.api import base
 from swiftclient import client as swift_client
 
+from heat_deploy_dashboard.api import pool
+
+
+class _PooledConnection(swift_client.Connection):
+    """swiftclient's Connection over the worker's pooled connections (see pool)."""
+
+    def http_connection(self, url=None):
+        parsed, connection = super().http_connection(url)
+        connection.request_session = pool.swift_session()
+        return parsed, connection
+
 
 @memoized
 def swift_connection(request):
-    return swift_client.Connection(
+    return _PooledConnection(
         preauthurl=base.url_for(request, 'object-store'),
         preauthtoken=request.user.token.id,
         insecure=settings.OPENSTACK_SSL_NO_VERIFY,
         cacert=settings.OPENSTACK_SSL_CACERT,
-        timeout=getattr(settings, 'HEAT_DEPLOY_API_TIMEOUT', 30),
-        # swiftclient's default (5 retries, backoff doubling from 1 s) is
-        # made for batch jobs; here a user is waiting on the page.
-        retries=1,
+        timeout=pool.timeout_seconds(),
+        # swiftclient's default (5 retries, backoff doubling from 1 s) is made for batch
+        # jobs; here a user is waiting on the page.
+        retries=0,
     )

@@ -5,6 +5,18 @@ from horizon.utils.memoized import memoized
 from openstack_dashboard.api import base
 from zaqarclient.queues.v2 import client as zaqar_v2
 
+from heat_deploy_dashboard.api import pool
+
+
+class _PooledClient(zaqar_v2.Client):
+    """zaqarclient's Client over the worker's pooled connections (see pool): left to itself
+    it opens a connection for every call."""
+
+    def _get_transport(self, request):
+        transport = super()._get_transport(request)
+        transport.client.session = pool.session()
+        return transport
+
 
 @memoized
 def zaqar_client(request):
@@ -15,6 +27,6 @@ def zaqar_client(request):
                'os_auth_url': base.url_for(request, 'identity'),
                'os_project_id': request.user.tenant_id,
                'insecure': settings.OPENSTACK_SSL_NO_VERIFY}
-    return zaqar_v2.Client(
+    return _PooledClient(
         url=base.url_for(request, 'messaging'), version=2,
         conf={'auth_opts': {'backend': 'keystone', 'options': options}})

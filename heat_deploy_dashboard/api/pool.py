@@ -1,0 +1,70 @@
+"""One bounded pool of HTTP connections per Horizon worker process, shared by the Heat, Swift
+and Zaqar calls of every request the worker serves.
+
+Each client left to itself opens connections of its own: heatclient one per call, zaqarclient
+one per call, swiftclient one per client, closed only when Python collects them. Under a few
+polling pages a worker held hundreds of open connections to the Swift proxy, and the proxy
+stopped answering. Here each service's host gets at most POOL_SIZE connections from a worker,
+kept open and reused; a call that finds them all busy waits for one.
+
+Every call gets one try: a page or a poll is waiting, and its own request gives up after
+REQUEST_TIMEOUT. Nothing is retried below the dashboard.
+"""
+
+import functools
+import http.cookiejar
+
+from django.conf import settings
+import requests
+from requests import adapters
+from swiftclient import client as swift_client
+
+# As many as a status poll reads at once (content/deployments/status.py).
+POOL_SIZE = 8
+
+# Seconds a backend call may take, connecting and reading alike: under the 20 s a page's poll
+# waits for its answer, so that the poll hears why before it gives up.
+DEFAULT_TIMEOUT = 10
+
+
+def timeout_seconds():
+    return getattr(settings, 'HEAT_DEPLOY_API_TIMEOUT', DEFAULT_TIMEOUT)
+
+
+class _BoundedAdapter(adapters.HTTPAdapter):
+    # zaqarclient sets no timeout at all: a hung Zaqar would hang the poll with it.
+    def send(self, request, timeout=None, **kwargs):
+        return super().send(request, timeout=timeout or timeout_seconds(), **kwargs)
+
+
+def _bounded(session):
+    adapter = _BoundedAdapter(pool_connections=4, pool_maxsize=POOL_SIZE, pool_block=True,
+                              max_retries=0)
+    session.mount('http://', adapter)
+    session.mount('https://', adapter)
+    # The session serves every user of the worker: a cookie one response set must never go
+    # out with another user's request.
+    session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+    return session
+
+
+@functools.cache
+def session():
+    """The worker's requests session for Heat (through keystoneauth) and Zaqar."""
+    return _bounded(requests.Session())
+
+
+class _SwiftSession(swift_client.SwiftClientRequestsSession):
+    # swiftclient closes its connection's session when it is done with it; this one lives as
+    # long as the worker.
+    def close(self):
+        pass
+
+
+@functools.cache
+def swift_session():
+    """The worker's requests session for Swift, shaped as swiftclient's own."""
+    pooled = _bounded(_SwiftSession())
+    # As swiftclient sets its own: it adds the headers each call needs.
+    pooled.headers = None
+    return pooled
