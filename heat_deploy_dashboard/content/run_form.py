@@ -14,6 +14,7 @@ from openstack_dashboard.api import base
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content import verbatim_forms
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import inputs as heat_inputs
@@ -144,7 +145,7 @@ def input_field(declared):
                            **kwargs)
 
 
-class RunForm(forms.SelfHandlingForm):
+class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
     """A form that runs an action of a config: subclasses add what to run
     where, and call add_input_fields() once their own fields are set."""
 

@@ -381,10 +381,6 @@ return Array.prototype.map.call(document.querySelectorAll(
 """
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    'Horizon\'s escaping makes {$ $} {% %} in the value attributes of every field Django '
-    'renders, so a form filled in from a config or a run (Deploy, Copy, Run Action, Run '
-    'Again) submits changed values and input names; see the report of issue #12.'))
 def test_forms_keep_the_values_they_are_filled_in_with(demo_user, corpus):
     user = demo_user
     for path, name, value in (

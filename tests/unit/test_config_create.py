@@ -189,6 +189,20 @@ class CopyConfigTests(case.ConfigsTestCase):
             'definition.yaml --config-file config hello'))
 
     @helpers.create_mocks(case.HEAT_MOCKS)
+    def test_the_copy_form_holds_the_text_as_stored_where_angularjs_compiles_nothing(self):
+        # Horizon's escape would turn {$ $} into {% %}: a submitted copy would change the
+        # script. The form is not compiled by AngularJS, so the text is safe as it is.
+        script = '#!/bin/sh\nawk \'{$1=""; print}\' data <b>\n'
+        self.serve(configs=[dict(case.HELLO, config=script)])
+
+        res = self.get_ajax(case.url('copy'))
+
+        page = res.content.decode()
+        self.assertRegex(page, r'<form[^>]*ng-non-bindable')
+        self.assertIn('awk &#x27;{$1=&quot;&quot;; print}&#x27; data &lt;b&gt;', page)
+        self.assertNotIn('{%1', page)
+
+    @helpers.create_mocks(case.HEAT_MOCKS)
     def test_submitting_a_changed_copy_creates_a_new_config(self):
         self.serve()
         self.mock_config_create.return_value = case.resource(dict(case.HELLO, id=NEW_ID))

@@ -10,6 +10,7 @@ from horizon import messages
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content import verbatim_forms
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import definition
 from heat_deploy_dashboard.deploy import derived
@@ -51,7 +52,7 @@ def initial_from(config):
     }
 
 
-class CreateConfigForm(forms.SelfHandlingForm):
+class CreateConfigForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
     name = forms.CharField(label=_("Name"), max_length=255)
     group = forms.CharField(
         label=_("Group"), max_length=255, initial='script',
