@@ -205,6 +205,21 @@ class DeploymentsColumnsAndFiltersTests(helpers.TestCase):
             follow=True)
         self.assertEqual(['BACKUP'], [d.action for d in by_action.context['table'].data])
 
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_an_action_with_spaces_is_found_as_typed(self):
+        # A custom action is any text a template author chose.
+        runs = self.software_deployments.list()
+        runs[0].action = 'FLUSH CACHE'
+        runs[1].action = 'FLUSH_CACHE'
+        self.mock_deployments_list.return_value = runs
+        self.mock_config_get.side_effect = test_data.run_config
+
+        res = self.client.post(self.index_url, {
+            'deployments__filter__q_field': 'action', 'deployments__filter__q': 'flush cache'},
+            follow=True)
+
+        self.assertEqual(['FLUSH CACHE'], [d.action for d in res.context['table'].data])
+
 
 def _many_runs(count):
     """`count` finished runs, one a minute, each with its own derived config."""

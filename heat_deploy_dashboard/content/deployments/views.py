@@ -40,11 +40,14 @@ _FILTER_FIELDS = {'status': 'status', 'action': 'action', 'server': 'server_id'}
 
 def _filtered(deployments, filters):
     """Heat lists a project's deployments whole (no filters but server_id), so the table's
-    filters apply here; matching ignores case and surrounding spaces."""
+    filters apply here; matching ignores case and surrounding spaces, and a status may be
+    typed as shown ("In Progress")."""
     for field, value in filters.items():
         attribute = _FILTER_FIELDS.get(field)
         if attribute:
-            wanted = value.strip().lower().replace(' ', '_')
+            wanted = value.strip().lower()
+            if field == 'status':
+                wanted = wanted.replace(' ', '_')
             deployments = [d for d in deployments
                            if (getattr(d, attribute, '') or '').lower() == wanted]
     return deployments
