@@ -115,7 +115,11 @@ def stacks_list(request):
     # Nested stacks too: a component in one is named after the nested stack.
     # heatclient returns a generator; the list makes the call happen here,
     # where the caller's error handling is.
-    return list(heatclient(request).stacks.list(show_nested=True))
+    # An admin's listing holds every project's stacks, each with its project: the dashboard
+    # sees the working project's only (see the module's docstring).
+    project = request.user.project_id
+    return [stack for stack in heatclient(request).stacks.list(show_nested=True)
+            if getattr(stack, 'project', project) == project]
 
 
 @profiler.trace

@@ -17,6 +17,7 @@ from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import verbatim_forms
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
+from heat_deploy_dashboard.deploy import definition
 from heat_deploy_dashboard.deploy import inputs as heat_inputs
 from heat_deploy_dashboard.deploy.trigger import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_dashboard.deploy.trigger import derived_name
@@ -143,6 +144,16 @@ def input_field(declared):
     # Spaces may matter to a script.
     return forms.CharField(strip=False, widget=forms.TextInput(attrs),
                            **kwargs)
+
+
+def no_control_characters(value):
+    """A name or action with a control character (an escape, a line break) would reach the
+    server's hook and every page that shows it; Django's own check stops only NUL."""
+    character = definition.control_character(value or '')
+    if character:
+        raise forms.ValidationError(
+            _("This holds a control character (%(character)s); write it without one.")
+            % {'character': character})
 
 
 class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):

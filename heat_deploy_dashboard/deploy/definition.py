@@ -81,7 +81,7 @@ def load(text: str):
             'column': mark.column + 1 if mark else 1})) from None
 
 
-def _control_character(name: str):
+def control_character(name: str):
     """The first control character of a name, as U+XXXX; None without one."""
     for character in name:
         if unicodedata.category(character) == 'Cc':
@@ -106,7 +106,7 @@ def _entries(value, allowed_keys):
         # variables and outputs as file names: a NUL stops it, and no other
         # control character belongs in a name. The name itself is not shown:
         # it would carry the character into the page.
-        control = _control_character(name)
+        control = control_character(name)
         if control:
             raise InputError(Message(NAME_CONTROL, {'number': number,
                                                     'character': control}))

@@ -203,6 +203,16 @@ class CopyConfigTests(case.ConfigsTestCase):
         self.assertNotIn('{%1', page)
 
     @helpers.create_mocks(case.HEAT_MOCKS)
+    def test_a_name_with_a_control_character_is_refused(self):
+        self.serve()
+
+        res = self.client.post(case.url('copy'), _form(name='a\x1b[31mb'))
+
+        self.assertFormErrors(res, 1)
+        self.assertContains(res, 'control character (U+001B)')
+        self.mock_config_create.assert_not_called()
+
+    @helpers.create_mocks(case.HEAT_MOCKS)
     def test_submitting_a_changed_copy_creates_a_new_config(self):
         self.serve()
         self.mock_config_create.return_value = case.resource(dict(case.HELLO, id=NEW_ID))

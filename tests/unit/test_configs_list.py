@@ -56,6 +56,17 @@ class ConfigsListTests(case.ConfigsTestCase):
         self.mock_config_get.assert_not_called()
 
     @helpers.create_mocks(case.HEAT_MOCKS)
+    def test_a_marker_no_config_can_have_gives_the_first_page_without_asking_heat(self):
+        self.mock_configs_list.return_value = _summaries(3)
+
+        res = self.client.get(case.INDEX_URL + '?marker=%00')
+
+        self.assertEqual(200, res.status_code)
+        self.mock_configs_list.assert_called_once_with(helpers.IsHttpRequest(), limit=21,
+                                                       marker=None)
+        self.assertEqual([_id('script', n) for n in range(3)], _rows(res))
+
+    @helpers.create_mocks(case.HEAT_MOCKS)
     def test_the_next_page_starts_after_the_marker_and_the_last_has_no_link(self):
         self.mock_configs_list.return_value = _summaries(3)
 

@@ -9,6 +9,7 @@ from heatclient import exc as heat_exc
 
 from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
+from heatclient.v1 import stacks
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import project_runs
@@ -137,6 +138,17 @@ class ByIdTests(unittest.TestCase):
         self._call(api.heat.config_get, client, 'their-config', admin=False)
 
         configs_list.assert_not_called()
+
+    def test_an_admin_lists_only_the_projects_stacks(self, configs_list):
+        client = mock.Mock()
+        client.stacks.list.return_value = [
+            stacks.Stack(None, {'id': 'a', 'stack_name': 'mine', 'project': MINE}, loaded=True),
+            stacks.Stack(None, {'id': 'b', 'stack_name': 'theirs', 'project': THEIRS},
+                         loaded=True)]
+
+        found = self._call(api.heat.stacks_list, client)
+
+        self.assertEqual(['mine'], [stack.stack_name for stack in found])
 
     def test_an_admin_reads_only_the_projects_configs_in_a_servers_metadata(self, configs_list):
         client = _heatclient(metadata=[{'id': 'my-config', 'name': 'a'},

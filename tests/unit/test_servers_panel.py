@@ -277,8 +277,9 @@ class ServerMetadataTests(ServersTestCase):
         self.assertContains(res, '<code>openstack software deployment metadata show '
                                  + data.DB_1)
 
-    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    @helpers.create_mocks({api.heat: ('server_metadata', 'deployments_list')})
     def test_the_confirmation_shows_no_secret_and_posts_to_itself(self):
+        self.mock_deployments_list.return_value = data.deployments(data.DB_1_RUNS)
         self.mock_server_metadata.return_value = data.metadata()
 
         modal = self.client.get(reveal_url(), HTTP_X_REQUESTED_WITH='XMLHttpRequest')
@@ -299,8 +300,9 @@ class ServerMetadataTests(ServersTestCase):
         self.assertTemplateUsed(page, 'project/servers/reveal.html')
         self.mock_server_metadata.assert_not_called()
 
-    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    @helpers.create_mocks({api.heat: ('server_metadata', 'deployments_list')})
     def test_posting_the_confirmation_shows_the_secrets_with_a_warning_never_cached(self):
+        self.mock_deployments_list.return_value = data.deployments(data.DB_1_RUNS)
         self.mock_server_metadata.return_value = data.metadata()
 
         modal = self.client.post(reveal_url(), {}, HTTP_X_REQUESTED_WITH='XMLHttpRequest')
@@ -323,8 +325,9 @@ class ServerMetadataTests(ServersTestCase):
         self.assertEqual(2, self.mock_server_metadata.call_count)
         self.mock_server_metadata.assert_called_with(helpers.IsHttpRequest(), data.DB_1)
 
-    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    @helpers.create_mocks({api.heat: ('server_metadata', 'deployments_list')})
     def test_a_post_without_the_csrf_token_reveals_nothing(self):
+        self.mock_deployments_list.return_value = data.deployments(data.DB_1_RUNS)
         self.mock_server_metadata.return_value = data.metadata()
         client = Client(enforce_csrf_checks=True)
         client.cookies = self.client.cookies
@@ -336,8 +339,9 @@ class ServerMetadataTests(ServersTestCase):
             self.assertNotContains(res, secret, status_code=403)
         self.mock_server_metadata.assert_not_called()
 
-    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    @helpers.create_mocks({api.heat: ('server_metadata', 'deployments_list')})
     def test_a_failure_to_read_the_metadata_is_a_sentence(self):
+        self.mock_deployments_list.return_value = data.deployments(data.DB_1_RUNS)
         self.mock_server_metadata.side_effect = HEAT_DOWN['server error']
 
         res = self.client.post(reveal_url(), {}, HTTP_X_REQUESTED_WITH='XMLHttpRequest')
@@ -348,8 +352,9 @@ class ServerMetadataTests(ServersTestCase):
 
     @override_settings(POLICY_CHECK_FUNCTION=lambda rules, request, target=None: (
         ('orchestration', 'software_deployments:metadata') not in rules))
-    @helpers.create_mocks({api.heat: ('server_metadata',)})
+    @helpers.create_mocks({api.heat: ('server_metadata', 'deployments_list')})
     def test_a_user_without_the_metadata_rule_cannot_reveal(self):
+        self.mock_deployments_list.return_value = data.deployments(data.DB_1_RUNS)
         self.mock_server_metadata.return_value = data.metadata()
 
         refused = [self.client.get(reveal_url()), self.client.post(reveal_url(), {}),
@@ -359,6 +364,16 @@ class ServerMetadataTests(ServersTestCase):
             self.assertIn(res.status_code, (401, 403))
             for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
                 self.assertNotIn(secret, res.content.decode())
+        self.mock_server_metadata.assert_not_called()
+
+    @helpers.create_mocks({api.heat: ('server_metadata', 'deployments_list')})
+    def test_a_server_without_runs_in_this_project_has_no_secrets_to_show(self):
+        # Another project's server, or none at all: Heat lists no deployment of it here.
+        self.mock_deployments_list.return_value = []
+
+        for res in (self.client.get(reveal_url(data.WEB)),
+                    self.client.post(reveal_url(data.WEB), {})):
+            self.assertEqual(404, res.status_code)
         self.mock_server_metadata.assert_not_called()
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'server_metadata')})

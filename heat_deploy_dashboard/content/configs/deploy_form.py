@@ -35,11 +35,13 @@ class DeployConfigForm(run_form.RunForm):
                     "they are offered."))
     action = forms.CharField(
         label=_("Action"), max_length=MAX_NAME, initial=DEFAULT_ACTION,
+        validators=[run_form.no_control_characters],
         widget=run_form.SuggestingInput(tuple),
         help_text=_("Any action: the server's hook gets it as deploy_action. "
                     "A component runs the scripts listed for it."))
     name = forms.CharField(
         label=_("Name"), max_length=MAX_NAME,
+        validators=[run_form.no_control_characters],
         help_text=_("The run's derived config is named after it: "
                     "NAME-ACTION. Heat orders a server's deployments by "
                     "these names."))

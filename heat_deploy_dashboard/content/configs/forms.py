@@ -53,7 +53,8 @@ def initial_from(config):
 
 
 class CreateConfigForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
-    name = forms.CharField(label=_("Name"), max_length=255)
+    name = forms.CharField(label=_("Name"), max_length=255,
+                           validators=[run_form.no_control_characters])
     group = forms.CharField(
         label=_("Group"), max_length=255, initial='script',
         widget=run_form.SuggestingInput(lambda: GROUPS),

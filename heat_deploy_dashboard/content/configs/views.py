@@ -21,6 +21,7 @@ from heat_deploy_dashboard.content.configs import forms as project_forms
 from heat_deploy_dashboard.content.configs import tables as project_tables
 from heat_deploy_dashboard.content.configs import tabs as project_tabs
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.deploy import cli
@@ -84,6 +85,9 @@ class IndexView(tables.DataTableView):
         self._more = False
         marker = self.request.GET.get(
             project_tables.ConfigsTable._meta.pagination_param)
+        if marker and not ids.is_heat_id(marker):
+            # No config has it: the first page, as for a marker whose config is gone.
+            marker = None
         try:
             configs, self._more = configs_page(self.request, marker,
                                                self.get_filters())

@@ -1,5 +1,7 @@
 import dataclasses
+import logging
 
+from django import http
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
@@ -14,6 +16,8 @@ from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.content.servers import tabs as project_tabs
+
+LOG = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass
@@ -119,6 +123,27 @@ class RevealMetadataView(PolicyRequiredMixin, forms.ModalFormView):
     policy_rules = METADATA_RULES
 
     revealed = False
+
+    def get(self, request, *args, **kwargs):
+        self._require_runs()
+        return super().get(request, *args, **kwargs)
+
+    def post(self, request, *args, **kwargs):
+        self._require_runs()
+        return super().post(request, *args, **kwargs)
+
+    def _require_runs(self):
+        # Heat keeps metadata for a server only while deployments of it exist: one with none
+        # in this project (another project's, or no server at all) is not found here.
+        try:
+            found = project_runs.deployments(self.request, server_id=self.kwargs['server_id'])
+        except Exception:
+            # The form says so when it cannot read the metadata either.
+            LOG.warning('Could not list the deployments of server %s',
+                        self.kwargs['server_id'], exc_info=True)
+            return
+        if not found:
+            raise http.Http404(_("This project has no deployments on that server."))
 
     def get_template_names(self):
         if not self.revealed:
