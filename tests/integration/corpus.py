@@ -1,0 +1,185 @@
+"""What the scope suite and the bad-input corpus share: a logged-in user that logs in again
+when Horizon sent it to the login page, what a page tells its user (toasts, form errors, its
+title), and the demo project's Heat and Swift state, counted before and after each case."""
+
+import dataclasses
+import html
+import json
+import re
+
+from heatclient import exc as heat_exc
+from swiftclient import exceptions as swift_exc
+
+from tests.integration import dashboard
+
+# How a page says that an object is not there (or not the user's).
+NOT_FOUND_WORDS = ('does not exist', 'not found', 'no longer exist', 'not in your project',
+                   'no such', 'page not found', 'no match returned')
+# How a page blames a service for what was only a request it could not serve.
+BLAME_WORDS = ('could not be reached', 'ask your cloud administrator to check',
+               'answered with an error', 'service unavailable')
+
+
+class User(dashboard.Dashboard):
+    """A dashboard session that logs in again whenever a request ended on the login page
+    (Horizon logs a user out on some refusals), so that one case cannot spoil the next."""
+
+    def __init__(self, base_url, username, password):
+        super().__init__(base_url)
+        self.username, self.password = username, password
+        self.logins = 0
+        self._logging_in = False
+        self.login(username, password)
+
+    def login(self, username, password):
+        self._logging_in = True
+        try:
+            self.logins += 1
+            return super().login(username, password)
+        finally:
+            self._logging_in = False
+
+    def checked(self, response):
+        if not self._logging_in and ('/auth/login/' in response.url
+                                     or '/auth/logout/' in response.url):
+            self.http.cookies.clear()
+            self.login(self.username, self.password)
+        return response
+
+    def get(self, path, **kwargs):
+        return self.checked(super().get(path, **kwargs))
+
+    def post(self, path, data, **kwargs):
+        return self.checked(super().post(path, data, **kwargs))
+
+    def request(self, method, path, data=None, **kwargs):
+        if method == 'GET':
+            return self.get(path, **kwargs)
+        return self.post(path, data or {}, **kwargs)
+
+
+def _text(fragment):
+    return html.unescape(re.sub(r'<[^>]+>|\s+', ' ', fragment)).strip()
+
+
+def alerts(page):
+    """(level, text) of every Horizon toast and alert box on a page (the JS templates left
+    out)."""
+    found = re.findall(r'<div class="alert alert-(danger|warning|info|success)([^"]*)"[^>]*>'
+                       r'(.*?)</div>', page, re.S)
+    return [(level, _text(body)) for level, classes, body in found
+            if '{{' not in body and 'javascript-disabled' not in classes]
+
+
+def form_errors(page):
+    """The field errors of a Horizon form on the page."""
+    return [_text(each) for each in
+            re.findall(r'<span class="help-block[^"]*">(.*?)</span>', page, re.S)]
+
+
+def forms_of(text):
+    """The ways a text can appear in a page: as it is, HTML-escaped, JSON-escaped."""
+    return {text, html.escape(text), html.escape(text, quote=False),
+            json.dumps(text)[1:-1], html.escape(json.dumps(text)[1:-1])}
+
+
+def appears(text, page):
+    return any(each in page for each in forms_of(text))
+
+
+def title(page):
+    found = re.search(r'<title>(.*?)</title>', page, re.S)
+    return _text(found.group(1)) if found else ''
+
+
+def describe(response, limit=300):
+    """One line about a response for an assertion message: status, redirects, where it
+    ended, its title, its toasts, its form errors, and the start of a non-HTML body."""
+    page = response.text
+    parts = [f'HTTP {response.status_code}']
+    if response.history:
+        parts.append('after ' + ' -> '.join(
+            f'{r.status_code} {r.headers.get("Location", "")}' for r in response.history))
+    parts.append(f'at {response.url}')
+    kind = response.headers.get('Content-Type', '')
+    if 'html' in kind:
+        parts.append(f'title {title(page)!r}')
+        if alerts(page):
+            parts.append(f'alerts {alerts(page)}')
+        if form_errors(page):
+            parts.append(f'form errors {form_errors(page)}')
+    else:
+        parts.append(f'body {page[:limit]!r}')
+    return '; '.join(parts)[:2000]
+
+
+def says_not_found(response):
+    words = [text.lower() for _level, text in alerts(response.text)]
+    words.append(title(response.text).lower())
+    return any(word in each for each in words for word in NOT_FOUND_WORDS)
+
+
+def blames_a_service(response):
+    texts = ' '.join(text for _level, text in alerts(response.text)).lower()
+    if 'json' in response.headers.get('Content-Type', ''):
+        texts += ' ' + response.text.lower()
+    return any(word in texts for word in BLAME_WORDS)
+
+
+@dataclasses.dataclass(frozen=True)
+class State:
+    """What a project holds: deployment ids, config ids and Swift container names."""
+    deployments: frozenset
+    configs: frozenset
+    containers: frozenset
+
+    def changes(self, after):
+        """{what: (added, removed)} for every part that differs."""
+        found = {}
+        for name in ('deployments', 'configs', 'containers'):
+            old, new = getattr(self, name), getattr(after, name)
+            if old != new:
+                found[name] = (sorted(new - old), sorted(old - new))
+        return found
+
+
+def all_configs(heat):
+    """Every config id Heat lists to this client (Heat pages its listing)."""
+    found, marker = [], None
+    while True:
+        page = heat.software_configs.list(limit=1000, marker=marker)
+        found += [each.id for each in page]
+        if len(page) < 1000:
+            return frozenset(found)
+        marker = page[-1].id
+
+
+def state(heat, swift=None):
+    containers = frozenset()
+    if swift is not None:
+        containers = frozenset(c['name'] for c in swift.get_account(full_listing=True)[1])
+    return State(frozenset(d.id for d in heat.software_deployments.list()),
+                 all_configs(heat), containers)
+
+
+def undo(heat, swift, before, after):
+    """Remove what appeared between two states (deployments first: Heat keeps a config
+    while a deployment uses it); never anything that was there before."""
+    for deployment_id in after.deployments - before.deployments:
+        try:
+            heat.software_deployments.delete(deployment_id)
+        except heat_exc.HTTPNotFound:
+            pass
+    for config_id in after.configs - before.configs:
+        try:
+            heat.software_configs.delete(config_id)
+        except heat_exc.HTTPNotFound:
+            pass
+    if swift is not None:
+        for container in after.containers - before.containers:
+            try:
+                for each in swift.get_container(container, full_listing=True)[1]:
+                    swift.delete_object(container, each['name'])
+                swift.delete_container(container)
+            except swift_exc.ClientException:
+                pass
