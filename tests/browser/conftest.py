@@ -64,6 +64,14 @@ def other_user(cloud):
     user.chromium.quit()
 
 
+@pytest.fixture
+def own_demo_user(cloud):
+    """The demo project's user in a browser of this journey's own, which it may log out."""
+    user = _logged_in(cloud, credentials.DEMO_USER, credentials.DEMO_PASSWORD)
+    yield user
+    user.chromium.quit()
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         'markers', 'console_allows(*patterns): browser console errors this journey expects '

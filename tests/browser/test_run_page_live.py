@@ -2,6 +2,9 @@
 time following), and when the server reports it reloads itself to show the result; with no
 error in the browser's console all along (tests/browser/conftest.py checks that)."""
 
+import time
+
+import pytest
 from selenium.webdriver.common.by import By
 
 from tests.browser import pages
@@ -56,3 +59,27 @@ def test_a_running_runs_page_polls_until_the_result_then_shows_it(demo_user, sta
     user.click_tab('Outputs')
     stdout = user.visible('pre[data-output="deploy_stdout"]').text
     assert 'tables=posts' in stdout
+
+
+@pytest.mark.console_allows(r'status of 401')
+def test_a_poll_that_meets_a_lost_session_asks_to_log_in_again(own_demo_user, start_run):
+    user = own_demo_user
+    run, _config = start_run('mysql', 'BACKUP', 'db_server_2', pause_seconds=30,
+                             tables='posts')
+    user.open(f'/project/deployments/{run.id}/')
+    user.require_scripts()
+    line = user.find('.hdd-detail-poll')
+    user.wait(10, poll=0.1).until(lambda d: 'last checked at' in line.text, 'a first poll')
+
+    # The session ends (it expired, or the user logged out in another tab).
+    user.driver.delete_cookie('sessionid')
+
+    user.wait(20, poll=0.2).until(lambda d: 'Your session has ended' in line.text,
+                                  'the page to say the session has ended')
+    link = line.find_element(By.TAG_NAME, 'a')
+    assert link.text == 'Log in again'
+    assert '/auth/login/' in link.get_attribute('href')
+    # And it stops asking: no poll goes out in the next 4 s (it would retry after 1.5 s).
+    polls = user.js(_STATUS_REQUESTS)
+    time.sleep(4)
+    assert user.js(_STATUS_REQUESTS) == polls

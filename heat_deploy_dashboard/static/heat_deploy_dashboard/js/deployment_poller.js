@@ -1,6 +1,6 @@
 /* Live status of the running rows of a deployments table: one request per poll for all of
-   them, a visible "last checked" time, and a visible retry when the dashboard can't be
-   reached instead of going silent. Stops when nothing runs. */
+   them, a visible "last checked" time, and, instead of going silent, what failed and when it
+   retries, or a link to log in again when the session is gone. Stops when nothing runs. */
 (function () {
   'use strict';
 
@@ -25,13 +25,33 @@
     });
   }
 
+  // A failed poll says what its reply says: a lost session (Horizon answers a request of an
+  // expired session with 401) asks to log in again and stops polling; a reply with its own
+  // sentence (the status view names the service that failed) shows it; anything else means
+  // the dashboard itself did not answer. Returns whether to poll again.
+  function sayFailure($state, xhr, retryMs) {
+    $state.empty().addClass('text-danger');
+    if (xhr.status === 401) {
+      $state.text($state.attr('data-login-text') + ' ').append(
+        $('<a>').attr('href', xhr.getResponseHeader('X-Horizon-Location') ||
+                              window.location.href)
+          .text($state.attr('data-login-link')));
+      return false;
+    }
+    var said = xhr.responseJSON && xhr.responseJSON.error;
+    var text = said ? $state.attr('data-service-text').replace('%(error)s', said)
+      : $state.attr('data-error-text');
+    $state.text(text.replace('%(seconds)s', Math.round(retryMs / 1000)));
+    return true;
+  }
+
   function start($state) {
     var $table = $('table#' + $state.attr('data-table'));
     var url = $state.attr('data-url');
     var retryMs = POLL_MS;
 
-    function say(text, isError) {
-      $state.text(text).toggleClass('text-danger', !!isError);
+    function say(text) {
+      $state.text(text).removeClass('text-danger');
     }
 
     function poll() {
@@ -72,11 +92,11 @@
           retryMs = POLL_MS;
           setTimeout(poll, Math.max(MIN_PAUSE_MS, POLL_MS - (Date.now() - startedAt)));
         })
-        .fail(function () {
-          say($state.attr('data-error-text').replace(
-            '%(seconds)s', Math.round(retryMs / 1000)), true);
-          setTimeout(poll, retryMs);
-          retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+        .fail(function (xhr) {
+          if (sayFailure($state, xhr, retryMs)) {
+            setTimeout(poll, retryMs);
+            retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+          }
         });
     }
     poll();
@@ -102,11 +122,11 @@
           retryMs = POLL_MS;
           setTimeout(poll, Math.max(MIN_PAUSE_MS, POLL_MS - (Date.now() - startedAt)));
         })
-        .fail(function () {
-          $state.text($state.attr('data-error-text').replace(
-            '%(seconds)s', Math.round(retryMs / 1000))).addClass('text-danger');
-          setTimeout(poll, retryMs);
-          retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+        .fail(function (xhr) {
+          if (sayFailure($state, xhr, retryMs)) {
+            setTimeout(poll, retryMs);
+            retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+          }
         });
     }
     setTimeout(poll, POLL_MS);
