@@ -8,11 +8,18 @@ them). The API seam (heat_deploy_dashboard.api.heat, .deploy, .swift, .zaqar) is
 stand-ins serving the data below; a call to any other of its functions fails the page, and
 Horizon's test case fails any real HTTP connection.
 
+With RENDER_HEAT_DASHBOARD set (see panel_settings.py), heat-dashboard is enabled beside the
+plugin, and its Stacks page is rendered too, its listing stood in.
+
+Every Horizon is also asked as a user without any role: the plugin's Deploy form must refuse
+them, policy checked against whatever the settings snippets registered.
+
 Writes a JSON report to the path in RENDER_REPORT and exits non-zero unless every page
-answered 200.
+answered as it should.
 """
 
 import copy
+import hashlib
 import importlib.metadata
 import inspect
 import json
@@ -42,7 +49,9 @@ from heatclient.v1 import software_configs  # noqa: E402
 from heatclient.v1 import software_deployments  # noqa: E402
 from heatclient.v1 import stacks as heat_stacks  # noqa: E402
 import horizon  # noqa: E402
+from openstack_auth import utils as auth_utils  # noqa: E402
 from openstack_dashboard.test import helpers  # noqa: E402
+import panel_settings  # noqa: E402
 
 import heat_deploy_dashboard  # noqa: E402
 from heat_deploy_dashboard import api  # noqa: E402
@@ -273,7 +282,7 @@ def plugin_routes():
 
 class RenderTests(helpers.TestCase):
 
-    report = None
+    report = {}
 
     def _setup_test_data(self):
         super()._setup_test_data()
@@ -331,34 +340,150 @@ class RenderTests(helpers.TestCase):
                 problems.append(f'redirected to {page["redirects"]}')
             if problems:
                 page['error'] = '\n'.join(problems)
-        RenderTests.report = {'panels': slugs, 'pages': pages}
+        RenderTests.report['panels'] = slugs
+        RenderTests.report['pages'] = pages
         failed = [page for page in pages if 'error' in page]
         self.assertEqual([], failed)
 
+    def without_roles(self):
+        """The test user, with no role at all, while this lasts."""
+        as_test_user = auth_utils.get_user
+
+        def get_user(request):
+            user = as_test_user(request)
+            user.roles = []
+            return user
+
+        return mock.patch.object(auth_utils, 'get_user', get_user)
+
+    def test_a_user_without_roles_is_refused_the_deploy_form(self):
+        url = reverse('horizon:project:configs:deploy', kwargs={'config_id': HELLO['id']})
+        found = RenderTests.report['refusal'] = {'url': url}
+        del TROUBLE[:]
+        found['default_user'] = self.client.get(url).status_code
+
+        with self.without_roles():
+            found['roles'] = [role['name'] for role in auth_utils.get_user(None).roles]
+            answers = [self.client.get(url),
+                       self.client.post(url, {'server': DB_1, 'greeting': 'hi'})]
+        found['no_roles'] = [answer.status_code for answer in answers]
+        found['no_roles_redirects'] = [answer.get('Location') for answer in answers]
+        found['trouble'] = list(TROUBLE)
+
+        self.assertEqual(200, found['default_user'])
+        self.assertEqual([], found['roles'])
+        for answer in answers:
+            # Horizon answers NotAuthorized with 403, or a redirect to its login page.
+            self.assertTrue(answer.status_code == 403 or (
+                answer.status_code == 302 and '/auth/login/' in answer['Location']),
+                answer)
+        self.assertEqual([], TROUBLE)
+
+    @unittest.skipUnless(panel_settings.HEAT_DASHBOARD, 'heat-dashboard is not enabled')
+    def test_heat_dashboards_stacks_page_beside_ours(self):
+        from heat_dashboard import api as heat_dashboard_api
+
+        # A name no other text on the page holds.
+        stack = heat_stacks.Stack(None, dict(
+            STACK, stack_name='stack-beside-ours', description='A stack',
+            stack_status_reason='Stack CREATE completed',
+            creation_time='2026-11-22T03:20:00Z', updated_time=None), loaded=True)
+        page = RenderTests.report['heat_dashboard_page'] = {
+            'route': 'stacks:index', 'url': reverse('horizon:project:stacks:index')}
+        del TROUBLE[:]
+        launch = reverse('horizon:project:stacks:select_template')
+        with mock.patch.object(heat_dashboard_api.heat, 'stacks_list',
+                               return_value=([stack], False, False)) as stacks_list:
+            with self.without_roles():
+                # Its own actions, checked against whatever "orchestration" files were
+                # registered: reported; test_install_alone.py asserts them where they are
+                # heat-dashboard's own (Launch Stack needs a member).
+                nobody = self.client.get(page['url'])
+                page['offers_launch_stack_without_roles'] = (
+                    launch in nobody.content.decode(errors='replace'))
+            response = self.client.get(page['url'])
+        page['status'] = response.status_code
+        page['status_without_roles'] = nobody.status_code
+        page['listing_called'] = stacks_list.call_count
+        content = response.content.decode(errors='replace')
+        # Both plugins' panels in the one navigation, and the stack listed.
+        page['shows'] = {text: text in content for text in (
+            stack.stack_name, 'Orchestration', 'Software Deployments',
+            reverse('horizon:project:stacks:index'),
+            reverse('horizon:project:configs:index'),
+            reverse('horizon:project:deployments:index'))}
+        page['offers_launch_stack'] = launch in content
+        page['trouble'] = list(TROUBLE)
+        if response.status_code != 200:
+            page['error'] = content[-2000:]
+
+        self.assertEqual(200, response.status_code)
+        self.assertEqual(2, stacks_list.call_count)
+        self.assertEqual([], [text for text, shown in page['shows'].items() if not shown])
+        self.assertEqual([], TROUBLE)
+
+
+def _enabled_files(package):
+    folder = package.__path__[0]
+    return [os.path.join(folder, name) for name in sorted(os.listdir(folder))
+            if name.startswith('_1') and name.endswith('.py')]
+
+
+def _panel_files(package_name):
+    return sorted({sys.modules[type(panel).__module__].__file__
+                   for panel in horizon.get_dashboard('project').get_panels()
+                   if type(panel).__module__.startswith(package_name + '.')})
+
+
+def _digest(path):
+    with open(path, 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
 
 def installed_from():
-    """Where the plugin, its enabled files and panels, and its policy files come from."""
+    """Where the plugins, their enabled files and panels, and the policy files come from."""
     from django.conf import settings
     import heat_deploy_dashboard.enabled as enabled
 
-    return {
+    # As openstack_auth.policy finds them: joined to POLICY_FILES_PATH (an absolute name
+    # stays as it is).
+    policy_files = [os.path.join(settings.POLICY_FILES_PATH, files['orchestration'])
+                    for files in (settings.POLICY_FILES, settings.DEFAULT_POLICY_FILES)]
+    found = {
         'prefix': sys.prefix,
         'package': heat_deploy_dashboard.__file__,
-        'enabled': [os.path.join(enabled.__path__[0], name)
-                    for name in sorted(os.listdir(enabled.__path__[0]))
-                    if name.startswith('_1') and name.endswith('.py')],
-        'panels': sorted({sys.modules[type(panel).__module__].__file__
-                          for panel in horizon.get_dashboard('project').get_panels()
-                          if type(panel).__module__.startswith('heat_deploy_dashboard.')}),
-        'policy_files': [settings.POLICY_FILES['orchestration'],
-                         settings.DEFAULT_POLICY_FILES['orchestration']],
-        'policy_files_exist': all(os.path.isfile(each) for each in (
-            settings.POLICY_FILES['orchestration'],
-            settings.DEFAULT_POLICY_FILES['orchestration'])),
+        'enabled': _enabled_files(enabled),
+        'panels': _panel_files('heat_deploy_dashboard'),
+        'policy_files_path': settings.POLICY_FILES_PATH,
+        'policy_files': policy_files,
+        'policy_files_exist': all(os.path.isfile(each) for each in policy_files),
+        'policy_check_function': settings.POLICY_CHECK_FUNCTION,
+        'snippets': panel_settings.SNIPPETS,
+        'snippet_warnings': panel_settings.snippet_log.messages,
         'sys_path': sys.path,
         'distributions': sorted(dist.metadata['Name'] for dist in
                                 importlib.metadata.distributions()),
+        'heat_dashboard': None,
     }
+    if panel_settings.HEAT_DASHBOARD:
+        import heat_dashboard
+        import heat_dashboard.enabled
+
+        conf = os.path.join(os.path.dirname(heat_dashboard.__file__), 'conf')
+        shipped = [os.path.join(conf, 'heat_policy.yaml'),
+                   os.path.join(conf, 'default_policies', 'heat.yaml')]
+        found['heat_dashboard'] = {
+            'mode': panel_settings.HEAT_DASHBOARD,
+            'package': heat_dashboard.__file__,
+            'version': importlib.metadata.version('heat-dashboard'),
+            'enabled': _enabled_files(heat_dashboard.enabled),
+            'panels': _panel_files('heat_dashboard'),
+            # The registered files are heat-dashboard's own, byte for byte.
+            'policy_files_are_its_own': [
+                os.path.isfile(registered) and _digest(registered) == _digest(own)
+                for registered, own in zip(policy_files, shipped)],
+        }
+    return found
 
 
 def main():

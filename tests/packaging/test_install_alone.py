@@ -1,11 +1,20 @@
-"""The wheel, installed alone with its declared dependencies, serves every page of the plugin.
+"""The wheel, installed alone with its declared dependencies, serves every page of the plugin;
+and so it does beside heat-dashboard, the official Heat plugin.
 
 `pip install .` into an existing Horizon must bring everything the plugin imports. This builds
 the wheel (pip wheel --no-deps), installs it into a venv of its own under build/packaging/ that
 sees nothing of the project's venv (pip install -c constraints.txt <wheel>), runs pip check,
 and then, with that venv's python and the repository off sys.path, renders every page of the
 plugin under Horizon's test settings with the plugin enabled from the installed package
-(render_panels.py).
+(render_panels.py), and has a user without roles refused the Deploy form.
+
+Then the same Horizon gets heat-dashboard (pip install -c constraints.txt heat-dashboard, in a
+copy of that venv, so that the venv of the wheel alone stays as it was): pip check again, and
+every page of the plugin rendered with both plugins enabled, heat-dashboard's enabled files and
+its _1699 settings file applied before ours, twice: with its policy files copied where that
+file names them (its registration of the "orchestration" scope is kept), and without (ours
+takes its place, and still refuses a user without roles). heat-dashboard's Stacks page is
+rendered in both, its listing stood in. The two renders run side by side.
 
 What is kept between runs, under build/packaging/ (delete it to start afresh), because it
 makes a run much faster (measured on a busy 2-core machine):
@@ -21,6 +30,9 @@ makes a run much faster (measured on a busy 2-core machine):
   last fresh install left. The wheel is then reinstalled alone (--no-deps --force-reinstall,
   about 5 s) whenever its content changed, so the pages are always those of the wheel just
   built. Anything else builds the venv from nothing.
+- venv-heat-dashboard/: venv/ copied with hard links (about 3 s, no space), and heat-dashboard
+  installed into it (3 to 14 s: 6 downloads, heat-dashboard and 5 XStatic packages): reused,
+  and the wheel reinstalled into it, on the same terms as venv/.
 
 Needs PyPI (and pip's configured indexes), nothing else.
 """
@@ -47,6 +59,8 @@ DIST = WORK / 'dist'
 BUILD_ENV = WORK / 'build-env'
 VENV = WORK / 'venv'
 VENV_STAMP = WORK / 'venv.json'
+BESIDE = WORK / 'venv-heat-dashboard'
+BESIDE_STAMP = WORK / 'venv-heat-dashboard.json'
 RENDER_DIR = WORK / 'render'
 CONSTRAINTS = REPO / 'constraints.txt'
 PYPROJECT = REPO / 'pyproject.toml'
@@ -55,6 +69,10 @@ PYPROJECT = REPO / 'pyproject.toml'
 SOURCES = ('heat_deploy_dashboard', 'setup.cfg', 'pyproject.toml', 'MANIFEST.in', 'README.md')
 
 PANELS = {'components', 'deployments', 'servers', 'configs'}
+# What heat-dashboard is installed as, its version from constraints.txt.
+HEAT_DASHBOARD = 'heat-dashboard'
+# How heat-dashboard is set up beside the plugin (panel_settings.py).
+HEAT_DASHBOARD_MODES = ('policy-copied', 'policy-not-copied')
 # In the project's venv (devcloud, tests) and never a dependency of the plugin.
 PROJECT_ONLY = {'openstack-heat', 'keystone', 'swift', 'zaqar', 'pytest', 'pytest-django',
                 'selenium', 'gunicorn'}
@@ -154,90 +172,125 @@ def _wheel_facts(wheel):
     return requires, content
 
 
-def _installed():
-    """The distributions in the clean venv, as their dist-info folders name them."""
-    site = list((VENV / 'lib').glob('python*/site-packages'))
+def _installed(venv):
+    """The distributions in a venv, as their dist-info folders name them."""
+    site = list((venv / 'lib').glob('python*/site-packages'))
     return sorted(p.name for p in site[0].glob('*.dist-info')) if site else []
 
 
-def _clean_venv(wheel, timings):
+def _distributions(names):
+    return {name.lower().replace('_', '-').replace('.', '-') for name in names}
+
+
+def _names(venv):
+    """The normalised names of the distributions in a venv."""
+    return _distributions(folder[:-len('.dist-info')].rsplit('-', 1)[0]
+                          for folder in _installed(venv))
+
+
+def _pinned():
+    return _distributions(line.split('===')[0] for line in CONSTRAINTS.read_text().splitlines()
+                          if '===' in line and not line.startswith('#'))
+
+
+def _reuse_or_make(venv, stamp_path, wheel, make, extra, what, timings):
+    """venv as make() leaves it, reused while nothing that decides what pip installs changed
+    (see the module's docstring); the wheel reinstalled into it when its content changed."""
     requires, content = _wheel_facts(wheel)
-    key = _sha256(CONSTRAINTS.read_bytes(), json.dumps(requires), json.dumps(_interpreter()))
-    stamp = _load(VENV_STAMP) or {}
-    reused = (stamp.get('key') == key and _python(VENV).exists()
-              and stamp.get('installed') == _installed())
-    VENV_STAMP.unlink(missing_ok=True)
+    key = _sha256(CONSTRAINTS.read_bytes(), json.dumps(requires), json.dumps(_interpreter()),
+                  extra)
+    stamp = _load(stamp_path) or {}
+    reused = (stamp.get('key') == key and _python(venv).exists()
+              and stamp.get('installed') == _installed(venv))
+    stamp_path.unlink(missing_ok=True)
     started = time.monotonic()
     if reused:
         if stamp.get('wheel') != content:
-            _run(PIP + ['--python', _python(VENV), 'install', '-q', '--no-compile',
+            _run(PIP + ['--python', _python(venv), 'install', '-q', '--no-compile',
                         '--no-deps', '--force-reinstall', '-c', CONSTRAINTS, wheel])
-        timings['venv reused, wheel reinstalled' if stamp.get('wheel') != content
-                else 'venv reused as it was'] = time.monotonic() - started
+        timings[f'{what}: reused, wheel reinstalled' if stamp.get('wheel') != content
+                else f'{what}: reused as it was'] = time.monotonic() - started
     else:
-        shutil.rmtree(VENV, ignore_errors=True)
+        shutil.rmtree(venv, ignore_errors=True)
+        make()
+        timings[f'{what}: built and installed'] = time.monotonic() - started
+    stamp_path.write_text(json.dumps({'key': key, 'wheel': content,
+                                      'installed': _installed(venv)}))
+    return reused
+
+
+def _clean_venv(wheel, timings):
+    def make():
         # Made from the base interpreter: nothing of the project's venv is visible in it.
         _run([sys.executable, '-m', 'venv', '--without-pip', VENV])
         # --no-compile: the pages compile what they import; compiling all of Horizon's
         # dependencies up front doubles the install's time.
         _run(PIP + ['--python', _python(VENV), 'install', '-q', '--no-compile',
                     '-c', CONSTRAINTS, wheel])
-        timings['venv built and installed'] = time.monotonic() - started
-    VENV_STAMP.write_text(json.dumps({'key': key, 'wheel': content,
-                                      'installed': _installed()}))
-    return reused
+    return _reuse_or_make(VENV, VENV_STAMP, wheel, make, '', 'venv', timings)
 
 
-def _render():
-    shutil.rmtree(RENDER_DIR, ignore_errors=True)
-    RENDER_DIR.mkdir(parents=True)
-    report = RENDER_DIR / 'report.json'
+def _venv_beside_heat_dashboard(wheel, timings):
+    """The clean venv, as _clean_venv() just left it, with heat-dashboard installed into it the
+    way an operator adds it to that Horizon; in a copy, so that venv/ keeps the wheel alone.
+
+    The copy is made of hard links, and stays independent of venv/: neither pip nor Python
+    writes into an existing file (pip removes a file before writing it anew, and moves away
+    what it uninstalls; Python writes a .pyc to a new file that it renames), so what changes
+    in one venv never shows in the other. What still names venv/ in the copy is not used
+    here: the scripts in bin/ (their #! lines, activate) and pyvenv.cfg's `command`."""
+    def make():
+        _run(['cp', '-al', VENV, BESIDE], timeout=120)
+        _run(PIP + ['--python', _python(BESIDE), 'install', '-q', '--no-compile',
+                    '-c', CONSTRAINTS, HEAT_DASHBOARD])
+    return _reuse_or_make(BESIDE, BESIDE_STAMP, wheel, make, HEAT_DASHBOARD,
+                          'venv beside heat-dashboard', timings)
+
+
+def _start_render(venv, mode=''):
+    """render_panels.py under venv's python, started; its folder and report."""
+    folder = RENDER_DIR / (mode or 'alone')
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    report = folder / 'report.json'
     environment = {'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
-                   'HOME': os.environ.get('HOME', str(RENDER_DIR)),
+                   'HOME': os.environ.get('HOME', str(folder)),
                    'LANG': 'C.UTF-8',
-                   'RENDER_WORK_DIR': str(RENDER_DIR), 'RENDER_REPORT': str(report)}
+                   'RENDER_WORK_DIR': str(folder), 'RENDER_REPORT': str(report),
+                   'RENDER_HEAT_DASHBOARD': mode}
     # -I: no PYTHON* variables, no user site, not even the script's own folder on sys.path;
-    # from RENDER_DIR, outside the source tree.
-    done = subprocess.run([str(_python(VENV)), '-I', str(HERE / 'render_panels.py')],
-                          cwd=RENDER_DIR, env=environment, capture_output=True, text=True,
-                          timeout=600)
-    return done, _load(report)
+    # from its folder, outside the source tree.
+    process = subprocess.Popen([str(_python(venv)), '-I', str(HERE / 'render_panels.py')],
+                               cwd=folder, env=environment, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    return process, report
+
+
+def _finish_render(started):
+    process, report = started
+    try:
+        _stdout, stderr = process.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _stdout, stderr = process.communicate()
+    return process.returncode, stderr, _load(report)
 
 
 def _inside(path, folder):
     return pathlib.Path(path).resolve().is_relative_to(folder.resolve())
 
 
-def test_the_wheel_installs_alone_and_serves_every_panel():
-    WORK.mkdir(parents=True, exist_ok=True)
-    timings = {}
-    # One run at a time on build/packaging (make test, and someone else's).
-    with open(WORK / '.lock', 'w') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        started = time.monotonic()
-        wheel = _build_wheel()
-        timings['wheel built'] = time.monotonic() - started
-
-        _clean_venv(wheel, timings)
-
-        started = time.monotonic()
-        _run(PIP + ['--python', _python(VENV), 'check'])
-        timings['pip check'] = time.monotonic() - started
-
-        started = time.monotonic()
-        done, report = _render()
-        timings['pages rendered'] = time.monotonic() - started
-    (WORK / 'timings.json').write_text(json.dumps(timings, indent=1))
-    print('\n'.join(f'{what}: {seconds:.1f} s' for what, seconds in timings.items()))
-
+def _assert_pages(returncode, stderr, report, venv):
+    """Every page of the plugin answered 200, all of it from the installed wheel in venv, and
+    a user without roles was refused the Deploy form."""
     assert report is not None, (
-        f'render_panels.py wrote no report (exit {done.returncode})\n{done.stderr[-8000:]}')
+        f'render_panels.py wrote no report (exit {returncode})\n{stderr[-8000:]}')
     failed = [page for page in report.get('pages', []) if page.get('error')]
-    assert failed == [] and done.returncode == 0 and report['passed'], (
-        'pages that did not answer 200 as they should:\n'
+    assert failed == [] and returncode == 0 and report['passed'], (
+        'pages that did not answer as they should:\n'
         + '\n'.join(f'{page["route"]} {page.get("url")} -> {page.get("status")}: '
                     f'{page["error"]}' for page in failed)
-        + f'\n--- render_panels.py (exit {done.returncode})\n{done.stderr[-8000:]}')
+        + f'\n--- render_panels.py (exit {returncode})\n{stderr[-8000:]}')
 
     # Every panel, with its pages.
     assert PANELS <= set(report['panels'])
@@ -248,22 +301,146 @@ def test_the_wheel_installs_alone_and_serves_every_panel():
     for panel in PANELS:
         assert {f'{panel}:index', f'{panel}:detail'} <= routes
 
-    # All of it from the installed wheel.
+    # Policy is checked, against files that exist: the test user may deploy, a user without
+    # roles may not (403, or a redirect to the login page), nor post the form.
     installed = report['installed']
-    assert _inside(installed['prefix'], VENV)
-    assert _inside(installed['package'], VENV)
+    assert installed['policy_check_function'] == 'openstack_auth.policy.check'
+    assert installed['policy_files_exist'], installed['policy_files']
+    refusal = report['refusal']
+    assert refusal['default_user'] == 200, refusal
+    assert refusal['roles'] == [], refusal
+    assert len(refusal['no_roles']) == 2, refusal
+    for status, location in zip(refusal['no_roles'], refusal['no_roles_redirects']):
+        assert status == 403 or (status == 302 and '/auth/login/' in location), refusal
+    assert refusal['trouble'] == [], refusal
+
+    # All of it from the installed wheel.
+    assert _inside(installed['prefix'], venv)
+    assert _inside(installed['package'], venv)
     assert len(installed['enabled']) >= len(PANELS) + 1
-    for path in installed['enabled'] + installed['panels'] + installed['policy_files']:
-        assert _inside(path, VENV), path
-    assert installed['policy_files_exist']
+    for path in installed['enabled'] + installed['panels'] + installed['snippets']:
+        assert _inside(path, venv), path
     for entry in installed['sys_path']:
-        assert not entry or not _inside(entry, REPO) or _inside(entry, VENV) or \
+        assert not entry or not _inside(entry, REPO) or _inside(entry, venv) or \
             pathlib.Path(entry).resolve() == HERE, entry
     assert not any(_inside(entry, pathlib.Path(sys.prefix)) for entry in installed['sys_path']
                    if entry), 'the project venv is on the clean venv\'s path'
 
-    # Nothing but the wheel and its dependencies.
-    names = {name.lower().replace('_', '-') for name in installed['distributions']}
+    # Nothing but the wheel and its dependencies (and heat-dashboard, where it was added).
+    names = _distributions(installed['distributions'])
     assert 'heat-deploy-dashboard' in names
     assert names & PROJECT_ONLY == set()
     assert 'pip' not in names
+    return installed, names
+
+
+def _report_timings(timings, since=0):
+    """Write all timings so far to timings.json; print those from the since-th on."""
+    (WORK / 'timings.json').write_text(json.dumps(timings, indent=1))
+    print('\n'.join(f'{what}: {seconds:.1f} s'
+                    for what, seconds in list(timings.items())[since:]))
+
+
+@pytest.fixture(scope='module')
+def wheel_and_venv():
+    """The wheel built and the clean venv ready, build/packaging/ locked meanwhile: one run at
+    a time on it (make test, and someone else's)."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    timings = {}
+    with open(WORK / '.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        started = time.monotonic()
+        wheel = _build_wheel()
+        timings['wheel built'] = time.monotonic() - started
+        _clean_venv(wheel, timings)
+        yield wheel, timings
+
+
+def test_the_wheel_installs_alone_and_serves_every_panel(wheel_and_venv):
+    _wheel, timings = wheel_and_venv
+
+    started = time.monotonic()
+    _run(PIP + ['--python', _python(VENV), 'check'])
+    timings['pip check'] = time.monotonic() - started
+
+    started = time.monotonic()
+    returncode, stderr, report = _finish_render(_start_render(VENV))
+    timings['pages rendered'] = time.monotonic() - started
+    _report_timings(timings)
+
+    installed, names = _assert_pages(returncode, stderr, report, VENV)
+    # Alone: no heat-dashboard, the policy files ours, from the installed wheel.
+    assert HEAT_DASHBOARD not in names
+    assert installed['heat_dashboard'] is None
+    assert installed['snippet_warnings'] == []
+    for path in installed['policy_files']:
+        assert _inside(path, VENV), path
+    assert 'heat_dashboard_page' not in report
+
+
+def test_the_wheel_serves_every_panel_beside_heat_dashboard(wheel_and_venv):
+    wheel, timings = wheel_and_venv
+    since = len(timings)
+
+    _venv_beside_heat_dashboard(wheel, timings)
+    started = time.monotonic()
+    _run(PIP + ['--python', _python(BESIDE), 'check'])
+    timings['pip check beside heat-dashboard'] = time.monotonic() - started
+
+    started = time.monotonic()
+    renders = {mode: _start_render(BESIDE, mode) for mode in HEAT_DASHBOARD_MODES}
+    results = {mode: _finish_render(render) for mode, render in renders.items()}
+    timings['pages rendered beside heat-dashboard, both ways side by side'] = \
+        time.monotonic() - started
+    _report_timings(timings, since)
+
+    # Only heat-dashboard and what it needs were added, each pinned by constraints.txt.
+    added = _names(BESIDE) - _names(VENV)
+    assert HEAT_DASHBOARD in added
+    assert added <= _pinned(), f'not pinned by constraints.txt: {added - _pinned()}'
+    assert _names(VENV) <= _names(BESIDE)
+
+    for mode, (returncode, stderr, report) in results.items():
+        installed, names = _assert_pages(returncode, stderr, report, BESIDE)
+        assert names == _names(BESIDE), mode
+        heat_dashboard = installed['heat_dashboard']
+        assert heat_dashboard['mode'] == mode
+        assert _inside(heat_dashboard['package'], BESIDE)
+        # Its enabled files, _16*.py, all of them applied, and its _1699 settings file
+        # before ours.
+        assert [pathlib.Path(each).name[:3] for each in heat_dashboard['enabled']] == \
+            ['_16'] * len(heat_dashboard['enabled']) and len(heat_dashboard['enabled']) >= 5
+        assert heat_dashboard['panels']
+        for path in heat_dashboard['enabled'] + heat_dashboard['panels']:
+            assert _inside(path, BESIDE), path
+        assert [pathlib.Path(each).name for each in installed['snippets']] == [
+            '_1699_orchestration_settings.py', '_1799_heat_deploy_dashboard_settings.py']
+
+        conf = pathlib.Path(installed['policy_files_path'])
+        if mode == 'policy-copied':
+            # heat-dashboard's registration is kept: its own files, where it named them.
+            assert installed['policy_files'] == [
+                str(conf / 'heat_policy.yaml'), str(conf / 'default_policies' / 'heat.yaml')]
+            assert heat_dashboard['policy_files_are_its_own'] == [True, True]
+            assert installed['snippet_warnings'] == []
+            # ...and in force for heat-dashboard's own actions too: Launch Stack is offered to
+            # a member, not to a user without roles.
+            page = report['heat_dashboard_page']
+            assert page['offers_launch_stack'] and not page['offers_launch_stack_without_roles']
+        else:
+            # Named but missing: ours take their place, and the log says so for each.
+            for path, name in zip(installed['policy_files'],
+                                  ('heat_policy.yaml', 'default_policies/heat.yaml')):
+                assert _inside(path, BESIDE) and path.endswith(
+                    'heat_deploy_dashboard/conf/' + name), path
+            assert heat_dashboard['policy_files_are_its_own'] == [False, False]
+            assert len(installed['snippet_warnings']) == 2, installed['snippet_warnings']
+            for warning, name in zip(installed['snippet_warnings'],
+                                     ('heat_policy.yaml', 'default_policies/heat.yaml')):
+                assert str(conf / name) in warning, warning
+
+        # heat-dashboard's own page, in the same Horizon, with both plugins' panels.
+        page = report['heat_dashboard_page']
+        assert page['status'] == 200 and page['listing_called'] == 2, page
+        assert all(page['shows'].values()), page['shows']
+        assert page['trouble'] == [], page
