@@ -1,0 +1,40 @@
+"""What the Servers panel's unit tests share: its URLs, Heat failures, and a test case that
+serves servers_data through the mocked API seam."""
+
+from django.urls import reverse
+from heatclient import exc as heat_exc
+
+from heat_deploy_dashboard import api
+from tests.unit import helpers
+from tests.unit import servers_data as data
+
+INDEX_URL = reverse('horizon:project:servers:index')
+METADATA_TAB = '?tab=server_details__metadata'
+HEAT_MOCKS = {api.heat: ('deployments_list', 'config_get')}
+HEAT_DOWN = {
+    'unreachable': heat_exc.CommunicationError(
+        message='Error communicating with http://10.9.9.9:8004/v1/p [Errno 111] '
+                'Connection refused'),
+    'server error': heat_exc.HTTPInternalServerError(
+        message='{"error": {"message": "Traceback: DBError in software_deployment_get_all"}}'),
+}
+RAW_ERROR_TEXT = ('10.9.9.9', 'Connection refused', 'Traceback', 'DBError')
+
+
+def server_url(server_id=data.DB_1):
+    return reverse('horizon:project:servers:detail', args=[server_id])
+
+
+def reveal_url(server_id=data.DB_1):
+    return reverse('horizon:project:servers:reveal_metadata', args=[server_id])
+
+
+def detail_url(deployment):
+    return reverse('horizon:project:deployments:detail', args=[deployment['id']])
+
+
+class ServersTestCase(helpers.TestCase):
+
+    def serve(self, infos=None, configs=None):
+        self.mock_deployments_list.return_value = data.deployments(infos)
+        self.mock_config_get.side_effect = data.config_getter(configs)
