@@ -115,3 +115,10 @@ def collect_result(request, deployment, config):
     (see deploy.collect); ``config`` is its derived config."""
     return deploy.collect(heat.heatclient(request), deployment, config,
                           _find_transport(request))
+
+
+@profiler.trace
+def expire_deployment(request, deployment, config):
+    """The deployment, marked FAILED as timed out if it still runs past its
+    deadline (see deploy.expire); ``config`` is its derived config."""
+    return deploy.expire(heat.heatclient(request), deployment, config)

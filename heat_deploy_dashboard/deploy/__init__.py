@@ -11,6 +11,7 @@ the dashboard's forms, the integration tests and the benchmark.
     cancel(heat, deployment_id, user)
     delete(heat, deployment_id, partial(transport_for, swift=swift))
     collect(heat, deployment, config, partial(transport_for, zaqar=zaqar))
+    expire(heat, deployment, config)
 """
 
 from heat_deploy_dashboard.deploy.cancel import cancel
@@ -19,6 +20,11 @@ from heat_deploy_dashboard.deploy.cancel import late_result
 from heat_deploy_dashboard.deploy.delete import delete
 from heat_deploy_dashboard.deploy.derived import build_derived_config
 from heat_deploy_dashboard.deploy.derived import derived_input_values
+from heat_deploy_dashboard.deploy.expiry import deadline
+from heat_deploy_dashboard.deploy.expiry import expire
+from heat_deploy_dashboard.deploy.expiry import is_overdue
+from heat_deploy_dashboard.deploy.expiry import is_timed_out
+from heat_deploy_dashboard.deploy.expiry import TIMED_OUT_PREFIX
 from heat_deploy_dashboard.deploy.inputs import coerce_input_values
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
@@ -30,8 +36,9 @@ from heat_deploy_dashboard.deploy.trigger import trigger
 from heat_deploy_dashboard.deploy.trigger import TriggerResult
 
 __all__ = [
-    'InputError', 'Message', 'TRANSPORT_NAMES', 'TriggerResult',
-    'build_derived_config', 'cancel', 'coerce_input_values', 'collect',
-    'delete', 'derived_input_values', 'is_cancelled', 'late_result',
+    'InputError', 'Message', 'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES',
+    'TriggerResult', 'build_derived_config', 'cancel', 'coerce_input_values',
+    'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
+    'is_cancelled', 'is_overdue', 'is_timed_out', 'late_result',
     'may_have_result', 'transport_for', 'trigger',
 ]
