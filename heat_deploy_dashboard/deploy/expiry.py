@@ -32,7 +32,7 @@ LOG = logging.getLogger(__name__)
 TIMED_OUT_PREFIX = 'Timed out: '
 TIMED_OUT_REASON = (TIMED_OUT_PREFIX +
                     'the server did not report back by %(deadline)s')
-MINUTES_SUFFIX = ' (%(minutes)d minutes)'
+MINUTES_SUFFIX = ' (timeout: %(minutes)d min)'
 
 _TEMP_URL_EXPIRES = 'temp_url_expires'
 
@@ -100,7 +100,7 @@ def _minutes(config, run_deadline: datetime) -> int | None:
 
 def timed_out_reason(config, run_deadline: datetime) -> str:
     """"Timed out: the server did not report back by <UTC, seconds>Z
-    (<N> minutes)"; without the minutes when the config's creation time
+    (timeout: <N> min)"; without the minutes when the config's creation time
     is unknown."""
     reason = TIMED_OUT_REASON % {
         'deadline': _utc(run_deadline).strftime('%Y-%m-%dT%H:%M:%SZ')}

@@ -121,3 +121,24 @@ def test_long_output_is_cut_on_the_page_and_whole_in_the_download(user, heat, ru
     assert download.status_code == 200
     assert download.text == stdout
     assert 'attachment' in download.headers['Content-Disposition']
+
+
+def test_a_run_whose_server_never_answers_fails_as_timed_out(user, heat, find_transport,
+                                                             demo_resources):
+    # No agent reads a made-up server: nothing will ever report back.
+    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
+                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+                            server_ids=['no-agent-reads-this-server'], input_values={},
+                            timeout_minutes=1)
+    [run] = result.created
+    try:
+        def poll():
+            reply = user.post('/project/deployments/status/', {'id': [run.id]}).json()
+            return run.id not in reply['running'] and reply['rows'].get(run.id)
+
+        row = waiting.wait_for('the run to time out', poll, timeout=120, interval=2)
+        assert 'Timed out: the server did not report back by ' in row
+        shown = heat.software_deployments.get(run.id)
+        assert (shown.status, shown.status_reason.endswith('(timeout: 1 min)')) == ('FAILED', True)
+    finally:
+        deploy.delete(heat, run.id, find_transport)

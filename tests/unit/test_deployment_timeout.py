@@ -17,7 +17,7 @@ RUNNING_ID = RUNNING['id']
 CREATED = '2025-03-02T11:10:00Z'
 PAST = 1740915600
 FUTURE = 4102444800  # 2100
-REASON = 'Timed out: the server did not report back by 2025-03-02T11:40:00Z (30 minutes)'
+REASON = 'Timed out: the server did not report back by 2025-03-02T11:40:00Z (timeout: 30 min)'
 
 
 def _run_config(expires):
@@ -68,7 +68,7 @@ class TimeoutTests(helpers.TestCase):
         row = reply['rows'][RUNNING_ID]
         self.assertIn('data-status="FAILED"', row)
         self.assertIn('Timed out', row)
-        self.assertIn('2025-03-02T11:40:00Z (30 minutes)', row)
+        self.assertIn('2025-03-02T11:40:00Z (timeout: 30 min)', row)
         self.assertEqual([], reply['running'])
         # Recorded in Heat, with the same call a cancel makes.
         self.assertEqual('FAILED', heat.deployments[RUNNING_ID]['status'])

@@ -87,7 +87,7 @@ def test_a_run_past_its_deadline_is_marked_failed_as_timed_out(heat, swift, zaqa
     assert expired.status == 'FAILED'
     moment = run_deadline.strftime('%Y-%m-%dT%H:%M:%SZ')
     assert expired.status_reason == (
-        f'Timed out: the server did not report back by {moment} (30 minutes)')
+        f'Timed out: the server did not report back by {moment} (timeout: 30 min)')
     assert expired.status_reason.startswith(TIMED_OUT_PREFIX)
     assert is_timed_out(expired)
     assert heat.deployments[started.id]['status'] == 'FAILED'
@@ -101,7 +101,7 @@ def test_a_zaqar_run_past_its_deadline_is_timed_out(heat, swift, zaqar):
                                         'ZAQAR_SIGNED_URL_SIGNAL', timeout=5)
     expired = expire(heat, started, config, now=deadline(config))
     assert is_timed_out(expired)
-    assert expired.status_reason.endswith('(5 minutes)')
+    assert expired.status_reason.endswith('(timeout: 5 min)')
 
 
 def test_a_run_before_its_deadline_is_left_alone_without_asking_heat(
