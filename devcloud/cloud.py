@@ -70,6 +70,21 @@ class Cloud:
             raise
         self.startup_seconds = time.monotonic() - started
 
+    def services(self):
+        """The names of the services started, as stop_service and start_service take them:
+        postgres, memcached, rabbitmq, keystone, swift-object, swift-proxy, redis, zaqar,
+        heat-engine, horizon, agent-demo-db-1..."""
+        return self.sup.service_names()
+
+    def stop_service(self, name):
+        """Stop one service of the running cloud, to see how the others cope without it."""
+        self.sup.stop_service(name)
+
+    def start_service(self, name):
+        """Start a service stopped by stop_service again, the way the cloud first started it,
+        and return once it is ready (as the cloud's start waits for it)."""
+        self.sup.start_service(name)
+
     def stop(self):
         self.sup.stop_all()
         if self._lock:

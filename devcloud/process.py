@@ -20,6 +20,7 @@ class Supervisor:
         self.log_dir = log_dir
         self.processes = []  # (name, Popen)
         self._launch = {}  # name -> how it was started, so one service can be restarted
+        self._ready = {}  # name -> what the first wait_until waited for: "it is ready again"
 
     def log_path(self, name):
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -61,6 +62,48 @@ class Supervisor:
             if each == name:
                 stop_process(proc)
 
+    def service_names(self):
+        return sorted(self._launch)
+
+    def running(self, name):
+        """The live process of a service, or None."""
+        for each, proc in self.processes:
+            if each == name and proc.poll() is None:
+                return proc
+        return None
+
+    def stop_service(self, name, timeout=15):
+        """Stop one service as the whole cloud would (SIGTERM to its process group, SIGKILL
+        after timeout) and forget its process; start_service starts it again."""
+        if name not in self._launch:
+            raise KeyError(f'no service named {name!r}; known: {", ".join(sorted(self._launch))}')
+        kept = []
+        for each, proc in self.processes:
+            if each == name:
+                stop_process(proc, timeout)
+            else:
+                kept.append((each, proc))
+        self.processes[:] = kept
+
+    def start_service(self, name, timeout=120):
+        """Start a stopped service again exactly as it was first started, and wait until it is
+        ready the way its first start waited (for a service with no such check: until it has
+        stayed up for a second). A service already running is left alone."""
+        if name not in self._launch:
+            raise KeyError(f'no service named {name!r}; known: {", ".join(sorted(self._launch))}')
+        proc = self.running(name)
+        if proc is not None:
+            return proc
+        self.processes[:] = [(each, p) for each, p in self.processes if each != name]
+        argv, env, cwd, user = self._launch[name]
+        proc = self.start(name, argv, env=env, cwd=cwd, user=user)
+        ready = self._ready.get(name)
+        if ready is None:
+            up_since = time.monotonic()
+            ready = lambda: time.monotonic() - up_since >= 1  # noqa: E731
+        self.wait_until(name, proc, ready, timeout)
+        return proc
+
     def check_alive(self, name, proc):
         if proc.poll() is not None:
             raise ServiceFailed(f'{name} exited with status {proc.returncode}; '
@@ -68,6 +111,7 @@ class Supervisor:
 
     def wait_until(self, name, proc, ready, timeout=120):
         """Wait for ready() to be true while the process stays alive."""
+        self._ready.setdefault(name, ready)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if proc is not None:

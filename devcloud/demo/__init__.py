@@ -118,7 +118,10 @@ def start_agents(layout, sup, servers):
         workdir.mkdir(parents=True, exist_ok=True)
         hook = f'{sys.executable} -m devcloud.agent.hook {workdir}'
         agent = f'agent-{name}'
+        # The hook first settles what the agent was doing when it last stopped (runs cut
+        # short, results not delivered), then becomes os-collect-config.
         agents.append((agent, sup.start(agent, [
+            sys.executable, '-m', 'devcloud.agent.hook', '--start-agent', str(workdir), '--',
             layout_mod.venv_bin('os-collect-config'), '--config-file', '/dev/null',
             '--command', hook, '--polling-interval', '1', '--min-polling-interval', '1',
             '--cachedir', str(workdir / 'cache'), '--backup-cachedir',

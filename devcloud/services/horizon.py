@@ -1,5 +1,6 @@
-"""Horizon with this plugin, served by gunicorn workers that share memcached for cache and
-sessions, with offline-compressed static files, logging in through the cloud's Keystone."""
+"""Horizon with this plugin, served by gunicorn workers that share memcached as their cache and
+keep sessions in signed cookies, with offline-compressed static files, logging in through the
+cloud's Keystone. Without memcached, pages are slower and nothing else."""
 
 import hashlib
 import importlib.metadata
@@ -33,11 +34,22 @@ STATIC_URL = '/static/'
 COMPRESS_ENABLED = True
 COMPRESS_OFFLINE = True
 COMPRESS_ROOT = STATIC_ROOT
-SESSION_ENGINE = 'django.contrib.sessions.backends.cache'
+# Sessions in a signed cookie (about 1.8 KB here with fernet tokens), not in memcached: a
+# memcached outage must not log everyone out, nor make every page an error.
+SESSION_ENGINE = 'django.contrib.sessions.backends.signed_cookies'
 CACHES = {{
     'default': {{
         'BACKEND': 'django.core.cache.backends.memcached.PyMemcacheCache',
         'LOCATION': {memcached!r},
+        'OPTIONS': {{
+            # A cache outage reads as misses and writes that did not happen, never as an error.
+            'ignore_exc': True,
+            # pymemcache waits for ever by default; an unreachable host would hang every page.
+            'connect_timeout': 0.5,
+            'timeout': 1,
+            # After two failed tries the server is left out, and tried again after this long.
+            'dead_timeout': 10,
+        }},
     }},
 }}
 SESSION_COOKIE_SECURE = False

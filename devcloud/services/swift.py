@@ -54,6 +54,9 @@ pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_forma
 [app:proxy-server]
 use = egg:swift#proxy
 account_autocreate = true
+# A server that failed 10 times is left alone until this long after its last error (60 s by
+# default). With one replica there is no other server to go to: try it again soon.
+error_suppression_interval = 5
 
 [filter:catch_errors]
 use = egg:swift#catch_errors

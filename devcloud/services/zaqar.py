@@ -1,5 +1,5 @@
-"""Zaqar, the messaging service, on its own Redis (both message and management store),
-served by gunicorn with Keystone auth and pre-signed URLs."""
+"""Zaqar, the messaging service, on its own Redis (both message and management store, kept on
+disk with its append-only file), served by gunicorn with Keystone auth and pre-signed URLs."""
 
 import os
 import secrets
@@ -10,12 +10,17 @@ from devcloud import process
 from devcloud.services import infra
 from devcloud.services import wsgi
 
+# Zaqar keeps results nobody has taken yet (a late result after a cancel, a result posted
+# while no dashboard was polling) and its queues' metadata here: a restart must not lose them.
+# Every write is appended to a log in the data directory, flushed to disk every second, and
+# read back on start (Redis flushes it on SIGTERM too, so a clean stop loses nothing).
 REDIS_CONF = '''\
 bind 127.0.0.1
 port {port}
 dir {dir}
+appendonly yes
+appendfsync everysec
 save ""
-appendonly no
 daemonize no
 '''
 
