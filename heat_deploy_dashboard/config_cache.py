@@ -6,16 +6,13 @@ read serves every other worker too.
 """
 
 from concurrent import futures
-import logging
 import time
 
-from django.core.cache import cache
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.deploy.derived import as_dict
-
-LOG = logging.getLogger(__name__)
+from heat_deploy_dashboard import spare_cache
 
 # Per project: Heat shows a config to its own project only, and a cached
 # copy must not reach anyone Heat would refuse it to.
@@ -58,7 +55,7 @@ def get_many(request, config_ids, seconds=None):
     keys = {_KEY % {'project': project, 'config': config_id}: config_id
             for config_id in config_ids}
     configs = Configs((keys[key], config)
-                      for key, config in cache.get_many(list(keys)).items())
+                      for key, config in spare_cache.get_many(list(keys)).items())
     _stats['hits'] += len(configs)
     missing = [key for key, config_id in keys.items() if config_id not in configs]
     if not missing:
@@ -96,12 +93,5 @@ def put_many(request, configs):
 
 
 def _put(by_key):
-    if not by_key:
-        return
-    try:
-        cache.set_many(by_key, _FOREVER)
-    except Exception:
-        # A config too big for memcached is only fetched again later;
-        # that is no reason to fail the page.
-        LOG.warning('Could not cache %d software configs', len(by_key),
-                    exc_info=True)
+    if by_key:
+        spare_cache.set_many(by_key, _FOREVER)

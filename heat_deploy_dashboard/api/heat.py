@@ -12,7 +12,6 @@ HTTPNotFound. Anyone else costs no extra call.
 """
 
 from django.conf import settings
-from django.core.cache import cache
 from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 from horizon.utils.memoized import memoized
@@ -22,6 +21,7 @@ from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import pool
+from heat_deploy_dashboard import spare_cache
 
 
 @memoized
@@ -57,13 +57,13 @@ def foreign_config_ids(request, config_ids):
     # Only ids Heat gave are looked up here: memcached refuses keys with spaces, control
     # characters or over 250 bytes, and a Heat id has none of them.
     keys = {_OWNER_KEY % each: each for each in config_ids}
-    owners = {keys[key]: project for key, project in cache.get_many(list(keys)).items()}
+    owners = {keys[key]: project for key, project in spare_cache.get_many(list(keys)).items()}
     project = request.user.project_id
     if len(owners) < len(keys):
         rows = configs_list(request)
         # Only what Heat said is kept: a row without a project holds nothing for others.
         stated = {row.id: row.project for row in rows if getattr(row, 'project', None)}
-        cache.set_many({_OWNER_KEY % each: owner for each, owner in stated.items()}, None)
+        spare_cache.set_many({_OWNER_KEY % each: owner for each, owner in stated.items()}, None)
         listed = {row.id: getattr(row, 'project', None) or project for row in rows}
         owners.update((each, listed.get(each)) for each in config_ids if each not in owners)
     return {each for each, owner in owners.items() if owner != project}

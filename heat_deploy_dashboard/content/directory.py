@@ -9,7 +9,6 @@ the views to turn into a sentence.
 import dataclasses
 import logging
 
-from django.core.cache import cache
 from django import http
 from horizon.utils.memoized import memoized
 
@@ -18,6 +17,7 @@ from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.deploy.derived import as_dict
 from heat_deploy_dashboard import linking
+from heat_deploy_dashboard import spare_cache
 
 LOG = logging.getLogger(__name__)
 
@@ -103,11 +103,11 @@ def component_for_form(request, component_id):
     found = component_with_inputs(request, component_id)
     # Its servers, not its every run: thousands of runs would not fit in a memcached item.
     shown = dataclasses.replace(found, deployments=found.latest_deployments())
-    cache.set(_shown_key(request, component_id), shown, SHOWN_SECONDS)
+    spare_cache.set_many({_shown_key(request, component_id): shown}, SHOWN_SECONDS)
     return found
 
 
 def component_as_shown(request, component_id):
     """The component as the form last showed it in this project, or else as it is now."""
-    return (cache.get(_shown_key(request, component_id))
+    return (spare_cache.get(_shown_key(request, component_id))
             or component_for_form(request, component_id))

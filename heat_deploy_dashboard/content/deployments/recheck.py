@@ -9,7 +9,7 @@ running row is still shown in Heat at least that often, for what changes it else
 in another browser, a stack update); a cancel made here is seen at once (forget).
 """
 
-from django.core.cache import cache
+from heat_deploy_dashboard import spare_cache
 
 RECHECK_SECONDS = 10
 
@@ -25,7 +25,7 @@ def _keys(request, deployment_ids):
 def recently_shown(request, deployment_ids):
     """{deployment id: config id} of those shown running in Heat in the last RECHECK_SECONDS."""
     keys = _keys(request, deployment_ids)
-    return {keys[key]: config_id for key, config_id in cache.get_many(list(keys)).items()}
+    return {keys[key]: config_id for key, config_id in spare_cache.get_many(list(keys)).items()}
 
 
 def remember_shown(request, deployments):
@@ -33,9 +33,9 @@ def remember_shown(request, deployments):
     running = [d for d in deployments if d is not None and d.status == 'IN_PROGRESS']
     keys = _keys(request, [d.id for d in running])
     config_ids = {d.id: d.config_id for d in running}
-    cache.set_many({key: config_ids[each] for key, each in keys.items()}, RECHECK_SECONDS)
+    spare_cache.set_many({key: config_ids[each] for key, each in keys.items()}, RECHECK_SECONDS)
 
 
 def forget(request, deployment_id):
     """The next poll shows this deployment in Heat (the dashboard has just changed it)."""
-    cache.delete_many(list(_keys(request, [deployment_id])))
+    spare_cache.delete_many(list(_keys(request, [deployment_id])))
