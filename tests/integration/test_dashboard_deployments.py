@@ -142,3 +142,40 @@ def test_a_run_whose_server_never_answers_fails_as_timed_out(user, heat, find_tr
         assert (shown.status, shown.status_reason.endswith('(timeout: 1 min)')) == ('FAILED', True)
     finally:
         deploy.delete(heat, run.id, find_transport)
+
+
+def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
+        user, heat, find_transport, demo_resources):
+    def start(transport, server):
+        result = deploy.trigger(heat, find_transport(transport),
+                                config_id=demo_resources['mysql'], action='BACKUP',
+                                name='mysql', server_ids=[server], input_values={})
+        [run] = result.created
+        return run
+
+    # Still running when its page is used: no agent reads this server.
+    target = start('TEMP_URL_SIGNAL', 'no-agent-reads-this-server')
+    newer = [start('NO_SIGNAL', demo_resources['db_server_1']) for _ in range(25)]
+    try:
+        page = user.get(f'/project/deployments/{target.id}/').text
+        # The page's buttons post to the list, whose first page no longer holds the run.
+        assert f'value="deployments__cancel__{target.id}"' in page
+        assert target.id not in user.get('/project/deployments/').text
+
+        cancelled = _table_action(user, 'cancel', target.id)
+
+        assert 'Cancelled Deployment' in ' '.join(dashboard.messages(cancelled.text))
+        assert heat.software_deployments.get(target.id).status_reason.startswith(
+            'Cancelled by demo at ')
+
+        deleted = _table_action(user, 'delete', target.id)
+
+        assert 'Deleted Deployment' in ' '.join(dashboard.messages(deleted.text))
+        with pytest.raises(heat_exc.HTTPNotFound):
+            heat.software_deployments.get(target.id)
+    finally:
+        for run in [target] + newer:
+            try:
+                deploy.delete(heat, run.id, find_transport)
+            except heat_exc.HTTPNotFound:
+                pass
