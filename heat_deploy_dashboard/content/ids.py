@@ -15,12 +15,7 @@ HEAT_ID = r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 SERVER_ID = r'[^/\x00-\x1f\x7f]{1,36}'
 
 _HEAT_ID = re.compile(HEAT_ID)
-_SERVER_ID = re.compile(SERVER_ID)
 
 
 def is_heat_id(value):
     return isinstance(value, str) and _HEAT_ID.fullmatch(value) is not None
-
-
-def is_server_id(value):
-    return isinstance(value, str) and _SERVER_ID.fullmatch(value) is not None

@@ -23,7 +23,6 @@ from heat_deploy_dashboard.deploy.derived import derived_input_values
 from heat_deploy_dashboard.deploy.expiry import deadline
 from heat_deploy_dashboard.deploy.expiry import expire
 from heat_deploy_dashboard.deploy.expiry import is_overdue
-from heat_deploy_dashboard.deploy.expiry import is_timed_out
 from heat_deploy_dashboard.deploy.expiry import TIMED_OUT_PREFIX
 from heat_deploy_dashboard.deploy.inputs import coerce_input_values
 from heat_deploy_dashboard.deploy.messages import InputError
@@ -39,6 +38,6 @@ __all__ = [
     'InputError', 'Message', 'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES',
     'TriggerResult', 'build_derived_config', 'cancel', 'coerce_input_values',
     'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
-    'is_cancelled', 'is_overdue', 'is_timed_out', 'late_result',
+    'is_cancelled', 'is_overdue', 'late_result',
     'may_have_result', 'transport_for', 'trigger',
 ]

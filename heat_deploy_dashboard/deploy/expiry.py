@@ -144,10 +144,3 @@ def expire(heat, deployment, config, now: datetime | None = None):
     # anything else sent would overwrite what the deployment holds.
     return heat.software_deployments.update(
         deployment_id, status=FAILED, status_reason=reason)
-
-
-def is_timed_out(deployment) -> bool:
-    deployment = derived.as_dict(deployment)
-    return (deployment.get('status') == FAILED and
-            (deployment.get('status_reason') or '').startswith(
-                TIMED_OUT_PREFIX))

@@ -7,7 +7,6 @@ from heat_deploy_dashboard.deploy.cancel import cancel
 from heat_deploy_dashboard.deploy.expiry import deadline
 from heat_deploy_dashboard.deploy.expiry import expire
 from heat_deploy_dashboard.deploy.expiry import is_overdue
-from heat_deploy_dashboard.deploy.expiry import is_timed_out
 from heat_deploy_dashboard.deploy.expiry import TIMED_OUT_PREFIX
 from heat_deploy_dashboard.deploy.tempurl import signal_location
 from heat_deploy_dashboard.deploy.transports import transport_for
@@ -15,6 +14,12 @@ from heat_deploy_dashboard.deploy.trigger import trigger
 
 UTC = datetime.timezone.utc
 MINUTE = datetime.timedelta(minutes=1)
+
+
+def is_timed_out(deployment):
+    deployment = deployment.to_dict() if hasattr(deployment, 'to_dict') else deployment
+    return (deployment.get('status') == 'FAILED'
+            and (deployment.get('status_reason') or '').startswith(TIMED_OUT_PREFIX))
 
 
 def _started(heat, swift, zaqar, transport='TEMP_URL_SIGNAL', timeout=30):
