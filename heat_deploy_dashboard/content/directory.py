@@ -14,6 +14,7 @@ from horizon.utils.memoized import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.deploy.derived import as_dict
 from heat_deploy_dashboard import linking
@@ -50,15 +51,16 @@ def _directory(request):
     project = request.user.project_id
     # An admin's listing holds every project's configs, each with its
     # project; the panels show the project the user is working in.
-    rows = api.heat.configs_list(request)
-    summaries = [row for row in map(as_dict, rows) if row.get('project', project) == project]
-    deployments = [as_dict(d) for d in project_runs.deployments(request)]
+    summaries = [row for row in map(as_dict, api.heat.configs_list(request))
+                 if row.get('project', project) == project]
+    listed = project_runs.deployments(request)
     stack_names = [stack.stack_name
                    for stack in api.heat.stacks_list(request)]
     configs = config_cache.get_many(
         request, [row['id'] for row in summaries
                   if row.get('group') == linking.COMPONENT_GROUP],
         seconds=READ_SECONDS)
+    deployments = [as_dict(d) for d in rows.as_they_are(request, listed, configs)]
     return (linking.link(summaries, configs, deployments, stack_names),
             len(configs.unread))
 

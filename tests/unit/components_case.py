@@ -11,9 +11,11 @@ from tests.unit import components_data as data
 from tests.unit import helpers
 
 INDEX_URL = reverse('horizon:project:components:index')
+# A running run's signal is looked at (rows.as_they_are): serve() says nothing was sent yet.
 HEAT_MOCKS = {api.heat: ('configs_list', 'deployments_list', 'stacks_list',
-                         'config_get', 'stack_template')}
-TRIGGER_MOCKS = {**HEAT_MOCKS, api.deploy: ('trigger_action',)}
+                         'config_get', 'stack_template'),
+              api.deploy: ('may_have_result',)}
+TRIGGER_MOCKS = {**HEAT_MOCKS, api.deploy: ('may_have_result', 'trigger_action')}
 
 
 def detail_url(component_id):
@@ -53,6 +55,7 @@ class ComponentsTestCase(helpers.TestCase):
             deployments)
         self.mock_stacks_list.return_value = data.stack_list()
         self.mock_stack_template.return_value = copy.deepcopy(data.STACK_TEMPLATE)
+        self.mock_may_have_result.return_value = False
 
     def heat_list_calls(self):
         return (self.mock_configs_list.call_count,

@@ -13,7 +13,7 @@ from tests.unit import helpers
 BACKUP_RUN = data.DEPLOYMENTS[3]   # mysql BACKUP on DB_1, running
 SCRIPT_RUN = data.DEPLOYMENTS[4]   # a plain script config, not a component
 DETAIL_MOCKS = {api.heat: ('deployment_get', 'config_get')}
-RERUN_MOCKS = {api.heat: ('deployment_get',) + case.HEAT_MOCKS[api.heat]}
+RERUN_MOCKS = {**case.HEAT_MOCKS, api.heat: ('deployment_get',) + case.HEAT_MOCKS[api.heat]}
 
 
 def _detail(deployment_id, tab=''):

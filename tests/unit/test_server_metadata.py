@@ -12,7 +12,8 @@ from tests.unit import servers_data as data
 
 class ServerMetadataTests(case.ServersTestCase):
 
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'server_metadata')})
+    @helpers.create_mocks({**case.HEAT_MOCKS,
+                           api.heat: ('deployments_list', 'config_get', 'server_metadata')})
     def test_is_read_only_when_its_tab_is_opened_and_masks_secrets(self):
         self.serve(infos=data.DB_1_RUNS)
         self.mock_server_metadata.return_value = data.metadata()
@@ -28,7 +29,8 @@ class ServerMetadataTests(case.ServersTestCase):
         for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
             self.assertNotContains(res, secret)
 
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'server_metadata')})
+    @helpers.create_mocks({**case.HEAT_MOCKS,
+                           api.heat: ('deployments_list', 'config_get', 'server_metadata')})
     def test_a_get_asking_to_reveal_still_masks_and_offers_the_confirmation(self):
         self.serve(infos=data.DB_1_RUNS)
         self.mock_server_metadata.return_value = data.metadata()
@@ -143,7 +145,8 @@ class ServerMetadataTests(case.ServersTestCase):
             self.assertEqual(404, res.status_code)
         self.mock_server_metadata.assert_not_called()
 
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'server_metadata')})
+    @helpers.create_mocks({**case.HEAT_MOCKS,
+                           api.heat: ('deployments_list', 'config_get', 'server_metadata')})
     def test_heat_down_is_a_sentence(self):
         self.serve(infos=data.DB_1_RUNS)
         self.mock_server_metadata.side_effect = case.HEAT_DOWN['unreachable']
@@ -157,7 +160,8 @@ class ServerMetadataTests(case.ServersTestCase):
 
     @override_settings(POLICY_CHECK_FUNCTION=lambda rules, request, target=None: (
         ('orchestration', 'software_deployments:metadata') not in rules))
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'server_metadata')})
+    @helpers.create_mocks({**case.HEAT_MOCKS,
+                           api.heat: ('deployments_list', 'config_get', 'server_metadata')})
     def test_is_hidden_from_a_user_heat_would_refuse_it_to(self):
         self.serve(infos=data.DB_1_RUNS)
 

@@ -136,7 +136,8 @@ class ServerPageTests(case.ServersTestCase):
         self.assertContains(res, 'data-table="deployments"')
         self.assertContains(res, 'data-status="IN_PROGRESS"', count=1)
 
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get')})
+    @helpers.create_mocks({**case.HEAT_MOCKS,
+                           api.heat: ('deployments_list', 'config_get', 'deployment_get')})
     def test_a_polled_row_has_the_same_cells_as_the_row_it_replaces(self):
         self.serve(infos=data.DB_1_RUNS)
         self.mock_deployment_get.return_value = data.deployments([data.RUNNING])[0]
@@ -225,7 +226,8 @@ class CancelFromServerPageTests(case.ServersTestCase):
             self.assertNotContains(res, f'deployments__cancel__{finished}')
         self.assertContains(res, 'may still finish it')
 
-    @helpers.create_mocks({**case.HEAT_MOCKS, api.deploy: ('cancel_deployment',)})
+    @helpers.create_mocks({**case.HEAT_MOCKS,
+                           api.deploy: ('may_have_result', 'cancel_deployment')})
     def test_cancelling_asks_heat_once_and_comes_back_to_the_server(self):
         self.serve(infos=data.DB_1_RUNS)
 
@@ -236,7 +238,8 @@ class CancelFromServerPageTests(case.ServersTestCase):
         self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(),
                                                             data.RUNNING['id'])
 
-    @helpers.create_mocks({**case.HEAT_MOCKS, api.deploy: ('cancel_deployment',)})
+    @helpers.create_mocks({**case.HEAT_MOCKS,
+                           api.deploy: ('may_have_result', 'cancel_deployment')})
     def test_a_late_click_on_a_finished_run_is_harmless(self):
         self.serve(infos=data.DB_1_RUNS)
         finished = next(i for i in data.DB_1_RUNS if i['id'] == data.BACKUP['id'])

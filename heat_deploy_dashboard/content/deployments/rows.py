@@ -3,13 +3,20 @@ its derived config through the config cache (configs never change, so once read 
 nothing on later pages and polls), the result a server sent where Heat does not look, and the
 timeout Heat does not enforce."""
 
+from concurrent import futures
 import logging
+
+from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard import deploy
 
 LOG = logging.getLogger(__name__)
+
+# A page looks again at no more running rows than a status poll does, this many at a time.
+MAX_RUNNING = 200
+PARALLEL_LOOKS = 8
 
 
 def with_run_names(request, deployments):
@@ -43,3 +50,54 @@ def with_result_applied(request, deployment, config):
         LOG.warning('Could not mark deployment %s as timed out', deployment.id,
                     exc_info=True)
         return deployment
+
+
+def refreshed(request, deployment, config):
+    """The deployment just shown in Heat, with its result applied (with_result_applied) while
+    it runs and its derived config is known."""
+    if deployment.status == 'IN_PROGRESS' and config is not None:
+        deployment = with_result_applied(request, deployment, config)
+    # heatclient would GET the deployment again when a table reads a key Heat left out
+    # (updated_time, while running): in the middle of rendering the row, so one row could show
+    # the old status in some cells and the new one in others.
+    deployment.set_loaded(True)
+    return deployment
+
+
+def _as_it_is(request, deployment, config):
+    """The listed running deployment as it is now, None once gone. Heat's listing is its
+    database as it was: a TempURL result is read only when the run is shown, a Zaqar result
+    only when the dashboard claims it, and nothing else times a run out. A run whose
+    transport holds nothing yet and that is not past its deadline is as listed, for one HEAD.
+    """
+    if config is None:
+        return deployment
+    try:
+        if (not deploy.is_overdue(deployment, config)
+                and not api.deploy.may_have_result(request, config)):
+            return deployment
+        shown = api.heat.deployment_get(request, deployment.id)
+    except heat_exc.HTTPNotFound:
+        return None
+    except Exception:
+        # The listing is still the best there is; the page must not fail for a look.
+        LOG.warning('Could not look again at deployment %s', deployment.id, exc_info=True)
+        return deployment
+    return refreshed(request, shown, config)
+
+
+def as_they_are(request, deployments, configs=None):
+    """The listed deployments, their running ones looked at again (_as_it_is), so that a
+    page without the status poll shows what has happened since (a result arrived while
+    nobody watched, a timeout passed); gone ones are left out. ``configs``: the derived
+    configs by id the caller has read already; a running one not among them stays as listed.
+    """
+    running = [d for d in deployments if d.status == 'IN_PROGRESS'][:MAX_RUNNING]
+    if not running:
+        return deployments
+    if configs is None:
+        configs = config_cache.get_many(request, {d.config_id for d in running})
+    with futures.ThreadPoolExecutor(PARALLEL_LOOKS) as pool:
+        now = dict(zip([d.id for d in running], pool.map(
+            lambda d: _as_it_is(request, d, configs.get(d.config_id)), running)))
+    return [each for each in (now.get(d.id, d) for d in deployments) if each is not None]

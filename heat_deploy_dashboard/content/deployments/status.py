@@ -36,17 +36,6 @@ def _show(request, deployment_id):
         return None
 
 
-def _refreshed(request, deployment, configs):
-    config = configs.get(deployment.config_id)
-    if deployment.status == 'IN_PROGRESS' and config is not None:
-        deployment = rows.with_result_applied(request, deployment, config)
-    # heatclient would GET the deployment again when the table reads a key Heat left out
-    # (updated_time, while running): in the middle of rendering the row, so one row could show
-    # the old status in some cells and the new one in others.
-    deployment.set_loaded(True)
-    return deployment
-
-
 def _quiet(request, ids, pool):
     """The ids of running rows that need no show in Heat this time (see recheck)."""
     recent = recheck.recently_shown(request, ids)
@@ -81,7 +70,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
                 configs = config_cache.get_many(
                     request, {d.config_id for d in shown if d and d.status == 'IN_PROGRESS'})
                 shown = list(pool.map(
-                    lambda d: d and _refreshed(request, d, configs), shown))
+                    lambda d: d and rows.refreshed(request, d, configs.get(d.config_id)), shown))
         except Exception:
             # The page says so and keeps retrying; Horizon's own poller would go silent.
             return http.JsonResponse(

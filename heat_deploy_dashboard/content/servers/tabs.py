@@ -11,6 +11,7 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.servers import tables as project_tables
@@ -72,9 +73,10 @@ class HistoryTab(tabs.TableTab):
         try:
             found = project_runs.deployments(
                 self.request, server_id=self.tab_group.kwargs['server_id'])
-            # One config lookup for both the run names and the inputs; the deployments
-            # panel's rows.with_run_names would discard the configs.
+            # One config lookup for the run names, the inputs and the running runs' signals;
+            # the deployments panel's rows.with_run_names would discard the configs.
             configs = config_cache.get_many(self.request, {d.config_id for d in found})
+            found = rows.as_they_are(self.request, found, configs)
         except Exception:
             exceptions.handle(self.request, _HEAT_FAILED, details='')
             return None

@@ -62,7 +62,8 @@ class IndexView(tables.DataTableView):
 
     def get_data(self):
         try:
-            servers = server_summaries(project_runs.deployments(self.request))
+            servers = server_summaries(
+                rows.as_they_are(self.request, project_runs.deployments(self.request)))
             rows.with_run_names(self.request, [server.latest for server in servers])
         except Exception:
             return errors.list_failed(
