@@ -9,10 +9,19 @@ kept open and reused; a call that finds them all busy waits for one.
 
 Every call gets one try: a page or a poll is waiting, and its own request gives up after
 REQUEST_TIMEOUT. Nothing is retried below the dashboard.
+
+A host that did not answer is not asked again by this worker for RETRY_AFTER_SECONDS; then
+one call tries it while the others still fail at once. Without that, a service that accepts
+connections but never replies (heat-api while heat-engine is down) cost every call its whole
+timeout: a page that makes three calls, and a redirect to a list that makes two more, held a
+Horizon worker for over a minute, and every other user's pages queued behind it.
 """
 
 import functools
 import http.cookiejar
+import threading
+import time
+from urllib import parse
 
 from django.conf import settings
 import requests
@@ -27,14 +36,64 @@ POOL_SIZE = 8
 DEFAULT_TIMEOUT = 10
 
 
+RETRY_AFTER_SECONDS = 10
+
+
 def timeout_seconds():
     return getattr(settings, 'HEAT_DEPLOY_API_TIMEOUT', DEFAULT_TIMEOUT)
 
 
+class HostNotAnswering(requests.exceptions.ConnectionError):
+    """Raised without a call: the host did not answer this worker a moment ago."""
+
+
+class _Silent:
+    """The hosts that did not answer, each with when to let one call try it again."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._until = {}
+
+    def may_try(self, host):
+        """True for a host that answers, or for the one call that tries it again."""
+        with self._lock:
+            until = self._until.get(host)
+            if until is None:
+                return True
+            now = time.monotonic()
+            if now < until:
+                return False
+            self._until[host] = now + RETRY_AFTER_SECONDS
+            return True
+
+    def failed(self, host):
+        with self._lock:
+            self._until[host] = time.monotonic() + RETRY_AFTER_SECONDS
+
+    def answered(self, host):
+        with self._lock:
+            self._until.pop(host, None)
+
+
+_SILENT = _Silent()
+
+
 class _BoundedAdapter(adapters.HTTPAdapter):
-    # zaqarclient sets no timeout at all: a hung Zaqar would hang the poll with it.
+
     def send(self, request, timeout=None, **kwargs):
-        return super().send(request, timeout=timeout or timeout_seconds(), **kwargs)
+        host = parse.urlsplit(request.url).netloc
+        if not _SILENT.may_try(host):
+            raise HostNotAnswering(
+                f'{host} did not answer a moment ago; it is tried again '
+                f'{RETRY_AFTER_SECONDS} s after that', request=request)
+        try:
+            # zaqarclient sets no timeout at all: a hung Zaqar would hang the poll with it.
+            response = super().send(request, timeout=timeout or timeout_seconds(), **kwargs)
+        except (requests.exceptions.ConnectionError, requests.exceptions.Timeout):
+            _SILENT.failed(host)
+            raise
+        _SILENT.answered(host)
+        return response
 
 
 def _bounded(session):

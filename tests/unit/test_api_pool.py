@@ -52,9 +52,11 @@ class PoolTests(unittest.TestCase):
         self.addCleanup(self.server.server_close)
         self.addCleanup(self.server.shutdown)
         url = f'http://127.0.0.1:{self.server.server_address[1]}'
-        patcher = mock.patch('openstack_dashboard.api.base.url_for', return_value=url)
-        patcher.start()
-        self.addCleanup(patcher.stop)
+        for patcher in (mock.patch('openstack_dashboard.api.base.url_for', return_value=url),
+                        # Each test starts with every host answering.
+                        mock.patch.object(pool, '_SILENT', pool._Silent())):
+            patcher.start()
+            self.addCleanup(patcher.stop)
 
     def _request(self):
         # A new request each time, as each page view is: its clients are its own.
@@ -102,3 +104,33 @@ class PoolTests(unittest.TestCase):
 
         self.assertLess(time.monotonic() - started, 2)
         self.assertEqual(1, len(self.server.calls))
+
+    @override_settings(HEAT_DEPLOY_API_TIMEOUT=0.5)
+    def test_a_host_that_did_not_answer_is_not_asked_again_for_a_while(self):
+        self.server.delay = 3
+        with self.assertRaises(ksa_exc.ConnectionError):
+            api.heat.deployment_get(self._request(), DEPLOYMENT_ID)
+        started = time.monotonic()
+
+        # Heat and Swift alike: the next calls fail at once, and never reach the host.
+        with self.assertRaises(ksa_exc.ConnectionError):
+            api.heat.deployment_get(self._request(), DEPLOYMENT_ID)
+        with self.assertRaises(pool.HostNotAnswering):
+            api.swift.swift_connection(self._request()).head_account()
+
+        self.assertLess(time.monotonic() - started, 0.5)
+        self.assertEqual(1, len(self.server.calls))
+
+    @override_settings(HEAT_DEPLOY_API_TIMEOUT=0.5)
+    def test_one_call_tries_a_silent_host_again_and_once_it_answers_all_calls_go(self):
+        self.server.delay = 3
+        with mock.patch.object(pool, 'RETRY_AFTER_SECONDS', 0.2):
+            with self.assertRaises(ksa_exc.ConnectionError):
+                api.heat.deployment_get(self._request(), DEPLOYMENT_ID)
+            self.server.delay = 0
+            time.sleep(0.3)
+
+            for _ in range(3):
+                api.heat.deployment_get(self._request(), DEPLOYMENT_ID)
+
+        self.assertEqual(4, len(self.server.calls))
