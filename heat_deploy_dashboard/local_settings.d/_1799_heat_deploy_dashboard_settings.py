@@ -44,3 +44,8 @@ def _register_orchestration_policy(settings):
 
 
 _register_orchestration_policy(_settings)
+
+# While Keystone is down, Horizon's menu makes each page of the panels a server
+# error; this answers with a page that names Keystone instead (middleware.py).
+MIDDLEWARE = tuple(MIDDLEWARE) + (  # noqa: F821 (Horizon's settings module's)
+    'heat_deploy_dashboard.middleware.IdentityUnreachableMiddleware',)

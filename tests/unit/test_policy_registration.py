@@ -99,8 +99,12 @@ def run_snippet(policy_files=None, default_policy_files=None, base_path='/nonexi
         POLICY_FILES=dict(HORIZON_POLICY_FILES, **(policy_files or {})),
         DEFAULT_POLICY_FILES=dict(HORIZON_DEFAULT_POLICY_FILES, **(default_policy_files or {})))
     code = compile(SNIPPET.read_text(encoding='utf-8'), str(SNIPPET), 'exec')
+    # Horizon's settings module, which defines MIDDLEWARE before it runs the snippets.
+    module = {'__name__': 'openstack_dashboard.settings',
+              'MIDDLEWARE': ('horizon.middleware.HorizonMiddleware',)}
     with mock.patch('django.conf.settings', settings):
-        exec(code, {'__name__': 'openstack_dashboard.settings'})  # noqa: S102
+        exec(code, module)  # noqa: S102
+    settings.MIDDLEWARE = module['MIDDLEWARE']
     return settings
 
 
@@ -112,6 +116,11 @@ def make_user(*roles, project=PROJECT):
 
 
 class SnippetTests(SimpleTestCase):
+
+    def test_adds_the_middleware_that_names_keystone_after_horizons(self):
+        self.assertEqual(('horizon.middleware.HorizonMiddleware',
+                          'heat_deploy_dashboard.middleware.IdentityUnreachableMiddleware'),
+                         run_snippet().MIDDLEWARE)
 
     def setUp(self):
         super().setUp()
