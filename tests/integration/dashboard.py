@@ -37,3 +37,10 @@ def messages(page):
                        page, re.S)
     texts = [re.sub(r'<[^>]+>|\s+', ' ', each).strip() for each in found]
     return [re.sub(r'^\w+:\s+', '', text) for text in texts if '{{' not in text]
+
+
+def row_status(page, deployment_id):
+    """The status a deployments table row of the page carries for its poller, or None."""
+    row = re.search(rf'<tr[^>]*data-object-id="{deployment_id}"[^>]*>', page)
+    status = row and re.search(r'data-status="([A-Z_]+)"', row.group(0))
+    return status and status.group(1)

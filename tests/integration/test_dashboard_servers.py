@@ -5,6 +5,8 @@ import re
 import pytest
 
 from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy import derived
+from heat_deploy_dashboard.deploy import tempurl
 from tests.integration import dashboard
 from tests.integration import waiting
 
@@ -52,3 +54,20 @@ def test_the_agents_metadata_is_shown_with_its_secrets_masked(user, heat, demo_r
     assert 'deploy_signal_id' in page
     for signature in signatures:
         assert signature not in page
+
+
+def test_a_result_that_arrived_while_nobody_watched_shows_without_opening_the_run(
+        user, heat, swift, start_run, demo_resources):
+    deployment, config = start_run('mysql', 'BACKUP', 'db_server_2', pause_seconds=0)
+    signal = tempurl.signal_location(derived.derived_input_values(config))
+    # Delivered, and nothing has shown the run in Heat since, so Heat's listing still has it
+    # running: Heat reads a TempURL result only when the run is shown.
+    waiting.wait_for('the agent to deliver the result',
+                     lambda: int(swift.head_object(*signal)['content-length']), timeout=60)
+    [listed] = [d for d in heat.software_deployments.list(server_id=deployment.server_id)
+                if d.id == deployment.id]
+    assert listed.status == 'IN_PROGRESS'
+
+    page = user.get(f'/project/servers/{deployment.server_id}/').text
+
+    assert dashboard.row_status(page, deployment.id) == 'COMPLETE'
