@@ -43,7 +43,7 @@ def failed_tries(cloud, server, config_id):
             if f'could not signal {config_id} ' in line]
 
 
-def _started(cloud, server, config):
+def started(cloud, server, config):
     """Once the server's agent has taken the run (it marks it before running it)."""
     marker = cloud.layout.path('servers', server, 'deployed', config.id)
     waiting.wait_for(f'the agent of {server} to start the run', marker.exists, timeout=30)
@@ -67,7 +67,7 @@ def _retried(cloud, server, config):
 
 def test_a_result_sent_while_swift_cannot_store_it_arrives_once_it_can(cloud, heat, start_run):
     deployment, config = start_run('mysql', 'BACKUP', 'db_server_1', pause_seconds=5)
-    _started(cloud, 'demo-db-1', config)
+    started(cloud, 'demo-db-1', config)
     with stopped(cloud, 'swift-object'):
         tries = _retried(cloud, 'demo-db-1', config)
     # Each failed try is logged with why and when the next one is.
@@ -86,7 +86,7 @@ def test_a_result_posted_while_zaqar_is_down_arrives_once_it_is_back(
         cloud, heat, start_run, find_transport):
     deployment, config = start_run('monitoring', 'CHECK', 'monitor_server', transport=ZAQAR,
                                    pause_seconds=5, threshold_percent=100)
-    _started(cloud, 'demo-mon-1', config)
+    started(cloud, 'demo-mon-1', config)
     with stopped(cloud, 'zaqar'):
         tries = _retried(cloud, 'demo-mon-1', config)
     # Nothing listens: no answer at all, not an HTTP error.
@@ -173,7 +173,7 @@ def _bodies(queue):
 def test_a_run_cut_short_by_an_agent_restart_is_reported_failed_not_run_again(
         cloud, heat, start_run):
     deployment, config = start_run('mysql', 'BACKUP', 'db_server_2', pause_seconds=60)
-    _started(cloud, 'demo-db-2', config)
+    started(cloud, 'demo-db-2', config)
     # What the script prints before its pause, so the report can show it.
     stdout = cloud.layout.path('servers', 'demo-db-2', 'runs', f'{config.id}.stdout')
     waiting.wait_for('the script to print', lambda: stdout.exists() and stdout.stat().st_size,

@@ -1,0 +1,170 @@
+"""A service the dashboard calls, stopped under use: every page of the panels answers without
+a server error, before the page's own poll would give up, and says which service is down; a
+run started meanwhile is refused whole; once the service is back, the pages work again."""
+
+from concurrent import futures
+import os
+import pathlib
+import signal
+import time
+
+import pytest
+
+from tests.integration import dashboard
+from tests.integration import test_outages as outages
+from tests.integration import waiting
+
+# The page's poller gives up on a reply after 20 s (deployment_poller.js).
+PAGE_PATIENCE = 20
+ORCHESTRATION = 'orchestration service'
+KEYSTONE = 'identity service (Keystone)'
+
+
+@pytest.fixture(scope='module')
+def user(cloud):
+    session = dashboard.Dashboard(cloud.layout.dashboard_url)
+    session.login()
+    return session
+
+
+def _pages(demo_resources):
+    component, server = demo_resources['mysql'], demo_resources['db_server_1']
+    run = demo_resources['mysql_deployment_1']
+    return [
+        '/project/components/', f'/project/components/{component}/',
+        f'/project/components/{component}/run/', '/project/deployments/',
+        f'/project/deployments/{run}/', f'/project/deployments/{run}/outputs/deploy_stdout/',
+        f'/project/deployments/{run}/rerun/', '/project/servers/', f'/project/servers/{server}/',
+        f'/project/servers/{server}/?tab=server_details__metadata', '/project/configs/',
+        f'/project/configs/{component}/', '/project/configs/create/',
+    ]
+
+
+def _visit(user, path):
+    started = time.monotonic()
+    response = user.get(path)
+    return path, response, time.monotonic() - started
+
+
+def _visit_all(user, paths):
+    # A few at a time, as a few users would: the pages wait on the service side by side.
+    with futures.ThreadPoolExecutor(4) as pool:
+        return list(pool.map(lambda path: _visit(user, path), paths))
+
+
+def _poll(user, run):
+    started = time.monotonic()
+    response = user.post('/project/deployments/status/', {'id': run})
+    return response, time.monotonic() - started
+
+
+def _state(heat, swift):
+    """What a run would make: derived configs, deployments and Swift containers."""
+    return ({c.id for c in heat.software_configs.list(limit=1000)},
+            {d.id for d in heat.software_deployments.list()},
+            {c['name'] for c in swift.get_account(full_listing=True)[1]})
+
+
+def _run_backup(user, demo_resources):
+    form = f'/project/components/{demo_resources["mysql"]}/run/'
+    return user.post(form, {
+        'action': 'BACKUP', 'servers': [demo_resources['db_server_1']],
+        'transport': 'TEMP_URL_SIGNAL', 'timeout': '30', 'input__backup_dir': 'outage',
+        'input__retention_days': '5', 'input__tables': 'users', 'input__labels': '{}',
+        'input__pause_seconds': '0', 'input__backup_file': ''})
+
+
+def _says(response, words):
+    return words in response.text
+
+
+def _complains(response):
+    return response.status_code != 200 or dashboard.messages(response.text)
+
+
+def _all_fine(user, paths):
+    """Every page answers 200 with no message (None until then)."""
+    if any(_complains(response) for _path, response, _s in _visit_all(user, paths)):
+        return None
+    return True
+
+
+@pytest.mark.parametrize('service, named, refuses_runs', [
+    ('heat-api', ORCHESTRATION, True),
+    # heat-api takes the calls and waits for an engine that never answers.
+    ('heat-engine', ORCHESTRATION, True),
+    # Heat and Swift check tokens they have seen from their own caches: a run may start.
+    ('keystone', KEYSTONE, False),
+])
+def test_without_the_service_every_page_says_so_in_time_and_nothing_is_half_made(
+        cloud, user, heat, swift, demo_resources, service, named, refuses_runs):
+    paths = _pages(demo_resources)
+    run = demo_resources['mysql_deployment_1']
+    # The form as shown before the outage: the submit is checked against it.
+    user.get(paths[2])
+    before = _state(heat, swift)
+
+    with outages.stopped(cloud, service):
+        visited = _visit_all(user, paths)
+        poll, poll_seconds = _poll(user, run)
+        submit = _run_backup(user, demo_resources) if refuses_runs else None
+
+    for path, response, seconds in visited:
+        assert response.status_code != 500, path
+        assert seconds < PAGE_PATIENCE, (path, seconds)
+        assert 'Traceback' not in response.text, path
+        if _complains(response):
+            assert _says(response, named), (path, dashboard.messages(response.text))
+    assert sum(_says(response, named) for _path, response, _s in visited) >= 8
+    # The poll names Heat when Heat is what failed it; with Keystone down Heat still answers
+    # (it checks the tokens it has seen from its own cache).
+    assert poll.status_code in (200, 503) and poll_seconds < PAGE_PATIENCE
+    if poll.status_code == 503:
+        assert 'orchestration service' in poll.json()['error']
+    if submit is not None:
+        assert submit.status_code != 500
+        assert _says(submit, named)
+    # A moment for anything the service had queued to land before counting.
+    waiting.wait_for('the pages to work again', lambda: _all_fine(user, paths), timeout=60,
+                     interval=1)
+    assert _state(heat, swift) == before
+
+
+def test_without_object_storage_pages_work_and_a_tempurl_run_is_refused_whole(
+        cloud, user, heat, swift, demo_resources):
+    paths = _pages(demo_resources)
+    user.get(paths[2])
+    before = _state(heat, swift)
+
+    with outages.stopped(cloud, 'swift-proxy'):
+        visited = _visit_all(user, paths)
+        submit = _run_backup(user, demo_resources)
+
+    for path, response, seconds in visited:
+        assert (response.status_code, seconds < PAGE_PATIENCE) == (200, True), path
+        assert not dashboard.messages(response.text), path
+    assert 'could not be prepared in Object Storage' in submit.text
+    assert _state(heat, swift) == before
+
+
+def _horizon_workers(cloud):
+    master = cloud.sup.running('horizon').pid
+    children = pathlib.Path(f'/proc/{master}/task/{master}/children').read_text().split()
+    return [int(pid) for pid in children]
+
+
+def test_a_horizon_worker_killed_under_use_costs_no_session_and_no_page(
+        cloud, user, demo_resources):
+    paths = _pages(demo_resources)
+    workers = _horizon_workers(cloud)
+    assert len(workers) == 2
+
+    os.kill(workers[0], signal.SIGKILL)
+    # gunicorn starts another in its place; until then the other worker serves.
+    visited = _visit_all(user, paths)
+
+    for path, response, seconds in visited:
+        assert response.status_code == 200, path
+        assert '/auth/login/' not in response.url, path
+    waiting.wait_for('gunicorn to replace the worker',
+                     lambda: len(set(_horizon_workers(cloud)) - set(workers)) == 1, timeout=30)
