@@ -1,5 +1,9 @@
-"""make bench: every figure of issue #6 on a fresh local cloud, written to bench/RESULTS.md and
-bench/results.json. It reports; it never asserts a goal."""
+"""make bench: every figure of issues #6 and #13 on a fresh local cloud, written to
+bench/RESULTS.md and bench/results.json. It reports; it never asserts a goal.
+
+`python -m bench NAME` runs only the figure NAME (one of ALONE) on a fresh cloud and prints its
+results, leaving bench/RESULTS.md and bench/results.json as the whole bench wrote them.
+"""
 
 import json
 import os
@@ -14,6 +18,7 @@ from bench import browser as browser_mod
 from bench import cache_ratio
 from bench import clients
 from bench import cloud as bench_cloud
+from bench import concurrent_polls
 from bench import fleet as fleet_mod
 from bench import horizon_views
 from bench import list_cost
@@ -88,13 +93,20 @@ class Bench:
         finally:
             browser.quit()
 
+    def horizon_master(self):
+        """The pid of the cloud's Horizon gunicorn master, whose children are its workers."""
+        return next(proc.pid for name, proc in self.cloud.sup.processes if name == 'horizon')
+
     def memory(self):
         bench_cloud.progress('memory: Horizon workers over 1,000 page views')
         self.newest_deployment()
-        master = next(proc.pid for name, proc in self.cloud.sup.processes
-                      if name == 'horizon')
         self.results['memory'] = memory.measure_memory(
-            self.dashboard, master, list(scales.panel_pages(self.ids).values()))
+            self.dashboard, self.horizon_master(), list(scales.panel_pages(self.ids).values()))
+
+    def concurrent_polls(self):
+        bench_cloud.progress('concurrent polls: 20 pages polling 20 running rows for 60 s')
+        self.results['concurrent_polls'] = concurrent_polls.measure_concurrent(
+            self.layout, self.heat, self.swift, self.fleet.wait_config_id, self.horizon_master())
 
     def run(self):
         scales.grow_to(10, self.heat, self.seeder)
@@ -106,6 +118,9 @@ class Bench:
         # While the deployments page is still short: 1,000 views of every panel's pages.
         self.memory()
         self.browser_figures()
+        # Still a short deployments page: the one more user's view under the load is the page's
+        # cost under polls, not the cost of a long list.
+        self.concurrent_polls()
 
         bench_cloud.progress('seeding to 1,000 deployments')
         scales.grow_to(1000, self.heat, self.seeder)
@@ -128,21 +143,28 @@ class Bench:
         self.horizon.close()
 
 
-def run(results):
+# The figures that can run alone, for working on one without waiting for the whole bench.
+ALONE = {'concurrent_polls': Bench.concurrent_polls}
+
+
+def run(results, figure):
     with bench_cloud.fresh_cloud() as the_cloud:
         results['cloud_start_seconds'] = round(the_cloud.startup_seconds, 1)
         bench = Bench(the_cloud, results)
         try:
-            bench.run()
+            figure(bench)
         finally:
             bench.close()
 
 
-def main():
+def main(args):
+    if len(args) > 1 or (args and args[0] not in ALONE):
+        sys.exit(f'usage: python -m bench [{"|".join(ALONE)}]')
+    figure = ALONE[args[0]] if args else Bench.run
     started = time.monotonic()
     results = {'machine': machine.describe()}
     try:
-        run(results)
+        run(results, figure)
     except BaseException as error:
         # What was measured before the error is still worth reading; the error says why the
         # rest is missing.
@@ -151,12 +173,16 @@ def main():
     finally:
         results['wall_seconds'] = round(time.monotonic() - started, 1)
         results['machine']['load_average_at_end'] = os.getloadavg()
-        (HERE / 'results.json').write_text(json.dumps(results, indent=1, sort_keys=True) + '\n')
-        (HERE / 'RESULTS.md').write_text(report.markdown(results))
-        bench_cloud.progress(f'done in {results["wall_seconds"] / 60:.1f} min: '
-                             f'{HERE / "RESULTS.md"}')
+        raw, table = json.dumps(results, indent=1, sort_keys=True) + '\n', report.markdown(results)
+        if args:
+            print(raw + '\n' + table)
+        else:
+            (HERE / 'results.json').write_text(raw)
+            (HERE / 'RESULTS.md').write_text(table)
+        bench_cloud.progress(f'done in {results["wall_seconds"] / 60:.1f} min'
+                             + ('' if args else f': {HERE / "RESULTS.md"}'))
     return 0
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

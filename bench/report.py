@@ -97,6 +97,46 @@ def _poll_cost(results):
     return rows
 
 
+def _concurrent_polls(results):
+    found = results.get('concurrent_polls')
+    if not found:
+        return []
+    load = f'{found["pages"]} pages polling {found["rows"]} running rows for {found["seconds"]} s'
+    kinds = ', '.join(f'{count} {kind}' for kind, count in sorted(found['error_kinds'].items()))
+    connections = found['connections_max_by_service']
+    pooled = [service for service in found['pooled_services'] if service in connections]
+    size = found['pool_size']
+    within = all(connections[service] <= size for service in pooled)
+    # Of each service, the median count of the worker where it was highest.
+    busiest = {service: max(worker[service]['median']
+                            for worker in found['connections_per_worker'].values()
+                            if service in worker)
+               for service in connections}
+    during, without = found['page_during_load'], found['page_without_load']
+    return [
+        (f'concurrent polls: {load}',
+         f'{found["errors"]} errors{f" ({kinds})" if kinds else ""} in {found["polls"]} polls '
+         f'({found["polls"] / (found["pages"] * found["seconds"] / 1.5):.2f} per page per '
+         f'1.5 s); reply p95 {_s(found["poll_p95_seconds"])} (median '
+         f'{_s(found["poll_median_seconds"])}, max {_s(found["poll_max_seconds"])}; load '
+         f'average {found["load_average"]:.1f})',
+         '-', '-', '0 errors', _yes(found['errors'] == 0)),
+        (f'open connections per Horizon worker, {load}',
+         'max ' + ', '.join(f'{service} {count}' for service, count
+                            in sorted(connections.items(), key=lambda item: -item[1]))
+         + '; median of the busiest worker ' + ', '.join(
+             f'{service} {busiest[service]:g}' for service in sorted(busiest))
+         + f' ({len(found["connections_per_worker"])} workers, ESTABLISHED, sampled every '
+           f'second)', '-', '-',
+         f'<= pool size {size} for each of {", ".join(found["pooled_services"])}',
+         _yes(within)),
+        (f'deployments page for one more user, {load}',
+         f'{_s(during["median"])} during the load (HTTP {"/".join(map(str, during["statuses"]))})',
+         f'{_s(without["median"])} without it', f'{found["page_ratio"]:.2f}', '<= 1.5',
+         _yes(found['page_ratio'] <= 1.5)),
+    ]
+
+
 def _trigger_cost(results):
     found = results.get('trigger_cost')
     if not found:
@@ -151,8 +191,8 @@ def _seeding(results):
 
 def markdown(results):
     rows = (_list_cost(results) + _backend_calls(results) + _signal_to_screen(results)
-            + _poll_cost(results) + _trigger_cost(results) + _config_cache(results)
-            + _memory(results) + _seeding(results))
+            + _poll_cost(results) + _concurrent_polls(results) + _trigger_cost(results)
+            + _config_cache(results) + _memory(results) + _seeding(results))
     machine = results['machine']
     lines = ['# Benchmark results', '',
              'Written by `make bench` (bench/); raw numbers in bench/results.json. Medians of '
