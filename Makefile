@@ -21,8 +21,11 @@ $(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt se
 demo: install
 	$(BIN)/python -m devcloud
 
+# The unit tests side by side (pytest-xdist, one process per core); the others share one
+# local cloud, started once by the first test that needs it.
 test: install lint
-	$(BIN)/python -m pytest tests/unit tests/packaging tests/integration tests/browser
+	$(BIN)/python -m pytest -n auto tests/unit
+	$(BIN)/python -m pytest tests/packaging tests/integration tests/browser
 
 # OpenStack's Python style (flake8 with hacking, configured in .flake8), and ESLint over the
 # plugin's scripts (eslint.config.js, pinned by package-lock.json).
@@ -31,7 +34,7 @@ lint: install
 	npm run --silent lint
 
 unit: install
-	$(BIN)/python -m pytest tests/unit
+	$(BIN)/python -m pytest -n auto tests/unit
 
 # The wheel alone in a clean venv (build/packaging): pip check, and every panel rendered.
 packaging: install
