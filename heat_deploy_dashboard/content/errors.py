@@ -1,12 +1,46 @@
-"""How the list pages report that Heat could not give them their data."""
+"""How the panels say that Heat could not do what a page or form asked: one sentence shape,
+built here and nowhere else."""
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from horizon import exceptions
 
+# The status poll's line on the page, short: the page already says what it shows.
+POLL_FAILED = gettext_lazy('The orchestration service could not be reached.')
 
-def list_failed(view, message, no_data_message):
-    """One sentence the user can act on, and an empty table that does not claim there is
-    nothing to show. details='' keeps the client's raw error text (URLs, tracebacks from
-    Heat) out of the page; Horizon still logs it."""
-    exceptions.handle(view.request, message, details='')
+
+def heat_failed_message(doing, outcome=None):
+    """What could not be done (``doing``, e.g. "retrieve software configs"), that Heat is why,
+    what did not happen (``outcome``, e.g. "Nothing was started."), and what to do."""
+    sentences = [_("Unable to %(doing)s: the orchestration service could not be reached or "
+                   "answered with an error.") % {'doing': doing}]
+    if outcome:
+        sentences.append(outcome)
+    sentences.append(_("Try again later, or ask your cloud administrator to check Heat."))
+    return ' '.join(str(sentence) for sentence in sentences)
+
+
+def _already_said(request, message):
+    # A page that fails sends the user to its list, which fails the same way: one message is
+    # enough. The storage's own lists, as iterating it would mark the messages shown.
+    storage = getattr(request, '_messages', None)
+    said = (list(getattr(storage, '_loaded_messages', []))
+            + list(getattr(storage, '_queued_messages', [])))
+    return any(str(each.message) == message for each in said)
+
+
+def heat_failed(request, doing, outcome=None, redirect=None):
+    """Report the exception being handled as heat_failed_message, through Horizon (which logs
+    it, and redirects when asked). details='' keeps the client's raw error text (URLs,
+    tracebacks from Heat) out of the page."""
+    message = heat_failed_message(doing, outcome)
+    exceptions.handle(request, message, details='', redirect=redirect,
+                      ignore=_already_said(request, message))
+
+
+def list_failed(view, doing, no_data_message):
+    """heat_failed for a list page, and an empty table that does not claim there is nothing
+    to show."""
+    heat_failed(view.request, doing)
     view.table._no_data_message = no_data_message
     return []

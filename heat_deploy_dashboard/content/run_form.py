@@ -8,12 +8,12 @@ from django.utils.html import format_html
 from django.utils.html import format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from horizon import exceptions
 from horizon import forms
 from openstack_dashboard.api import base
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import verbatim_forms
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
@@ -236,13 +236,8 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
             self.api_error(error.message.render(gettext))
             return None
         except Exception:
-            exceptions.handle(
-                request,
-                _("Unable to start %(action)s: the orchestration service "
-                  "could not be reached or answered with an error. Nothing "
-                  "was started. Try again later, or ask your cloud "
-                  "administrator to check Heat.") % {'action': action},
-                details='')
+            errors.heat_failed(request, _("start %(action)s") % {'action': action},
+                               _("Nothing was started."))
             return None
         if not result.created:
             # Nothing exists to look at: stay on the form, with what the

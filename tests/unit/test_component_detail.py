@@ -106,6 +106,18 @@ class ComponentDetailTests(ComponentsTestCase):
         self.assertRedirectsNoFollow(res, INDEX_URL)
         self.assertMessageCount(error=1)
 
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_heat_down_is_said_once_on_the_list_it_leads_back_to(self):
+        self.serve()
+        self.mock_deployments_list.side_effect = heat_exc.CommunicationError(
+            message='Connection refused')
+
+        res = self.client.get(detail_url(data.MYSQL_ID), follow=True)
+
+        said = [str(each) for each in res.context['messages']]
+        self.assertEqual(1, len(said), said)
+        self.assertIn('the orchestration service could not be reached', said[0])
+
 
 class ProjectReaderPolicyTests(PolicyEnforcedTestCase):
     user_roles = ['reader']

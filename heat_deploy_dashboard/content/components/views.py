@@ -3,7 +3,6 @@ from django.urls import reverse
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from horizon import exceptions
 from horizon import forms
 from horizon import messages
 from horizon import tables
@@ -21,12 +20,8 @@ from heat_deploy_dashboard.content import run_form
 INDEX_URL = 'horizon:project:components:index'
 DETAIL_URL = 'horizon:project:components:detail'
 
-# details='' on every exceptions.handle() keeps the client's raw error text
-# (URLs, tracebacks from Heat) out of the page; Horizon still logs it.
-HEAT_FAILED = _("Unable to retrieve software components: the orchestration "
-                "service could not be reached or answered with an error. "
-                "Try again later, or ask your cloud administrator to check "
-                "Heat.")
+# What the pages could not do when Heat fails them (errors.heat_failed).
+RETRIEVE_COMPONENTS = _("retrieve software components")
 
 
 def _say_if_runs_are_unread(request):
@@ -50,7 +45,7 @@ class IndexView(tables.DataTableView):
         try:
             found = directory.components(self.request)
         except Exception:
-            return errors.list_failed(self, HEAT_FAILED,
+            return errors.list_failed(self, RETRIEVE_COMPONENTS,
                                       _("Software components could not be loaded."))
         _say_if_runs_are_unread(self.request)
         return found
@@ -70,8 +65,7 @@ class _ComponentMixin:
         except http.Http404:
             raise
         except Exception:
-            exceptions.handle(self.request, HEAT_FAILED, details='',
-                              redirect=reverse(INDEX_URL))
+            errors.heat_failed(self.request, RETRIEVE_COMPONENTS, redirect=reverse(INDEX_URL))
         return found
 
 

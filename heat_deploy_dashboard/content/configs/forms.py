@@ -4,11 +4,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from heatclient import exc as heat_exc
-from horizon import exceptions
 from horizon import forms
 from horizon import messages
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import verbatim_forms
 from heat_deploy_dashboard.deploy import cli
@@ -173,10 +173,8 @@ class CreateConfigForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingFor
         try:
             config = api.heat.config_create(request, **fields)
         except Exception:
-            exceptions.handle(request, _(
-                "Unable to create the software config: the orchestration "
-                "service could not be reached or refused it. Nothing was "
-                "created."), details='')
+            errors.heat_failed(request, _("create the software config"),
+                               _("Nothing was created."))
             return False
         messages.success(request, _('Created software config "%s".')
                          % fields['name'])
@@ -201,10 +199,7 @@ class DeleteConfigForm(forms.SelfHandlingForm):
         except heat_exc.HTTPNotFound:
             pass
         except Exception:
-            exceptions.handle(request, _(
-                "Unable to delete the software config: the orchestration "
-                "service could not be reached or answered with an error."),
-                details='')
+            errors.heat_failed(request, _("delete the software config"))
             return False
         messages.success(request, _('Deleted software config "%s".')
                          % (self.config.get('name') or config_id))

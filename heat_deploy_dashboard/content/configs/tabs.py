@@ -1,9 +1,9 @@
 from django.utils.translation import gettext_lazy as _
-from horizon import exceptions
 from horizon import tabs
 
 from heat_deploy_dashboard.content.configs import forms
 from heat_deploy_dashboard.content.configs import tables
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard.deploy import inputs as heat_inputs
@@ -73,10 +73,8 @@ class DeploymentsTab(tabs.TableTab):
             return forms.deployments_of(self.request,
                                         self.tab_group.kwargs['config']['id'])
         except Exception:
-            exceptions.handle(self.request, _(
-                "Unable to retrieve the deployments of this config: the "
-                "orchestration service could not be reached or answered "
-                "with an error."), details='')
+            errors.heat_failed(self.request,
+                               _("retrieve the deployments of this config"))
             # An empty table must not claim that nothing uses the config.
             self._tables['config_deployments']._no_data_message = _(
                 "The deployments could not be loaded.")

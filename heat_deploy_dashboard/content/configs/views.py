@@ -92,13 +92,8 @@ class IndexView(tables.DataTableView):
             configs, self._more = configs_page(self.request, marker,
                                                self.get_filters())
         except Exception:
-            return errors.list_failed(
-                self,
-                _("Unable to retrieve software configs: the orchestration "
-                  "service could not be reached or answered with an error. "
-                  "Try again later, or ask your cloud administrator to check "
-                  "Heat."),
-                _("Software configs could not be loaded."))
+            return errors.list_failed(self, _("retrieve software configs"),
+                                      _("Software configs could not be loaded."))
         return configs
 
 
@@ -120,10 +115,8 @@ class _ConfigMixin:
             raise http.Http404(_("This software config does not exist, or it "
                                  "is not in your project."))
         except Exception:
-            exceptions.handle(self.request, _(
-                "Unable to retrieve the software config: the orchestration "
-                "service could not be reached or answered with an error."),
-                details='', redirect=reverse(INDEX_URL))
+            errors.heat_failed(self.request, _("retrieve the software config"),
+                               redirect=reverse(INDEX_URL))
 
 
 class DetailView(PolicyRequiredMixin, _ConfigMixin,

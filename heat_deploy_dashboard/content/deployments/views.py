@@ -62,13 +62,8 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         try:
             deployments = project_runs.deployments(self.request)
         except Exception:
-            return errors.list_failed(
-                self,
-                _("Unable to retrieve software deployments: the "
-                  "orchestration service could not be reached or answered "
-                  "with an error. Try again later, or ask your cloud "
-                  "administrator to check Heat."),
-                _("Software deployments could not be loaded."))
+            return errors.list_failed(self, _("retrieve software deployments"),
+                                      _("Software deployments could not be loaded."))
         # Heat writes times as ISO 8601 in UTC with a fixed width, so the
         # strings sort in time order; runs started in the same second keep one
         # order between pages by their ids.
@@ -101,11 +96,8 @@ def _deployment_and_config(request, deployment_id):
         raise http.Http404(_("This software deployment does not exist, or it is not in "
                              "your project."))
     except Exception:
-        exceptions.handle(
-            request,
-            _("Unable to retrieve the software deployment: the orchestration service "
-              "could not be reached or answered with an error."),
-            details='', redirect=reverse('horizon:project:deployments:index'))
+        errors.heat_failed(request, _("retrieve the software deployment"),
+                           redirect=reverse('horizon:project:deployments:index'))
 
 
 class DetailView(PolicyRequiredMixin, horizon_tabs.TabView):
@@ -191,9 +183,7 @@ class RerunView(PolicyRequiredMixin, generic.View):
         try:
             component = _component_of(request, deployment_id)
         except Exception:
-            exceptions.handle(request, _("Unable to find the component of this run: the "
-                                         "orchestration service could not be reached."),
-                              details='', redirect=detail)
+            errors.heat_failed(request, _("find the component of this run"), redirect=detail)
         if component is None or config is None:
             messages.error(request, _("This run did not come from a software component, so "
                                       "it cannot be run again from here."))

@@ -13,6 +13,7 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.deploy import cli
@@ -20,11 +21,8 @@ from heat_deploy_dashboard.deploy import masking
 from heat_deploy_dashboard.deploy import runs
 from heat_deploy_dashboard.deploy import timeline
 
-# details='' on every exceptions.handle() keeps the client's raw error text (URLs,
-# tracebacks from Heat) out of the page; Horizon still logs it.
-_HEAT_FAILED = _("Unable to retrieve this server's software deployments: the orchestration "
-                 "service could not be reached or answered with an error. Try again later, "
-                 "or ask your cloud administrator to check Heat.")
+# What the history could not do when Heat fails it (errors.heat_failed).
+_RETRIEVE_HISTORY = _("retrieve this server's software deployments")
 
 
 def _timeline_run(deployment, name):
@@ -78,7 +76,7 @@ class HistoryTab(tabs.TableTab):
             configs = config_cache.get_many(self.request, {d.config_id for d in found})
             found = rows.as_they_are(self.request, found, configs)
         except Exception:
-            exceptions.handle(self.request, _HEAT_FAILED, details='')
+            errors.heat_failed(self.request, _RETRIEVE_HISTORY)
             return None
         for deployment in found:
             config = configs.get(deployment.config_id)

@@ -66,12 +66,8 @@ class IndexView(tables.DataTableView):
                 rows.as_they_are(self.request, project_runs.deployments(self.request)))
             rows.with_run_names(self.request, [server.latest for server in servers])
         except Exception:
-            return errors.list_failed(
-                self,
-                _("Unable to retrieve the servers' software deployments: the orchestration "
-                  "service could not be reached or answered with an error. Try again "
-                  "later, or ask your cloud administrator to check Heat."),
-                _("Servers could not be loaded."))
+            return errors.list_failed(self, _("retrieve the servers' software deployments"),
+                                      _("Servers could not be loaded."))
         return servers
 
 
