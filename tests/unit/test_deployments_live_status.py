@@ -270,3 +270,32 @@ class RecheckTests(helpers.TestCase):
         self.mock_cancel_deployment.assert_called_once()
         self.assertEqual(2, self.mock_deployment_get.call_count)
         self.mock_may_have_result.assert_not_called()
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_look_that_found_nothing_serves_the_projects_other_pages_for_a_moment(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+        self._poll(RUNNING_ID)
+
+        # Another page's poll right after: the look is not made again.
+        second = self._poll(RUNNING_ID)
+        third = self._poll(RUNNING_ID)
+
+        self.mock_may_have_result.assert_called_once()
+        self.mock_deployment_get.assert_called_once()
+        self.assertEqual(([RUNNING_ID], {}), (third['running'], third['rows']))
+        self.assertEqual(second['running'], third['running'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_look_is_made_again_after_look_seconds(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+        self._poll(RUNNING_ID)
+
+        with mock.patch.object(recheck, 'LOOK_SECONDS', 0):
+            self._poll(RUNNING_ID)
+            self._poll(RUNNING_ID)
+
+        self.assertEqual(2, self.mock_may_have_result.call_count)

@@ -12,7 +12,6 @@ from concurrent import futures
 import datetime
 
 from django import http
-from django.utils.translation import gettext as _
 from django.views import generic
 from heatclient import exc as heat_exc
 
@@ -21,6 +20,7 @@ from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content.deployments import recheck
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 
@@ -39,11 +39,16 @@ def _show(request, deployment_id):
 def _quiet(request, ids, pool):
     """The ids of running rows that need no show in Heat this time (see recheck)."""
     recent = recheck.recently_shown(request, ids)
-    configs = config_cache.get_many(request, set(recent.values()))
-    candidates = [each for each, config_id in recent.items() if config_id in configs]
+    looked = recheck.recently_looked(request, recent)
+    configs = config_cache.get_many(
+        request, {config_id for each, config_id in recent.items() if each not in looked})
+    candidates = [each for each, config_id in recent.items()
+                  if each not in looked and config_id in configs]
     looks = pool.map(
         lambda each: api.deploy.may_have_result(request, configs[recent[each]]), candidates)
-    return {each for each, may_have in zip(candidates, looks) if not may_have}
+    nothing_yet = {each for each, may_have in zip(candidates, looks) if not may_have}
+    recheck.remember_looked(request, nothing_yet)
+    return looked | nothing_yet
 
 
 class StatusView(PolicyRequiredMixin, generic.View):
@@ -74,7 +79,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
         except Exception:
             # The page says so and keeps retrying; Horizon's own poller would go silent.
             return http.JsonResponse(
-                {'error': _('The orchestration service could not be reached.')}, status=503)
+                {'error': errors.POLL_FAILED}, status=503)
         recheck.remember_shown(request, shown)
         found = rows.with_run_names(request, [d for d in shown if d is not None])
         table = project_tables.DeploymentsTable(request, data=found)
