@@ -16,6 +16,7 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.deploy.derived import as_dict
 from heat_deploy_dashboard import linking
 from heat_deploy_dashboard import spare_cache
@@ -55,7 +56,7 @@ def _directory(request):
                  if row.get('project', project) == project]
     listed = project_runs.deployments(request)
     stack_names = [stack.stack_name
-                   for stack in api.heat.stacks_list(request)]
+                   for stack in project_servers.stacks(request)]
     configs = config_cache.get_many(
         request, [row['id'] for row in summaries
                   if row.get('group') == linking.COMPONENT_GROUP],

@@ -71,6 +71,13 @@ class ProjectServers:
         raise LookupError(gettext('No server of this project has that ID or name.'))
 
 
+@memoized
+def stacks(request):
+    """The project's stacks, listed once per request: the components and the servers' names
+    both need them."""
+    return api.heat.stacks_list(request)
+
+
 def _top_level(stacks):
     # A nested stack is listed too (show_nested), with its parent; listing each root's
     # resources with a nested depth reads the nested ones, one call for the whole tree.
@@ -100,7 +107,7 @@ def _name_of(resource):
 
 def _heat_servers(request, with_nova_resources):
     servers = []
-    for stack in _top_level(api.heat.stacks_list(request)):
+    for stack in _top_level(stacks(request)):
         servers += [Server(r.physical_resource_id, _name_of(r))
                     for r in _resources(request, stack, DEPLOYED_SERVER, with_detail=True)]
         if with_nova_resources:

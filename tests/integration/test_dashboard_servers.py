@@ -37,10 +37,21 @@ def test_a_servers_page_lists_every_run_on_it_with_its_inputs_and_a_timeline(
     assert f'/project/deployments/{result.created[0].id}/rerun/' in page
 
 
-def test_the_servers_list_counts_each_servers_runs(user, heat, demo_resources):
+def test_the_servers_list_names_each_server_from_its_stack(user, heat, demo_resources):
     page = user.get('/project/servers/').text
-    for name in ('db_server_1', 'db_server_2', 'web_server'):
-        assert demo_resources[name] in page
+    for resource, name in (('db_server_1', 'demo-db-1'), ('db_server_2', 'demo-db-2'),
+                           ('web_server', 'demo-web-1')):
+        assert f'<a href="/project/servers/{demo_resources[resource]}/">{name}</a>' in page
+
+
+def test_the_deployments_filter_finds_a_servers_runs_by_its_name(user, heat, demo_resources):
+    server = demo_resources['db_server_2']
+    page = user.post('/project/deployments/', {'deployments__filter__q_field': 'server',
+                                               'deployments__filter__q': 'demo-db-2'}).text
+
+    shown = set(re.findall(r'<tr[^>]*data-object-id="([^"]+)"', page))
+    assert shown
+    assert shown <= {run.id for run in heat.software_deployments.list(server_id=server)}
 
 
 def test_the_agents_metadata_is_shown_with_its_secrets_masked(user, heat, demo_resources):

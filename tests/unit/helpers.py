@@ -9,9 +9,11 @@ empty cache.
 from unittest import mock
 
 from django.core.cache import cache
+from openstack_dashboard.api import nova
 from openstack_dashboard.test import helpers
 from openstack_dashboard.test.test_data import exceptions as horizon_stubs
 
+from heat_deploy_dashboard import api
 from tests.unit import test_data
 
 create_mocks = helpers.create_mocks
@@ -29,6 +31,12 @@ class TestCase(helpers.TestCase):
         # Software configs are cached across requests, and so across tests.
         cache.clear()
         self.addCleanup(cache.clear)
+        # Where the tables find the servers' names (server_names): no server of the project
+        # is named unless a test says so, through these mocks or its own of the same calls.
+        for patcher in (mock.patch.object(api.heat, 'stacks_list', return_value=[]),
+                        mock.patch.object(api.heat, 'resources_list', return_value=[]),
+                        mock.patch.object(nova, 'server_list', return_value=([], False))):
+            patcher.start()
 
     def _setup_test_data(self):
         # Horizon's test data replaces __init__ and __str__ of the clients'

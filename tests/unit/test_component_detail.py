@@ -2,6 +2,7 @@
 
 import copy
 
+from django.urls import reverse
 from heatclient import exc as heat_exc
 
 from tests.unit.components_case import ComponentsTestCase
@@ -69,9 +70,10 @@ class ComponentDetailTests(ComponentsTestCase):
             sorted([(data.DB_1, 'BACKUP', 'IN_PROGRESS'),
                     (data.DB_2, 'CREATE', 'COMPLETE')]),
             [(d['server_id'], d['action'], d['status']) for d in servers])
-        # The short id, with the full one on hover.
-        self.assertContains(res, f'<span title="{data.DB_1}">{data.DB_1[:8]}'
-                                 '</span>')
+        # No stack or Compute server names it: the short id, the full one on hover.
+        server_url = reverse('horizon:project:servers:detail', args=[data.DB_1])
+        self.assertContains(res, f'<a href="{server_url}" title="{data.DB_1}">{data.DB_1[:8]}'
+                                 '</a><span class="text-muted"> (unknown)</span>')
         self.assertContains(res, 'In Progress')
 
     @helpers.create_mocks(HEAT_MOCKS)

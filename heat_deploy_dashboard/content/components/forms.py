@@ -5,6 +5,7 @@ from horizon import forms
 from horizon import messages
 
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import linking
 
 
@@ -33,7 +34,9 @@ class TriggerForm(run_form.RunForm):
         # Like a job's inventory in AWX or a node filter in Rundeck: every
         # server the component is on is a target until unticked.
         servers = self.fields['servers']
-        servers.choices = [(s, s) for s in component.server_ids]
+        named = server_names.names(request)
+        servers.choices = [(s, f'{named[s]} ({s[:server_names.SHORT_ID]})' if s in named else s)
+                           for s in component.server_ids]
         servers.initial = component.server_ids
         if self.initial.get('servers'):
             # A re-run targets the servers of the run it repeats.

@@ -1,9 +1,9 @@
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
 from horizon.utils import filters
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import server_names
 
 # Shown where Heat does not know a value, e.g. the stack of a config made
 # outside any stack.
@@ -74,13 +74,6 @@ class ComponentsTable(tables.DataTable):
         return component.name
 
 
-def _short_server_id(server_id):
-    # Heat has no cheap way to name a server: the id, shortened, with the
-    # full id on hover.
-    return format_html('<span title="{}">{}</span>', server_id,
-                       server_id[:8])
-
-
 def _last_change(deployment):
     return deployment.get('updated_time') or deployment.get('creation_time')
 
@@ -89,8 +82,7 @@ class ServersTable(tables.DataTable):
     """The servers a component is deployed on, with the latest deployment
     of it on each (dicts from linking.Component.latest_deployments)."""
 
-    server = tables.Column("server_id", verbose_name=_("Server"),
-                           filters=(_short_server_id,))
+    server = server_names.ServerColumn()
     # Not translated: custom action names are the template author's.
     action = tables.Column("action", verbose_name=_("Latest Action"))
     status = deployments.status_column()

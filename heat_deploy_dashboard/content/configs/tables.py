@@ -1,9 +1,9 @@
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
 from horizon.utils import filters
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import linking
 
 CREATE_RULES = (("orchestration", "software_configs:create"),)
@@ -99,19 +99,13 @@ class ConfigsTable(tables.DataTable):
         return config.name or config.id
 
 
-def _server_url(deployment):
-    return reverse('horizon:project:servers:detail',
-                   args=[deployment.server_id])
-
-
 class ConfigDeploymentsTable(tables.DataTable):
     """The deployments that use one config: while there are any, Heat
     refuses to delete it."""
 
     deployment_id = tables.Column("id", verbose_name=_("Deployment"),
                                   link="horizon:project:deployments:detail")
-    server = tables.Column("server_id", verbose_name=_("Server"),
-                           link=_server_url)
+    server = server_names.ServerColumn()
     action = tables.Column("action", verbose_name=_("Action"))
     status = tables.Column("status", verbose_name=_("Status"),
                            display_choices=deployments.STATUS_DISPLAY_CHOICES)

@@ -13,7 +13,9 @@ from horizon.utils import filters
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.deployments import recheck
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
@@ -135,7 +137,7 @@ class DeploymentsTable(tables.DataTable):
     run_name = tables.Column("run_name", verbose_name=_("Run"),
                              link="horizon:project:deployments:detail",
                              empty_value=_("(config deleted)"))
-    server = tables.Column("server_id", verbose_name=_("Server"))
+    server = server_names.ServerColumn()
     # Not translated: besides Heat's lifecycle actions this holds the custom
     # action names (BACKUP, ROTATE_KEYS...) that template authors chose.
     action = tables.Column("action", verbose_name=_("Action"))
@@ -172,16 +174,14 @@ class DeploymentsTable(tables.DataTable):
         # Horizon's redirect does not show its own message.
         messages.error(self.request, (
             _("This software deployment does not exist, or it is not in your project.")
-            if missing else
-            _("Unable to retrieve the software deployment: the orchestration service could "
-              "not be reached or answered with an error.")))
+            if missing else errors.heat_failed_message(_("retrieve the software deployment"))))
         raise exceptions.Http302(self.get_absolute_url())
 
     def get_object_display(self, deployment):
         # What the confirm dialogs of cancel and delete name.
         return _("%(run)s on %(server)s") % {
             'run': getattr(deployment, 'run_name', None) or deployment.action,
-            'server': deployment.server_id}
+            'server': server_names.name_of(self.request, deployment.server_id)}
 
     class Meta:
         name = "deployments"

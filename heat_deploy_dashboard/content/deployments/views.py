@@ -26,6 +26,7 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
@@ -35,14 +36,18 @@ from heat_deploy_dashboard.deploy import runs
 SHOW_RULES = (("orchestration", "software_deployments:show"),
               ("orchestration", "software_configs:show"))
 
-_FILTER_FIELDS = {'status': 'status', 'action': 'action', 'server': 'server_id'}
+_FILTER_FIELDS = {'status': 'status', 'action': 'action'}
 
 
-def _filtered(deployments, filters):
+def _filtered(request, deployments, filters):
     """Heat lists a project's deployments whole (no filters but server_id), so the table's
-    filters apply here; matching ignores case and surrounding spaces, and a status may be
-    typed as shown ("In Progress")."""
+    filters apply here; matching ignores case and surrounding spaces, a status may be typed
+    as shown ("In Progress"), and a server by its name or its id."""
     for field, value in filters.items():
+        if field == 'server':
+            deployments = [d for d in deployments
+                           if server_names.matches(request, d.server_id, value)]
+            continue
         attribute = _FILTER_FIELDS.get(field)
         if attribute:
             wanted = value.strip().lower()
@@ -67,7 +72,7 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         # Heat writes times as ISO 8601 in UTC with a fixed width, so the
         # strings sort in time order; runs started in the same second keep one
         # order between pages by their ids.
-        deployments = sorted(_filtered(deployments, self.get_filters()),
+        deployments = sorted(_filtered(self.request, deployments, self.get_filters()),
                              key=lambda d: (d.creation_time, d.id), reverse=True)
         marker, direction = self._get_marker()
         page = paging.page_of(deployments, horizon_utils.get_page_size(self.request),

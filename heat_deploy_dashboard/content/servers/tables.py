@@ -4,6 +4,7 @@ from horizon import tables
 from horizon.utils import filters
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import server_names
 
 
 def _latest_url(server):
@@ -29,9 +30,7 @@ def _latest_time(server):
 class ServersTable(tables.DataTable):
     """The servers with deployments, one row each (views.ServerSummary)."""
 
-    # Heat has no cheap way to name a server (see views.server_summaries): the id it is.
-    server = tables.Column("id", verbose_name=_("Server"),
-                           link="horizon:project:servers:detail")
+    server = server_names.ServerColumn("id")
     complete = tables.Column("complete", verbose_name=_("Complete"))
     failed = tables.Column("failed", verbose_name=_("Failed"))
     in_progress = tables.Column("in_progress", verbose_name=_("In Progress"))

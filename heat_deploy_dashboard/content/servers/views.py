@@ -14,6 +14,7 @@ from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.content.servers import tabs as project_tabs
 
@@ -37,9 +38,7 @@ _COUNTED = {'COMPLETE': 'complete', 'FAILED': 'failed', 'IN_PROGRESS': 'in_progr
 def server_summaries(deployments):
     """The servers of a deployment listing, most recently deployed to first.
 
-    A server is labelled by its id. Its name is in Heat only as a resource of the stack that
-    made it, and reading it would cost a call per stack or per server; Heat's deployment
-    listing has ids only.
+    A server is named by the table (server_names): Heat's deployment listing has ids only.
     """
     servers = {}
     # Heat writes times as ISO 8601 in UTC with a fixed width, so the strings sort in time
@@ -91,7 +90,10 @@ class DetailView(PolicyRequiredMixin, horizon_tabs.TabbedTableView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context['title'] = _("Server %(server)s") % {'server': self.kwargs['server_id']}
+        server_id = self.kwargs['server_id']
+        name = server_names.names(self.request).get(server_id)
+        context['title'] = (_("Server %(name)s (%(id)s)") % {'name': name, 'id': server_id}
+                            if name else _("Server %(id)s") % {'id': server_id})
         return context
 
 

@@ -1,0 +1,82 @@
+"""Servers by name: every table, title and form shows a server's name with its short id beside
+it, not a bare UUID that cannot tell demo-db-1 from demo-db-2.
+
+Heat's deployments hold server ids only; the names come from the project's stacks and Compute
+servers (project_servers). Reading those costs a listing per stack, so the names are kept per
+project for NAMES_SECONDS: a page pays for them at most once that often, never per row. A
+server created meanwhile shows its id until then. Names are a help, not the data: when they
+cannot be read, ids are shown.
+"""
+
+import logging
+
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from horizon import tables
+from horizon.utils.memoized import memoized
+
+from heat_deploy_dashboard.content import project_servers
+from heat_deploy_dashboard import spare_cache
+
+LOG = logging.getLogger(__name__)
+
+NAMES_SECONDS = 60
+_KEY = 'heat_deploy_dashboard:server-names:%(project)s'
+SHORT_ID = 8
+
+
+@memoized
+def names(request):
+    """{server id: name} of the project's servers that have a name."""
+    key = _KEY % {'project': request.user.project_id}
+    cached = spare_cache.get(key)
+    if cached is not None:
+        return cached
+    try:
+        found = project_servers.of_project(request)
+    except Exception:
+        LOG.warning("Could not read the names of the project's servers", exc_info=True)
+        return {}
+    named = {server.id: server.name for server in found.servers if server.name}
+    # A listing that failed in part is not kept: the next page tries again.
+    if found.complete:
+        spare_cache.set_many({key: named}, NAMES_SECONDS)
+    return named
+
+
+def name_of(request, server_id):
+    """The server's name, or its id where nothing of the project names it."""
+    return names(request).get(server_id) or server_id
+
+
+def label(server_id, name):
+    """A server as a table shows it: its name, linked to its page, and its short id (the whole
+    id on hover); or its short id, linked, marked unknown. Escaped here: names are chosen by
+    whoever made the stack."""
+    url = reverse('horizon:project:servers:detail', args=[server_id])
+    # The space inside the span: Horizon's row template drops the whitespace between tags.
+    if name:
+        return format_html('<a href="{}">{}</a><span class="text-muted" title="{}"> {}</span>',
+                           url, name, server_id, server_id[:SHORT_ID])
+    return format_html('<a href="{}" title="{}">{}</a><span class="text-muted"> ({})</span>',
+                       url, server_id, server_id[:SHORT_ID], gettext('unknown'))
+
+
+def matches(request, server_id, typed):
+    """Whether a filter's text names this server: its id or its name, ignoring case."""
+    wanted = typed.strip().lower()
+    return wanted in (server_id.lower(), names(request).get(server_id, '').lower())
+
+
+class ServerColumn(tables.Column):
+    """The server of a row, by name (label). The link is the label's own: Horizon escapes
+    whatever a linked cell holds."""
+
+    def __init__(self, transform='server_id', verbose_name=_("Server"), **kwargs):
+        super().__init__(transform, verbose_name=verbose_name, **kwargs)
+
+    def get_data(self, datum):
+        server_id = self.get_raw_data(datum)
+        return label(server_id, names(self.table.request).get(server_id))
