@@ -206,6 +206,33 @@ class DeploymentsColumnsAndFiltersTests(helpers.TestCase):
         self.assertEqual(['BACKUP'], [d.action for d in by_action.context['table'].data])
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_a_cancelled_run_is_shown_and_filtered_as_cancelled_not_failed(self):
+        runs = [test_data.deployment(dict(
+            test_data.DEPLOYMENTS[0], status='FAILED',
+            status_reason='Cancelled by test_user at 2026-11-22T04:00:00Z'))]
+        runs += [test_data.deployment(dict(test_data.DEPLOYMENTS[1], status='FAILED',
+                                           status_reason='deploy_status_code : 1'))]
+        self.mock_deployments_list.return_value = runs
+        self.mock_config_get.side_effect = test_data.run_config
+
+        listed = self.client.get(self.index_url)
+        cancelled = self.client.post(self.index_url, {
+            'deployments__filter__q_field': 'status', 'deployments__filter__q': 'Cancelled'},
+            follow=True)
+        failed = self.client.post(self.index_url, {
+            'deployments__filter__q_field': 'status', 'deployments__filter__q': 'failed'},
+            follow=True)
+
+        shown = {row.datum.id: str(row.cells['status'].data)
+                 for row in listed.context['table'].get_rows()}
+        self.assertEqual({runs[0].id: 'Cancelled', runs[1].id: 'Failed'}, shown)
+        self.assertContains(listed, 'Cancelled by test_user')
+        # Still Heat's FAILED underneath, for the poller and the CLI alike.
+        self.assertContains(listed, 'data-status="FAILED"', count=2)
+        self.assertEqual([runs[0].id], [d.id for d in cancelled.context['table'].data])
+        self.assertEqual([runs[1].id], [d.id for d in failed.context['table'].data])
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_an_action_with_spaces_is_found_as_typed(self):
         # A custom action is any text a template author chose.
         runs = self.software_deployments.list()

@@ -107,8 +107,7 @@ class ConfigDeploymentsTable(tables.DataTable):
                                   link="horizon:project:deployments:detail")
     server = server_names.ServerColumn()
     action = tables.Column("action", verbose_name=_("Action"))
-    status = tables.Column("status", verbose_name=_("Status"),
-                           display_choices=deployments.STATUS_DISPLAY_CHOICES)
+    status = deployments.status_column()
     created = tables.Column("creation_time", verbose_name=_("Created"),
                             filters=(filters.parse_isotime,
                                      filters.timesince_sortable))

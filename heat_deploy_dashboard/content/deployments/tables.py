@@ -22,9 +22,13 @@ from heat_deploy_dashboard.deploy import runs
 
 LOG = logging.getLogger(__name__)
 
+# A cancelled run is FAILED in Heat (cancel can only fail a run): shown as what it is.
+CANCELLED = "CANCELLED"
+
 STATUS_CHOICES = (
     ("COMPLETE", True),
     ("FAILED", False),
+    (CANCELLED, False),
     ("IN_PROGRESS", None),
 )
 
@@ -33,9 +37,20 @@ STATUS_DISPLAY_CHOICES = (
      pgettext_lazy("Current status of a software deployment", "Complete")),
     ("FAILED",
      pgettext_lazy("Current status of a software deployment", "Failed")),
+    (CANCELLED,
+     pgettext_lazy("Current status of a software deployment", "Cancelled")),
     ("IN_PROGRESS",
      pgettext_lazy("Current status of a software deployment", "In Progress")),
 )
+
+
+def shown_status(deployment):
+    """The status a run is shown and filtered by: Heat's, CANCELLED for a cancelled one."""
+    if deploy.is_cancelled(deployment):
+        return CANCELLED
+    # A dict (the components' runs) or a heatclient resource.
+    return (deployment.get('status') if isinstance(deployment, dict)
+            else getattr(deployment, 'status', None))
 
 
 class DeploymentRow(tables.Row):
@@ -45,10 +60,11 @@ class DeploymentRow(tables.Row):
         self.attrs['data-status'] = self.datum.status
 
 
-def status_column(transform="status", verbose_name=_("Status")):
-    """A deployment status column, the same in every table that shows one."""
-    return tables.Column(transform, verbose_name=verbose_name, status=True,
-                         status_choices=STATUS_CHOICES,
+def status_column(run_of=lambda datum: datum, verbose_name=_("Status")):
+    """A deployment status column, the same in every table that shows one; ``run_of`` gives
+    a row's run."""
+    return tables.Column(lambda datum: shown_status(run_of(datum)), verbose_name=verbose_name,
+                         status=True, status_choices=STATUS_CHOICES,
                          display_choices=STATUS_DISPLAY_CHOICES)
 
 

@@ -36,25 +36,22 @@ from heat_deploy_dashboard.deploy import runs
 SHOW_RULES = (("orchestration", "software_deployments:show"),
               ("orchestration", "software_configs:show"))
 
-_FILTER_FIELDS = {'status': 'status', 'action': 'action'}
-
 
 def _filtered(request, deployments, filters):
     """Heat lists a project's deployments whole (no filters but server_id), so the table's
     filters apply here; matching ignores case and surrounding spaces, a status may be typed
-    as shown ("In Progress"), and a server by its name or its id."""
+    as shown ("In Progress", "Cancelled"), and a server by its name or its id."""
     for field, value in filters.items():
+        wanted = value.strip().lower()
         if field == 'server':
             deployments = [d for d in deployments
                            if server_names.matches(request, d.server_id, value)]
-            continue
-        attribute = _FILTER_FIELDS.get(field)
-        if attribute:
-            wanted = value.strip().lower()
-            if field == 'status':
-                wanted = wanted.replace(' ', '_')
+        elif field == 'status':
+            wanted = wanted.replace(' ', '_')
             deployments = [d for d in deployments
-                           if (getattr(d, attribute, '') or '').lower() == wanted]
+                           if (project_tables.shown_status(d) or '').lower() == wanted]
+        elif field == 'action':
+            deployments = [d for d in deployments if (d.action or '').lower() == wanted]
     return deployments
 
 

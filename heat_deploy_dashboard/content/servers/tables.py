@@ -19,10 +19,6 @@ def _latest_action(server):
     return server.latest.action
 
 
-def _latest_status(server):
-    return server.latest.status
-
-
 def _latest_time(server):
     return server.latest.creation_time
 
@@ -38,7 +34,7 @@ class ServersTable(tables.DataTable):
                                link=_latest_url, empty_value=_("(config deleted)"))
     # Not translated: custom action names are the template author's.
     latest_action = tables.Column(_latest_action, verbose_name=_("Action"))
-    latest_status = deployments.status_column(_latest_status)
+    latest_status = deployments.status_column(lambda server: server.latest)
     latest_time = tables.Column(_latest_time, verbose_name=_("Started"),
                                 filters=(filters.parse_isotime,
                                          filters.timesince_sortable),
