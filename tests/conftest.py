@@ -29,6 +29,16 @@ def _progress(message):
     print(f'[testcloud] {message}', file=sys.stderr, flush=True)
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        'markers', 'restarts_cloud: stops and starts the whole shared cloud; run after every '
+        'other test, so that a restart that went wrong fails only itself')
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.get_closest_marker('restarts_cloud') is not None)
+
+
 @pytest.fixture(scope='session')
 def cloud():
     data_dir = pathlib.Path(os.environ.get('TESTCLOUD_DIR')

@@ -57,6 +57,9 @@ account_autocreate = true
 # A server that failed 10 times is left alone until this long after its last error (60 s by
 # default). With one replica there is no other server to go to: try it again soon.
 error_suppression_interval = 5
+# 0.5 s by default to connect to a storage server: on a busy machine (the whole cloud and the
+# tests on two cores) the proxy answered an object PUT with 503 inside that.
+conn_timeout = 3
 
 [filter:catch_errors]
 use = egg:swift#catch_errors

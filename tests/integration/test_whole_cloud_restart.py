@@ -1,7 +1,9 @@
 """The whole local cloud stopped and started again under use, as after a host's reboot: a result
 delivered before is still there, a run cut short is reported, the logged-in user stays logged
-in, and new runs work. Last of the integration tests: the restart costs the time of the
-cloud's start on its existing data."""
+in, and new runs work. Run after every other test (restarts_cloud): the restart costs the
+time of the cloud's start on its existing data."""
+
+import pytest
 
 from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard.deploy import tempurl
@@ -10,6 +12,7 @@ from tests.integration import test_outages as outages
 from tests.integration import waiting
 
 
+@pytest.mark.restarts_cloud
 def test_after_a_restart_of_everything_no_result_is_lost_and_the_user_works_on(
         cloud, heat, swift, start_run):
     user = dashboard.Dashboard(cloud.layout.dashboard_url)
