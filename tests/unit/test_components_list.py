@@ -214,3 +214,21 @@ class StackUserPolicyTests(PolicyEnforcedTestCase):
         self.assertEqual(403, res.status_code)
         self.mock_configs_list.assert_not_called()
         self.assertFalse(_panel().can_access({'request': res.wsgi_request}))
+
+
+class ComponentsFilterTests(ComponentsTestCase):
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_the_filter_finds_components_by_name_stack_resource_or_action(self):
+        self.serve()
+
+        by_action = self.client.post(INDEX_URL, {'components__filter__q': 'rotate_keys'})
+        by_stack = self.client.post(INDEX_URL, {'components__filter__q': 'DEMO'})
+        nothing = self.client.post(INDEX_URL, {'components__filter__q': 'no-such'})
+
+        self.assertEqual(['wordpress'],
+                         [c.resource_name for c in by_action.context['table'].filtered_data])
+        self.assertEqual({'mysql', 'wordpress'},
+                         {c.resource_name for c in by_stack.context['table'].filtered_data})
+        self.assertContains(nothing, 'Nothing matches the filter.')
+        self.assertNotContains(nothing, 'No software components yet.')

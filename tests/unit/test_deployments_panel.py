@@ -233,6 +233,19 @@ class DeploymentsColumnsAndFiltersTests(helpers.TestCase):
         self.assertEqual([runs[1].id], [d.id for d in failed.context['table'].data])
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_a_filter_that_matches_nothing_says_so(self):
+        self.mock_deployments_list.return_value = self.software_deployments.list()
+        self.mock_config_get.side_effect = test_data.run_config
+
+        res = self.client.post(self.index_url, {
+            'deployments__filter__q_field': 'action', 'deployments__filter__q': 'no-such'},
+            follow=True)
+
+        self.assertEqual([], res.context['table'].data)
+        self.assertContains(res, 'Nothing matches the filter.')
+        self.assertNotContains(res, 'No software deployments yet.')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_an_action_with_spaces_is_found_as_typed(self):
         # A custom action is any text a template author chose.
         runs = self.software_deployments.list()

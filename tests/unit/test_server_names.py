@@ -114,3 +114,17 @@ class ServerNamesTests(case.ServersTestCase):
         self.assertNotContains(res, '<b>db</b>')
         self.assertContains(res, '&lt;b&gt;db&lt;/b&gt;')
         self.assertNotContains(res, '{$ 6*7 $}')
+
+    @helpers.create_mocks(NAMES_MOCKS)
+    def test_the_servers_list_filters_by_name_or_id_and_says_when_nothing_matches(self):
+        self.serve_names()
+
+        by_name = self.client.post(case.INDEX_URL, {'servers__filter__q': 'DB-2'})
+        by_id = self.client.post(case.INDEX_URL, {'servers__filter__q': data.WEB[:6]})
+        nothing = self.client.post(case.INDEX_URL, {'servers__filter__q': 'no-such'})
+
+        self.assertEqual([data.DB_2], [s.id for s in by_name.context['table'].filtered_data])
+        self.assertEqual([data.WEB], [s.id for s in by_id.context['table'].filtered_data])
+        self.assertEqual([], nothing.context['table'].filtered_data)
+        self.assertContains(nothing, 'Nothing matches the filter.')
+        self.assertNotContains(nothing, 'No server has software deployments yet.')

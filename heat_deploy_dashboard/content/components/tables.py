@@ -9,6 +9,10 @@ from heat_deploy_dashboard.content import server_names
 # outside any stack.
 UNKNOWN = '\u2014'
 
+# What a list says when its filter leaves nothing, instead of claiming there is nothing at all.
+NO_MATCH = _("Nothing matches the filter. Clear the filter box and press Filter to see them "
+             "all again.")
+
 TRIGGER_RULES = (
     # A trigger creates a derived config and a deployment per server.
     ("orchestration", "software_configs:create"),
@@ -47,6 +51,21 @@ def _server_count(component):
     return len(component.server_ids)
 
 
+class ComponentsFilter(tables.FilterAction):
+    """Narrows the list to the components whose name, stack, resource or an action holds the
+    text (as typed, by Horizon's script; on submit, here)."""
+
+    def filter(self, table, components, filter_string):
+        wanted = filter_string.strip().lower()
+        found = [c for c in components
+                 if any(wanted in (text or '').lower() for text in (
+                     c.name, c.stack_name, c.resource_name, *c.custom_actions,
+                     *c.lifecycle_actions))]
+        if not found:
+            table._no_data_message = NO_MATCH
+        return found
+
+
 class ComponentsTable(tables.DataTable):
     name = tables.Column("name", verbose_name=_("Name"),
                          link="horizon:project:components:detail")
@@ -65,6 +84,7 @@ class ComponentsTable(tables.DataTable):
     class Meta:
         name = "components"
         verbose_name = _("Software Components")
+        table_actions = (ComponentsFilter,)
         row_actions = (TriggerAction,)
         no_data_message = _(
             "No software components yet. A component appears here once a "

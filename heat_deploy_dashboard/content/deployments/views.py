@@ -17,6 +17,7 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.components import tables as components_tables
 from heat_deploy_dashboard.content.deployments import paging
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
@@ -69,8 +70,11 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         # Heat writes times as ISO 8601 in UTC with a fixed width, so the
         # strings sort in time order; runs started in the same second keep one
         # order between pages by their ids.
-        deployments = sorted(_filtered(self.request, deployments, self.get_filters()),
+        filters = {field: value for field, value in self.get_filters().items() if value}
+        deployments = sorted(_filtered(self.request, deployments, filters),
                              key=lambda d: (d.creation_time, d.id), reverse=True)
+        if filters and not deployments:
+            self.table._no_data_message = components_tables.NO_MATCH
         marker, direction = self._get_marker()
         page = paging.page_of(deployments, horizon_utils.get_page_size(self.request),
                               marker, direction)

@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 from horizon import tables
 from horizon.utils import filters
 
+from heat_deploy_dashboard.content.components import tables as components
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import server_names
 
@@ -21,6 +22,19 @@ def _latest_action(server):
 
 def _latest_time(server):
     return server.latest.creation_time
+
+
+class ServersFilter(tables.FilterAction):
+    """Narrows the list to the servers whose name or id holds the text."""
+
+    def filter(self, table, servers, filter_string):
+        wanted = filter_string.strip().lower()
+        names = server_names.names(table.request)
+        found = [server for server in servers
+                 if wanted in server.id.lower() or wanted in names.get(server.id, '').lower()]
+        if not found:
+            table._no_data_message = components.NO_MATCH
+        return found
 
 
 class ServersTable(tables.DataTable):
@@ -43,6 +57,7 @@ class ServersTable(tables.DataTable):
     class Meta:
         name = "servers"
         verbose_name = _("Servers")
+        table_actions = (ServersFilter,)
         status_columns = ["latest_status"]
         no_data_message = _(
             "No server has software deployments yet. A server appears here once a stack "
