@@ -10,6 +10,7 @@ cannot be read, ids are shown.
 
 import logging
 
+from django.urls import NoReverseMatch
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext
@@ -51,17 +52,26 @@ def name_of(request, server_id):
     return names(request).get(server_id) or server_id
 
 
+def _server_url(server_id):
+    try:
+        return reverse('horizon:project:servers:detail', args=[server_id])
+    except NoReverseMatch:
+        # Heat takes any text as a server id; one with a slash, say, has no page.
+        return None
+
+
 def label(server_id, name):
     """A server as a table shows it: its name, linked to its page, and its short id (the whole
-    id on hover); or its short id, linked, marked unknown. Escaped here: names are chosen by
-    whoever made the stack."""
-    url = reverse('horizon:project:servers:detail', args=[server_id])
+    id on hover); or, where nothing of the project names it, its whole id, linked, marked
+    unknown. Escaped here: names and ids are whatever whoever made them typed."""
+    url = _server_url(server_id)
+    shown = name or server_id
+    link = format_html('<a href="{}">{}</a>', url, shown) if url else format_html('{}', shown)
     # The space inside the span: Horizon's row template drops the whitespace between tags.
     if name:
-        return format_html('<a href="{}">{}</a><span class="text-muted" title="{}"> {}</span>',
-                           url, name, server_id, server_id[:SHORT_ID])
-    return format_html('<a href="{}" title="{}">{}</a><span class="text-muted"> ({})</span>',
-                       url, server_id, server_id[:SHORT_ID], gettext('unknown'))
+        return format_html('{}<span class="text-muted" title="{}"> {}</span>',
+                           link, server_id, server_id[:SHORT_ID])
+    return format_html('{}<span class="text-muted"> ({})</span>', link, gettext('unknown'))
 
 
 def matches(request, server_id, typed):

@@ -7,6 +7,7 @@ import contextlib
 
 from selenium.common import exceptions as selenium_exc
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support.ui import WebDriverWait
@@ -177,14 +178,14 @@ class RunActionForm:
     def tick_servers(self, wanted):
         for box in self.modal.find_elements(By.NAME, 'servers'):
             if box.is_selected() != (box.get_attribute('value') in wanted):
-                self._label_of(box).click()
+                self.label_of(box).click()
         assert {s for s, ticked in self.servers().items() if ticked} == set(wanted)
 
     def choose_transport(self, name):
         radio = self.modal.find_element(
             By.CSS_SELECTOR, f'input[name="transport"][value="{name}"]')
         # Horizon's themed radio draws its label over the button: a person clicks that.
-        self._label_of(radio).click()
+        self.label_of(radio).click()
         assert radio.is_selected()
 
     def type(self, name, text):
@@ -196,10 +197,10 @@ class RunActionForm:
         box = self.input(name)
         if box.is_selected() != checked:
             # Horizon's themed checkbox draws its label over the box: a person clicks that.
-            self._label_of(box).click()
+            self.label_of(box).click()
         assert box.is_selected() == checked
 
-    def _label_of(self, field):
+    def label_of(self, field):
         return self.modal.find_element(By.CSS_SELECTOR,
                                        f'label[for="{field.get_attribute("id")}"]')
 
@@ -250,6 +251,20 @@ def open_run_action(user, resource_name):
     user.wait().until(lambda d: d.find_element(
         By.CSS_SELECTOR, RunActionForm.MODAL + '.in').is_displayed())
     return RunActionForm(user)
+
+
+def filter_table(user, table, field, text):
+    """Types text into a table's server-side filter box, for the field chosen, and submits
+    it. Horizon keeps the filter in the session: a journey empties it before it ends."""
+    user.find(f'#{table} .table_search .dropdown-toggle').click()
+    user.find(f'#{table} .table_search a[data-select-value="{field}"]').click()
+    box = user.find(f'input[name="{table}__filter__q"]')
+    box.clear()
+    box.send_keys(text)
+    page = user.find('html')
+    box.send_keys(Keys.ENTER)
+    user.wait_until_replaced(page, 'the filtered page')
+    user.wait_loaded()
 
 
 # The Deployments panel

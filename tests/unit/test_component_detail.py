@@ -70,10 +70,10 @@ class ComponentDetailTests(ComponentsTestCase):
             sorted([(data.DB_1, 'BACKUP', 'IN_PROGRESS'),
                     (data.DB_2, 'CREATE', 'COMPLETE')]),
             [(d['server_id'], d['action'], d['status']) for d in servers])
-        # No stack or Compute server names it: the short id, the full one on hover.
+        # No stack or Compute server names it: its id, marked unknown.
         server_url = reverse('horizon:project:servers:detail', args=[data.DB_1])
-        self.assertContains(res, f'<a href="{server_url}" title="{data.DB_1}">{data.DB_1[:8]}'
-                                 '</a><span class="text-muted"> (unknown)</span>')
+        self.assertContains(res, f'<a href="{server_url}">{data.DB_1}</a>'
+                                 '<span class="text-muted"> (unknown)</span>')
         self.assertContains(res, 'In Progress')
 
     @helpers.create_mocks(HEAT_MOCKS)

@@ -29,7 +29,7 @@ def _cell(name, server_id):
 
 
 def _unknown(server_id):
-    return (f'<a href="{case.server_url(server_id)}" title="{server_id}">{server_id[:8]}</a>'
+    return (f'<a href="{case.server_url(server_id)}">{server_id}</a>'
             '<span class="text-muted"> (unknown)</span>')
 
 
@@ -104,6 +104,18 @@ class ServerNamesTests(case.ServersTestCase):
         self.assertContains(first, _cell('web-vm', data.WEB))
         self.assertContains(first, _unknown(data.DB_1))
         self.assertEqual(2, self.mock_stacks_list.call_count)
+
+    @helpers.create_mocks(NAMES_MOCKS)
+    def test_a_server_id_that_cannot_have_a_page_is_shown_without_a_link(self):
+        self.serve_names(deployed=(), compute=())
+        odd = 'a/b' + 'x' * 40
+        self.mock_deployments_list.return_value = data.deployments(
+            [dict(data.RUNNING, server_id=odd)])
+
+        res = self.client.get(DEPLOYMENTS_URL)
+
+        self.assertEqual(200, res.status_code)
+        self.assertContains(res, f'{odd}<span class="text-muted"> (unknown)</span>')
 
     @helpers.create_mocks(NAMES_MOCKS)
     def test_a_name_is_text_however_it_is_written(self):
