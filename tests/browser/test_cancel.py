@@ -32,15 +32,20 @@ def test_cancel_a_running_backup_then_see_its_late_result(cloud, demo_user, heat
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
     assert pages.row_status(user, run.id) == 'IN_PROGRESS'
 
-    # Right after a poll the row stays put for 1.5 s: time to open its menu and click. (Then
-    # the poller must leave a row alone while its menu or the confirm dialog is open.)
+    # Right after a poll the row stays put for 1.5 s: time to click. (Then the poller must
+    # leave a row alone while the confirm dialog is open.) While the run runs, Cancel is the
+    # row's own button, not in its menu.
     user.wait_for_next_poll()
     row = user.find(pages.row_css(run.id))
-    row.find_element(By.CSS_SELECTOR, '.dropdown-toggle').click()
-    row.find_element(By.CSS_SELECTOR, f'button[value="deployments__cancel__{run.id}"]').click()
+    cancel = row.find_element(By.CSS_SELECTOR,
+                              f'button[value="deployments__cancel__{run.id}"]')
+    assert cancel.is_displayed()
+    cancel.click()
     dialog = user.visible('#modal_wrapper .modal')
-    assert dialog.find_element(By.CSS_SELECTOR, '.modal-title').text == 'Confirm Cancel Deployment'
+    assert dialog.find_element(By.CSS_SELECTOR, '.modal-title').text == 'Confirm Cancel Run'
     assert 'may still finish it' in dialog.find_element(By.CSS_SELECTOR, '.modal-body').text
+    assert [button.text for button in dialog.find_elements(
+        By.CSS_SELECTOR, '.modal-footer .btn')] == ['Keep running', 'Cancel Run']
     # A person reads the dialog for a moment, while the page goes on polling.
     user.wait_for_next_poll()
     page = user.find('html')
@@ -50,7 +55,7 @@ def test_cancel_a_running_backup_then_see_its_late_result(cloud, demo_user, heat
     user.wait_loaded()
 
     user.wait().until(lambda d: pages.row_status(user, run.id) == 'FAILED'
-                      and any('Cancelled Deployment' in each for each in user.toasts()))
+                      and any('Cancelled Run' in each for each in user.toasts()))
     shown = pages.row(user, run.id)
     assert (shown['status_text'], shown['reason'][:19]) == ('Cancelled', 'Cancelled by demo a')
     assert heat.software_deployments.get(run.id).status == 'FAILED'

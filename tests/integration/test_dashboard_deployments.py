@@ -53,7 +53,7 @@ def test_cancel_from_the_table_then_the_late_result_shows_on_the_runs_page(
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
 
     response = _table_action(user, 'cancel', run.id)
-    assert 'Cancelled Deployment' in ' '.join(dashboard.messages(response.text))
+    assert 'Cancelled Run' in ' '.join(dashboard.messages(response.text))
     cancelled = heat.software_deployments.get(run.id)
     assert cancelled.status == 'FAILED'
     assert cancelled.status_reason.startswith('Cancelled by demo at ')
@@ -164,7 +164,7 @@ def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
 
         cancelled = _table_action(user, 'cancel', target.id)
 
-        assert 'Cancelled Deployment' in ' '.join(dashboard.messages(cancelled.text))
+        assert 'Cancelled Run' in ' '.join(dashboard.messages(cancelled.text))
         assert heat.software_deployments.get(target.id).status_reason.startswith(
             'Cancelled by demo at ')
 

@@ -76,14 +76,17 @@ class CancelDeployment(tables.BatchAction):
                   "has already started a run may still finish it; its result will then be "
                   "shown on the deployment's page as a late result.")
     policy_rules = (("orchestration", "software_deployments:update"),)
+    # Horizon's dialog dismisses with "Cancel", which beside "Cancel Run" reads as the action
+    # itself: confirm_words.js names the button by this instead.
+    attrs = {'data-dismiss-label': _("Keep running")}
 
     @staticmethod
     def action_present(count):
-        return ngettext_lazy("Cancel Deployment", "Cancel Deployments", count)
+        return ngettext_lazy("Cancel Run", "Cancel Runs", count)
 
     @staticmethod
     def action_past(count):
-        return ngettext_lazy("Cancelled Deployment", "Cancelled Deployments", count)
+        return ngettext_lazy("Cancelled Run", "Cancelled Runs", count)
 
     def allowed(self, request, deployment=None):
         # Offered while a run is running; but a click on a page that was still showing it
@@ -203,7 +206,8 @@ class DeploymentsTable(tables.DataTable):
         name = "deployments"
         row_class = DeploymentRow
         table_actions = (DeploymentsFilter, CancelDeployment, DeleteDeployment)
-        row_actions = (RerunDeployment, CancelDeployment, DeleteDeployment)
+        # A row's first allowed action is its button: Cancel while it runs, else Run Again.
+        row_actions = (CancelDeployment, RerunDeployment, DeleteDeployment)
         verbose_name = _("Software Deployments")
         status_columns = ["status"]
         no_data_message = _(
