@@ -69,7 +69,8 @@ def trigger_action(request, config_id, action, server_ids, input_values,
     return deploy.trigger(
         heat.heatclient(request), transport, config_id=config_id,
         action=action, server_ids=server_ids, input_values=input_values,
-        timeout_minutes=timeout_minutes, name=name)
+        timeout_minutes=timeout_minutes, name=name,
+        operation=deploy.Operation.new(request.user.username))
 
 
 @profiler.trace

@@ -27,6 +27,8 @@ from heat_deploy_dashboard.deploy.expiry import TIMED_OUT_PREFIX
 from heat_deploy_dashboard.deploy.inputs import coerce_input_values
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_dashboard.deploy.operations import Operation
+from heat_deploy_dashboard.deploy.operations import operation_of
 from heat_deploy_dashboard.deploy.results import collect
 from heat_deploy_dashboard.deploy.results import may_have_result
 from heat_deploy_dashboard.deploy.transports import transport_for
@@ -35,9 +37,9 @@ from heat_deploy_dashboard.deploy.trigger import trigger
 from heat_deploy_dashboard.deploy.trigger import TriggerResult
 
 __all__ = [
-    'InputError', 'Message', 'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES',
+    'InputError', 'Message', 'Operation', 'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES',
     'TriggerResult', 'build_derived_config', 'cancel', 'coerce_input_values',
     'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
     'is_cancelled', 'is_overdue', 'late_result',
-    'may_have_result', 'transport_for', 'trigger',
+    'may_have_result', 'operation_of', 'transport_for', 'trigger',
 ]

@@ -18,6 +18,9 @@ ACTION = 'deploy_action'
 SIGNAL_TRANSPORT = 'deploy_signal_transport'
 
 DEFAULT_GROUP = 'Heat::Ungrouped'
+# The key of a derived config's options that holds the operation that started its run
+# (operations.py); a hook reads only the options it knows.
+OPERATION_OPTION = 'heat_deploy_dashboard'
 
 
 def as_dict(resource) -> dict:
@@ -41,16 +44,28 @@ def string_input(name: str, value, description: str) -> dict:
             'type': 'String', 'value': value}
 
 
+def _options(source_options, operation_option):
+    # The source's options without an operation of its own (a config copied from a run's
+    # derived config has one), and this run's operation.
+    options = {key: value for key, value in (source_options or {}).items()
+               if key != OPERATION_OPTION}
+    if operation_option:
+        options[OPERATION_OPTION] = operation_option
+    return options
+
+
 def build_derived_config(source, *, name: str, action: str, server_id: str,
                          input_values: Mapping[str, object],
                          signal_transport: str,
-                         signal_inputs: Iterable[dict] = ()) -> dict:
+                         signal_inputs: Iterable[dict] = (),
+                         operation_option: dict | None = None) -> dict:
     """Return the body to POST as the derived software config.
 
     ``source`` is the config to run (heatclient resource or dict);
     ``input_values`` the already coerced overrides; ``signal_inputs`` the
-    transport's own inputs (see SignalTarget.inputs). Neither argument is
-    modified.
+    transport's own inputs (see SignalTarget.inputs); ``operation_option``
+    the operation that starts the run (operations.Operation.as_option).
+    Neither argument is modified.
     """
     source = as_dict(source)
     overrides = dict(input_values)
@@ -73,7 +88,7 @@ def build_derived_config(source, *, name: str, action: str, server_id: str,
     return {
         'group': source.get('group') or DEFAULT_GROUP,
         'config': source.get('config') or '',
-        'options': source.get('options') or {},
+        'options': _options(source.get('options'), operation_option),
         'inputs': inputs,
         'outputs': source.get('outputs') or [],
         'name': name,

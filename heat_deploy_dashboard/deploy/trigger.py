@@ -16,6 +16,7 @@ from heat_deploy_dashboard.deploy.inputs import coerce_input_values
 from heat_deploy_dashboard.deploy.messages import gettext_noop
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_dashboard.deploy.operations import Operation
 from heat_deploy_dashboard.deploy.signals import SignalTransport
 
 LOG = logging.getLogger(__name__)
@@ -83,7 +84,8 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
             action: str, server_ids: Iterable[str],
             input_values: Mapping[str, object] | None = None,
             timeout_minutes: int = DEFAULT_TIMEOUT_MINUTES,
-            name: str | None = None) -> TriggerResult:
+            name: str | None = None,
+            operation: Operation | None = None) -> TriggerResult:
     """Run ``action`` of config ``config_id`` on every server.
 
     Raises InputError, before anything is created, for a blank action, no
@@ -91,7 +93,8 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
     type; the only call made before that check is reading the source
     config, whose input types it needs. Errors reading the source config
     come from heatclient unchanged. The derived configs are named
-    "<name or source name>-<action>".
+    "<name or source name>-<action>", and carry ``operation``, shared by
+    every run of this call (see operations).
     """
     action = (action or '').strip()
     if not action:
@@ -111,7 +114,8 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
             deployment, config = _trigger_one(
                 heat, transport, source, run_name=run_name, action=action,
                 server_id=server_id, values=values,
-                timeout_minutes=timeout_minutes)
+                timeout_minutes=timeout_minutes,
+                operation_option=operation.as_option() if operation else None)
         except _ServerFailed as failure:
             result.failures.append((server_id, failure.message))
         else:
@@ -122,7 +126,8 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
 
 def _trigger_one(heat, transport: SignalTransport, source: dict, *,
                  run_name: str, action: str, server_id: str,
-                 values: dict, timeout_minutes: int):
+                 values: dict, timeout_minutes: int,
+                 operation_option: dict | None):
     undo: list[tuple[str, Callable[[], object]]] = []
     failed_step = SIGNAL_FAILED
     try:
@@ -134,7 +139,7 @@ def _trigger_one(heat, transport: SignalTransport, source: dict, *,
         config = heat.software_configs.create(**derived.build_derived_config(
             source, name=run_name, action=action, server_id=server_id,
             input_values=values, signal_transport=transport.name,
-            signal_inputs=target.inputs))
+            signal_inputs=target.inputs, operation_option=operation_option))
         undo.append(('derived config %s' % config.id,
                      lambda: heat.software_configs.delete(config.id)))
 

@@ -60,6 +60,10 @@ class ApiDeployTests(helpers.TestCase):
         # One signal container per server, in the user's own account.
         self.assertEqual(2, len(self.swift.containers))
         self.mock_swift_connection.assert_called_once_with(self.request)
+        # One operation for the submit, shared by its runs, started by the user.
+        operations = {deploy.operation_of(c) for c in derived}
+        self.assertEqual(1, len(operations))
+        self.assertEqual(self.request.user.username, operations.pop().started_by)
 
     @helpers.create_mocks(CLIENT_MOCKS)
     def test_no_signal_needs_no_object_storage_client(self):

@@ -1,0 +1,43 @@
+"""An operation: one submit of Run Action or Deploy, on one server or many.
+
+Each run an operation starts carries it in its derived config's options: that config is the
+run's own record in Heat, never changed afterwards, seen by every Horizon host and kept across
+restarts; no other store is needed. What is kept: the operation's id, shared by its runs, who
+started it and when. Runs made outside the dashboard (the CLI, stacks) have none.
+"""
+
+import dataclasses
+from datetime import datetime
+from datetime import timezone
+import uuid
+
+from heat_deploy_dashboard.deploy import derived
+
+
+@dataclasses.dataclass(frozen=True)
+class Operation:
+    id: str
+    started_by: str
+    # ISO 8601, UTC, as Heat writes its own times.
+    started_at: str
+
+    @classmethod
+    def new(cls, started_by: str, now: datetime | None = None) -> 'Operation':
+        moment = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
+        return cls(str(uuid.uuid4()), started_by, moment.strftime('%Y-%m-%dT%H:%M:%SZ'))
+
+    def as_option(self) -> dict:
+        return {'operation': self.id, 'started_by': self.started_by,
+                'started_at': self.started_at}
+
+
+def operation_of(config) -> Operation | None:
+    """The operation that started the run of this derived config, or None."""
+    options = derived.as_dict(config).get('options')
+    kept = options.get(derived.OPERATION_OPTION) if isinstance(options, dict) else None
+    if not isinstance(kept, dict):
+        return None
+    values = [kept.get(key) for key in ('operation', 'started_by', 'started_at')]
+    if not all(isinstance(value, str) and value for value in values):
+        return None
+    return Operation(*values)

@@ -1,0 +1,59 @@
+"""An operation is recorded in each of its runs' derived configs and read back from them."""
+
+from datetime import datetime
+from datetime import timezone
+
+from heat_deploy_dashboard.deploy.derived import build_derived_config
+from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
+from heat_deploy_dashboard.deploy.operations import Operation
+from heat_deploy_dashboard.deploy.operations import operation_of
+from heat_deploy_dashboard.deploy.transports import transport_for
+from heat_deploy_dashboard.deploy.trigger import trigger
+
+SOURCE = {'name': 'mysql', 'group': 'script', 'config': 'true', 'inputs': [],
+          'options': {'enable_hiera': True}}
+OPERATION = Operation('0b6b0f3e-5d6e-4f3a-9a57-0d1f5c1e2a3b', 'demo', '2026-11-23T08:00:00Z')
+
+
+def _derived(operation_option=None, source=SOURCE):
+    return build_derived_config(source, name='mysql-BACKUP', action='BACKUP', server_id='s1',
+                                input_values={}, signal_transport='NO_SIGNAL',
+                                operation_option=operation_option)
+
+
+def test_a_new_operation_has_an_id_its_starter_and_the_utc_time():
+    moment = datetime(2026, 11, 23, 9, 30, 5, tzinfo=timezone.utc)
+    first, second = Operation.new('demo', moment), Operation.new('demo', moment)
+
+    assert (first.started_by, first.started_at) == ('demo', '2026-11-23T09:30:05Z')
+    assert first.id != second.id
+
+
+def test_the_derived_config_carries_the_operation_beside_the_sources_options():
+    config = _derived(OPERATION.as_option())
+
+    assert config['options'] == {'enable_hiera': True, OPERATION_OPTION: OPERATION.as_option()}
+    assert operation_of(config) == OPERATION
+
+
+def test_a_config_copied_from_a_run_does_not_pass_that_runs_operation_on():
+    copied = dict(SOURCE, options=_derived(OPERATION.as_option())['options'])
+
+    assert operation_of(_derived(source=copied)) is None
+    assert _derived(source=copied)['options'] == {'enable_hiera': True}
+
+
+def test_a_run_without_a_readable_operation_has_none():
+    for options in (None, {}, {OPERATION_OPTION: 'x'}, {OPERATION_OPTION: {'operation': 'o'}},
+                    {OPERATION_OPTION: {'operation': 'o', 'started_by': 7,
+                                        'started_at': 'now'}}, ['not', 'a', 'dict']):
+        assert operation_of({'options': options}) is None, options
+
+
+def test_every_run_of_one_trigger_carries_the_same_operation(heat):
+    source_id = heat.add_config(**SOURCE)
+
+    result = trigger(heat, transport_for('NO_SIGNAL'), config_id=source_id, action='BACKUP',
+                     server_ids=['s1', 's2'], operation=OPERATION)
+
+    assert [operation_of(config) for config in result.configs] == [OPERATION, OPERATION]
