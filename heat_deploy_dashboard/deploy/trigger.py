@@ -43,11 +43,13 @@ DEPLOYMENT_FAILED = gettext_noop(
 class TriggerResult:
     """``created``: the new deployments (heatclient resources), in server
     order, and ``configs`` their derived configs (dicts), in the same order.
-    ``failures``: (server_id, Message) for each server left out."""
+    ``failures``: (server_id, Message) for each server left out.
+    ``operation``: the operation the runs carry, if one was given."""
 
     created: list = field(default_factory=list)
     configs: list = field(default_factory=list)
     failures: list[tuple[str, Message]] = field(default_factory=list)
+    operation: Operation | None = None
 
 
 class _ServerFailed(Exception):
@@ -108,7 +110,7 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
                                  input_values or {})
     run_name = derived_name(name or source.get('name') or config_id, action)
 
-    result = TriggerResult()
+    result = TriggerResult(operation=operation)
     for server_id in servers:
         try:
             deployment, config = _trigger_one(

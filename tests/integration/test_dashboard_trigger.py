@@ -1,5 +1,7 @@
 """A user runs a component's custom action from the dashboard, on the real local cloud."""
 
+import re
+
 import pytest
 
 from tests.integration import dashboard
@@ -46,11 +48,14 @@ def test_run_backup_from_the_form_on_two_servers_until_both_complete(user, heat,
         'input__tables': 'users', 'input__labels': '{"via": "dashboard"}',
         'input__pause_seconds': '1', 'input__backup_file': ''})
 
-    assert response.url.endswith('/project/deployments/')
+    assert '/project/deployments/?operation=' in response.url
     assert 'Started BACKUP on 2 servers.' in dashboard.messages(response.text)
     new_configs = _runs_named(heat, 'mysql-BACKUP') - before
     runs = [d for d in heat.software_deployments.list() if d.config_id in new_configs]
     assert sorted(d.server_id for d in runs) == sorted(servers)
+    # The page it leads to lists the runs of that submit, and only them.
+    shown = set(re.findall(r'<tr[^>]*data-object-id="([^"]+)"', response.text))
+    assert shown == {d.id for d in runs}
 
     ids = [d.id for d in runs]
 

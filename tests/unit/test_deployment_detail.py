@@ -7,6 +7,8 @@ from heatclient import exc as heat_exc
 from heatclient.v1 import software_configs
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
 from heat_deploy_dashboard.deploy import runs
 from tests.unit import helpers
 from tests.unit import test_data
@@ -42,6 +44,25 @@ class DeploymentDetailTests(helpers.TestCase):
 
     def _url(self, deployment_id=FINISHED['id']):
         return reverse('horizon:project:deployments:detail', args=[deployment_id])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('late_result',)})
+    def test_overview_says_who_started_the_run_in_which_operation_and_its_status(self):
+        operation = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo',
+                                     '2026-11-23T08:00:00Z')
+        self.mock_deployment_get.return_value = _deployment(
+            status='FAILED', status_reason='Cancelled by demo at 2026-11-23T08:01:00Z')
+        self.mock_config_get.return_value = _config(
+            options={OPERATION_OPTION: operation.as_option()})
+        self.mock_late_result.return_value = None
+
+        res = self.client.get(self._url())
+
+        operation_url = (reverse('horizon:project:deployments:index')
+                         + f'?operation={operation.id}')
+        self.assertContains(res, f'demo at 2026-11-23T08:00:00Z, in operation '
+                                 f'<a href="{operation_url}">5e8f0c2a</a>')
+        self.assertContains(res, '<dd>Cancelled</dd>')
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_overview_shows_the_inputs_the_run_used_and_masks_the_signal(self):

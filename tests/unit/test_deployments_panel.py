@@ -8,6 +8,8 @@ import horizon
 from openstack_auth import policy
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
 from tests.unit import helpers
 from tests.unit import test_data
 
@@ -337,3 +339,47 @@ class DeploymentsPagingTests(helpers.TestCase):
         # Horizon keeps the filter in the session, so the next page is still filtered.
         second = self.client.get(self.index_url + '?marker=run-010')
         self.assertEqual([f'run-{n:03d}' for n in range(9, -1, -1)], self.shown(second))
+
+
+class OperationPageTests(helpers.TestCase):
+    """?operation= narrows the list to one operation's runs: where Run Action leads."""
+
+    OPERATION = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
+                                 '2026-11-23T08:00:00Z')
+
+    def setUp(self):
+        super().setUp()
+        self.index_url = reverse('horizon:project:deployments:index')
+
+    def _config_get(self, request, config_id):
+        config = _named_config(request, config_id)
+        if config_id in ('config-001', 'config-003'):
+            return software_configs.SoftwareConfig(None, dict(
+                config.to_dict(), options={OPERATION_OPTION: self.OPERATION.as_option()}),
+                loaded=True)
+        return config
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_an_operations_page_lists_its_runs_and_who_started_them(self):
+        self.mock_deployments_list.return_value = _many_runs(5)
+        self.mock_config_get.side_effect = self._config_get
+
+        res = self.client.get(self.index_url, {'operation': self.OPERATION.id})
+
+        self.assertEqual(['run-003', 'run-001'], [d.id for d in res.context['table'].data])
+        self.assertContains(res, 'started by test_user at 2026-11-23T08:00:00Z')
+        self.assertContains(res, f'<code title="{self.OPERATION.id}">5e8f0c2a</code>')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_an_operation_with_no_run_left_says_so_and_an_odd_one_is_ignored(self):
+        self.mock_deployments_list.return_value = _many_runs(5)
+        self.mock_config_get.side_effect = self._config_get
+
+        gone = self.client.get(self.index_url,
+                               {'operation': '00000000-0000-4000-8000-000000000000'})
+        odd = self.client.get(self.index_url, {'operation': '<b>x</b>'})
+
+        self.assertEqual([], gone.context['table'].data)
+        self.assertContains(gone, 'No run of this operation is left')
+        self.assertEqual(5, len(odd.context['table'].data))
+        self.assertNotContains(odd, '<b>x</b>')

@@ -22,10 +22,16 @@ from tests.unit import helpers
 DEPLOYMENTS_URL = reverse('horizon:project:deployments:index')
 
 
+OPERATION = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
+                             '2026-11-23T08:00:00Z')
+# Where a submit that started runs leads: their operation's runs.
+OPERATION_URL = DEPLOYMENTS_URL + '?operation=' + OPERATION.id
+
+
 def started(*servers):
     return deploy.TriggerResult(created=[
         data.deployments([dict(data.DEPLOYMENTS[3], server_id=server)])[0]
-        for server in servers])
+        for server in servers], operation=OPERATION)
 
 
 class TriggerSubmitTests(ComponentsTestCase):
@@ -55,7 +61,7 @@ class TriggerSubmitTests(ComponentsTestCase):
             input__labels='{"schedule": "nightly"}', timeout='30'))
 
         self.assertNoFormErrors(res)
-        self.assertRedirectsNoFollow(res, DEPLOYMENTS_URL)
+        self.assertRedirectsNoFollow(res, OPERATION_URL)
         self.mock_trigger_action.assert_called_once_with(
             helpers.IsHttpRequest(), data.MYSQL_ID, 'BACKUP',
             [data.DB_1, data.DB_2],
@@ -92,7 +98,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         res = self.post(trigger_url(data.MYSQL_ID),
                         mysql_form(servers=[data.DB_2]))
 
-        self.assertRedirectsNoFollow(res, DEPLOYMENTS_URL)
+        self.assertRedirectsNoFollow(res, OPERATION_URL)
         self.assertEqual([data.DB_2],
                          self.mock_trigger_action.call_args.args[3])
         self.assertEqual([('success', 'Started BACKUP on 1 server.')],
@@ -169,7 +175,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         self.assertEqual(['confirm_lifecycle'],
                          list(unconfirmed.context['form'].errors))
         self.assertContains(unconfirmed, 'CREATE is a lifecycle action')
-        self.assertRedirectsNoFollow(confirmed, DEPLOYMENTS_URL)
+        self.assertRedirectsNoFollow(confirmed, OPERATION_URL)
         self.assertEqual('CREATE', self.mock_trigger_action.call_args.args[2])
 
     @helpers.create_mocks(TRIGGER_MOCKS)
@@ -193,7 +199,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         ran = self.post(trigger_url(data.MYSQL_ID), mysql_form(servers=[data.DB_1]))
 
         self.assertIn('servers', refused.context['form'].errors)
-        self.assertRedirectsNoFollow(ran, DEPLOYMENTS_URL)
+        self.assertRedirectsNoFollow(ran, OPERATION_URL)
         self.mock_trigger_action.assert_called_once()
         # Neither submit listed the project's configs, deployments and stacks again, nor
         # read the stack's template.
@@ -243,7 +249,7 @@ class TriggerSubmitTests(ComponentsTestCase):
             'input__action': 'a', 'input__servers': 's',
             'input__timeout': 't'})
 
-        self.assertRedirectsNoFollow(res, DEPLOYMENTS_URL)
+        self.assertRedirectsNoFollow(res, OPERATION_URL)
         args = self.mock_trigger_action.call_args.args
         self.assertEqual(('REPORT', [data.WEB],
                           {'action': 'a', 'servers': 's', 'timeout': 't'},
@@ -260,7 +266,7 @@ class TriggerSubmitTests(ComponentsTestCase):
 
         res = self.post(trigger_url(data.MYSQL_ID), mysql_form())
 
-        self.assertRedirectsNoFollow(res, DEPLOYMENTS_URL)
+        self.assertRedirectsNoFollow(res, OPERATION_URL)
         self.assertEqual(
             [('success', 'Started BACKUP on 1 server.'),
              ('error', f'Could not start BACKUP on server {data.DB_2}: its '

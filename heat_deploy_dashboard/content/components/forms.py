@@ -78,4 +78,5 @@ class TriggerForm(run_form.RunForm):
             count) % {'action': action, 'count': count})
         for _server, message in result.failures:
             messages.error(request, message.render(gettext))
-        return True
+        # The view goes on to the operation's runs.
+        return result

@@ -12,6 +12,7 @@ from horizon.utils import memoized
 from heat_deploy_dashboard.content.components import forms as project_forms
 from heat_deploy_dashboard.content.components import tables as project_tables
 from heat_deploy_dashboard.content.components import tabs as project_tabs
+from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
@@ -100,6 +101,10 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
     submit_label = _("Run")
     success_url = reverse_lazy('horizon:project:deployments:index')
     policy_rules = project_tables.TRIGGER_RULES
+
+    def get_success_url_from_handled(self, result):
+        # The runs just started, followed together as they finish.
+        return deployments_tables.operation_url(result.operation.id)
 
     def find_component(self, request, component_id):
         if request.method == 'POST':

@@ -1,4 +1,5 @@
 import logging
+from urllib import parse
 
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -51,6 +52,12 @@ def shown_status(deployment):
     # A dict (the components' runs) or a heatclient resource.
     return (deployment.get('status') if isinstance(deployment, dict)
             else getattr(deployment, 'status', None))
+
+
+def operation_url(operation_id):
+    """The Deployments list narrowed to one operation's runs (deploy.operations)."""
+    return (reverse('horizon:project:deployments:index') + '?'
+            + parse.urlencode({'operation': operation_id}))
 
 
 class DeploymentRow(tables.Row):

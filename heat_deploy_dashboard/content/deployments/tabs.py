@@ -1,6 +1,9 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
+from heat_deploy_dashboard.content.deployments import tables as project_tables
+from heat_deploy_dashboard.content import server_names
+from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
@@ -14,8 +17,15 @@ class OverviewTab(tabs.Tab):
     def get_context_data(self, request):
         deployment = self.tab_group.kwargs['deployment']
         config = self.tab_group.kwargs['config']
+        operation = deploy.operation_of(config) if config else None
+        server_id = deployment['server_id']
         return {
             'deployment': deployment,
+            'status': dict(project_tables.STATUS_DISPLAY_CHOICES).get(
+                project_tables.shown_status(deployment), deployment['status']),
+            'server': server_names.label(server_id, server_names.names(request).get(server_id)),
+            'operation': operation,
+            'operation_url': operation and project_tables.operation_url(operation.id),
             'config': config,
             'inputs': runs.run_inputs(config) if config else [],
             'signal': runs.signal_details(config) if config else {},

@@ -24,6 +24,7 @@ from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_form
@@ -56,14 +57,38 @@ def _filtered(request, deployments, filters):
     return deployments
 
 
+def _of_operation(request, deployments, operation_id):
+    """The runs of one operation, and the operation (None when no run of it is found). Its
+    runs' configs were cached as they started; others are read for at most READ_SECONDS."""
+    configs = config_cache.get_many(request, {d.config_id for d in deployments},
+                                    seconds=directory.READ_SECONDS)
+    found, operation = [], None
+    for deployment in deployments:
+        config = configs.get(deployment.config_id)
+        of_run = config and deploy.operation_of(config)
+        if of_run and of_run.id == operation_id:
+            found.append(deployment)
+            operation = of_run
+    return found, operation
+
+
 class IndexView(tables.PagedTableMixin, tables.DataTableView):
     table_class = project_tables.DeploymentsTable
     template_name = 'project/deployments/index.html'
     page_title = _("Software Deployments")
 
+    def _operation_id(self):
+        wanted = self.request.GET.get('operation', '')
+        return wanted if content_ids.is_heat_id(wanted) else None
+
     def get_data(self):
+        operation_id = self._operation_id()
+        self.operation = None
         try:
             deployments = project_runs.deployments(self.request)
+            if operation_id:
+                deployments, self.operation = _of_operation(self.request, deployments,
+                                                            operation_id)
         except Exception:
             return errors.list_failed(self, _("retrieve software deployments"),
                                       _("Software deployments could not be loaded."))
@@ -80,6 +105,14 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
                               marker, direction)
         self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
         return rows.with_run_names(self.request, page.rows)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        if self._operation_id():
+            context['operation_id'] = self._operation_id()
+            context['operation'] = self.operation
+            context['all_url'] = reverse('horizon:project:deployments:index')
+        return context
 
 
 def _deployment_and_config(request, deployment_id):
