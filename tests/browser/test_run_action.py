@@ -1,6 +1,8 @@
 """Journey 1: run BACKUP on both db servers from the Run Action modal, watch both runs finish
 live on the deployments page, and read the overridden values in the run's output."""
 
+from selenium.webdriver.common.by import By
+
 from tests.browser import pages
 
 # Long enough for the deployments page to show both runs still running when it first loads,
@@ -42,6 +44,11 @@ def test_run_backup_on_both_db_servers_and_watch_them_complete_live(
         shown = pages.row(user, run)
         assert (shown['status'], shown['status_text'], shown['action']) == (
             'IN_PROGRESS', 'In Progress', 'BACKUP'), shown
+    # A running row's duration ticks between polls, counted in the browser.
+    ticking = f'{pages.row_css(ids[0])} .hdd-elapsed'
+    first = user.find(ticking).text
+    user.wait(5).until(lambda d: d.find_element(By.CSS_SELECTOR, ticking).text != first,
+                       'the elapsed time to tick')
 
     pages.wait_until_statuses(user, ids, 'COMPLETE', timeout=60)
 

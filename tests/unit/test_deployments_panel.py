@@ -48,8 +48,6 @@ class DeploymentsListTests(helpers.TestCase):
         self.assertContains(res, 'Outputs received')
         for shown_status in ('Complete', 'Failed', 'In Progress'):
             self.assertContains(res, shown_status)
-        # The in-progress deployment has never been updated.
-        self.assertContains(res, 'Never')
         self.assertNoMessages()
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
@@ -233,6 +231,19 @@ class DeploymentsColumnsAndFiltersTests(helpers.TestCase):
         self.assertContains(listed, 'data-status="FAILED"', count=2)
         self.assertEqual([runs[0].id], [d.id for d in cancelled.context['table'].data])
         self.assertEqual([runs[1].id], [d.id for d in failed.context['table'].data])
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_a_running_row_ticks_its_elapsed_time_and_has_no_update_yet(self):
+        running = test_data.deployment(test_data.DEPLOYMENTS[2])
+        self.mock_deployments_list.return_value = [running]
+        self.mock_config_get.side_effect = test_data.run_config
+
+        res = self.client.get(self.index_url)
+
+        [row] = res.context['table'].get_rows()
+        self.assertRegex(str(row.cells['duration'].data),
+                         r'^<span class="hdd-elapsed" data-seconds="\d+">[0-9hms ]+</span>$')
+        self.assertEqual('\u2014', row.cells['updated'].data)
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_a_filter_that_matches_nothing_says_so(self):

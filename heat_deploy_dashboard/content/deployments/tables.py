@@ -2,6 +2,7 @@ import logging
 from urllib import parse
 
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
@@ -22,6 +23,8 @@ from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
 LOG = logging.getLogger(__name__)
+
+NOT_YET = '\u2014'
 
 # A cancelled run is FAILED in Heat (cancel can only fail a run): shown as what it is.
 CANCELLED = "CANCELLED"
@@ -156,7 +159,17 @@ class DeploymentsFilter(tables.FilterAction):
 
 
 def _duration(deployment):
-    return runs.format_duration(runs.duration(deployment.to_dict()))
+    took = runs.duration(deployment.to_dict())
+    if took is None or deployment.status != 'IN_PROGRESS':
+        return runs.format_duration(took)
+    # elapsed.js counts on from the server's figure while the page is open.
+    return format_html('<span class="hdd-elapsed" data-seconds="{}">{}</span>',
+                       int(took.total_seconds()), runs.format_duration(took))
+
+
+def _since_or_dash(moment):
+    # A running run has no update yet: "Never" read as if it never would.
+    return filters.timesince_or_never(moment, NOT_YET)
 
 
 class DeploymentsTable(tables.DataTable):
@@ -178,8 +191,7 @@ class DeploymentsTable(tables.DataTable):
                             attrs={'data-type': 'timesince'})
     updated = tables.Column("updated_time",
                             verbose_name=_("Updated"),
-                            filters=(filters.parse_isotime,
-                                     filters.timesince_or_never))
+                            filters=(filters.parse_isotime, _since_or_dash))
     duration = tables.Column(_duration, verbose_name=_("Duration"))
 
     def get_object_by_id(self, lookup):

@@ -1,0 +1,39 @@
+/* A running run's duration ticks while its page is open. It counts on from the figure the
+   server measured when it drew the row (data-seconds), not from the browser's clock, which
+   may differ from the cloud's. A row the poller replaces starts again from its new figure. */
+(function () {
+  'use strict';
+
+  // As runs.format_duration writes it: "1h 02m 03s", "2m 05s", "4s".
+  function formatted(total) {
+    var hours = Math.floor(total / 3600);
+    var minutes = Math.floor((total % 3600) / 60);
+    var seconds = total % 60;
+    function twoDigits(number) {
+      return (number < 10 ? '0' : '') + number;
+    }
+    if (hours) {
+      return hours + 'h ' + twoDigits(minutes) + 'm ' + twoDigits(seconds) + 's';
+    }
+    if (minutes) {
+      return minutes + 'm ' + twoDigits(seconds) + 's';
+    }
+    return seconds + 's';
+  }
+
+  function tick() {
+    var now = Date.now();
+    $('.hdd-elapsed[data-seconds]').each(function () {
+      var $cell = $(this);
+      var shownAt = $cell.data('hddShownAt');
+      if (shownAt === undefined) {
+        shownAt = now;
+        $cell.data('hddShownAt', shownAt);
+      }
+      var base = parseInt($cell.attr('data-seconds'), 10) || 0;
+      $cell.text(formatted(base + Math.floor((now - shownAt) / 1000)));
+    });
+  }
+
+  window.setInterval(tick, 1000);
+}());
