@@ -59,6 +59,9 @@ class DeploymentsListTests(helpers.TestCase):
 
         self.assertEqual(200, res.status_code)
         self.assertContains(res, 'No software deployments yet.')
+        # And the next step.
+        self.assertContains(res, '<a href="/project/components/">Run an action from the '
+                                 'Components panel.</a>')
         self.assertNoMessages()
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})

@@ -58,6 +58,8 @@ class ServersListTests(case.ServersTestCase):
         res = self.client.get(case.INDEX_URL)
 
         self.assertContains(res, 'No server has software deployments yet.')
+        self.assertContains(res, '<a href="/project/components/">Run an action from the '
+                                 'Components panel.</a>')
         self.assertNoMessages()
 
     @helpers.create_mocks(case.HEAT_MOCKS)
@@ -73,6 +75,7 @@ class ServersListTests(case.ServersTestCase):
                                          "deployments")
                 self.assertContains(res, 'Servers could not be loaded.')
                 self.assertNotContains(res, 'No server has software deployments yet.')
+                self.assertNotContains(res, 'Run an action from the Components panel.')
                 for raw in case.RAW_ERROR_TEXT:
                     self.assertNotContains(res, raw)
 

@@ -3,15 +3,12 @@ from horizon import tables
 from horizon.utils import filters
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import server_names
 
 # Shown where Heat does not know a value, e.g. the stack of a config made
 # outside any stack.
 UNKNOWN = '\u2014'
-
-# What a list says when its filter leaves nothing, instead of claiming there is nothing at all.
-NO_MATCH = _("Nothing matches the filter. Clear the filter box and press Filter to see them "
-             "all again.")
 
 TRIGGER_RULES = (
     # A trigger creates a derived config and a deployment per server.
@@ -62,7 +59,7 @@ class ComponentsFilter(tables.FilterAction):
                      c.name, c.stack_name, c.resource_name, *c.custom_actions,
                      *c.lifecycle_actions))]
         if not found:
-            table._no_data_message = NO_MATCH
+            table._no_data_message = empty.NO_MATCH
         return found
 
 
@@ -92,6 +89,11 @@ class ComponentsTable(tables.DataTable):
 
     def get_object_display(self, component):
         return component.name
+
+    def get_empty_message(self):
+        # heat-dashboard's Stacks panel, where there is one.
+        return empty.with_next_step(self, 'horizon:project:stacks:index',
+                                    _("Create a stack on the Stacks panel."))
 
 
 def _last_change(deployment):

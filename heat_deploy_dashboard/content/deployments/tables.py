@@ -15,6 +15,7 @@ from horizon.utils import filters
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.deployments import recheck
+from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content import server_names
@@ -214,6 +215,10 @@ class DeploymentsTable(tables.DataTable):
             _("This software deployment does not exist, or it is not in your project.")
             if missing else errors.heat_failed_message(_("retrieve the software deployment"))))
         raise exceptions.Http302(self.get_absolute_url())
+
+    def get_empty_message(self):
+        return empty.with_next_step(self, 'horizon:project:components:index',
+                                    _("Run an action from the Components panel."))
 
     def get_object_display(self, deployment):
         # What the confirm dialogs of cancel and delete name.

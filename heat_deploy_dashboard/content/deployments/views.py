@@ -17,12 +17,12 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard.content.components import tables as components_tables
 from heat_deploy_dashboard.content.deployments import paging
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
 from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
@@ -99,7 +99,7 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         deployments = sorted(_filtered(self.request, deployments, filters),
                              key=lambda d: (d.creation_time, d.id), reverse=True)
         if filters and not deployments:
-            self.table._no_data_message = components_tables.NO_MATCH
+            self.table._no_data_message = empty.NO_MATCH
         marker, direction = self._get_marker()
         page = paging.page_of(deployments, horizon_utils.get_page_size(self.request),
                               marker, direction)

@@ -3,8 +3,8 @@ from django.utils.translation import gettext_lazy as _
 from horizon import tables
 from horizon.utils import filters
 
-from heat_deploy_dashboard.content.components import tables as components
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import server_names
 
 
@@ -33,7 +33,7 @@ class ServersFilter(tables.FilterAction):
         found = [server for server in servers
                  if wanted in server.id.lower() or wanted in names.get(server.id, '').lower()]
         if not found:
-            table._no_data_message = components.NO_MATCH
+            table._no_data_message = empty.NO_MATCH
         return found
 
 
@@ -62,6 +62,10 @@ class ServersTable(tables.DataTable):
         no_data_message = _(
             "No server has software deployments yet. A server appears here once a stack "
             "applies a software config to it, or an action is run on it.")
+
+    def get_empty_message(self):
+        return empty.with_next_step(self, 'horizon:project:components:index',
+                                    _("Run an action from the Components panel."))
 
 
 class ServerHistoryTable(deployments.DeploymentsTable):
