@@ -1,10 +1,10 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
-from horizon.utils import filters
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import server_names
+from heat_deploy_dashboard.content import times
 
 # Shown where Heat does not know a value, e.g. the stack of a config made
 # outside any stack.
@@ -112,8 +112,7 @@ class ServersTable(tables.DataTable):
                                   verbose_name=_("Status Reason"),
                                   classes=("hdd-status-reason",))
     time = tables.Column(_last_change, verbose_name=_("Time"),
-                         filters=(filters.parse_isotime,
-                                  filters.timesince_sortable),
+                         filters=(times.since,),
                          attrs={'data-type': 'timesince'})
 
     class Meta:

@@ -1,9 +1,9 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
-from horizon.utils import filters
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import server_names
+from heat_deploy_dashboard.content import times
 from heat_deploy_dashboard import linking
 
 CREATE_RULES = (("orchestration", "software_configs:create"),)
@@ -80,8 +80,7 @@ class ConfigsTable(tables.DataTable):
     # Not translated: a group names the hook that runs the config.
     group = tables.Column("group", verbose_name=_("Group"))
     created = tables.Column("creation_time", verbose_name=_("Created"),
-                            filters=(filters.parse_isotime,
-                                     filters.timesince_sortable),
+                            filters=(times.since,),
                             attrs={'data-type': 'timesince'})
     config_id = tables.Column("id", verbose_name=_("ID"))
 
@@ -109,8 +108,7 @@ class ConfigDeploymentsTable(tables.DataTable):
     action = tables.Column("action", verbose_name=_("Action"))
     status = deployments.status_column()
     created = tables.Column("creation_time", verbose_name=_("Created"),
-                            filters=(filters.parse_isotime,
-                                     filters.timesince_sortable))
+                            filters=(times.since,))
 
     class Meta:
         name = "config_deployments"

@@ -11,7 +11,6 @@ from heatclient import exc as heat_exc
 from horizon import exceptions
 from horizon import messages
 from horizon import tables
-from horizon.utils import filters
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.deployments import recheck
@@ -19,13 +18,12 @@ from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content import server_names
+from heat_deploy_dashboard.content import times
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
 LOG = logging.getLogger(__name__)
-
-NOT_YET = '\u2014'
 
 # A cancelled run is FAILED in Heat (cancel can only fail a run): shown as what it is.
 CANCELLED = "CANCELLED"
@@ -168,11 +166,6 @@ def _duration(deployment):
                        int(took.total_seconds()), runs.format_duration(took))
 
 
-def _since_or_dash(moment):
-    # A running run has no update yet: "Never" read as if it never would.
-    return filters.timesince_or_never(moment, NOT_YET)
-
-
 class DeploymentsTable(tables.DataTable):
     run_name = tables.Column("run_name", verbose_name=_("Run"),
                              link="horizon:project:deployments:detail",
@@ -187,12 +180,11 @@ class DeploymentsTable(tables.DataTable):
                                   classes=("hdd-status-reason",))
     created = tables.Column("creation_time",
                             verbose_name=_("Created"),
-                            filters=(filters.parse_isotime,
-                                     filters.timesince_sortable),
+                            filters=(times.since,),
                             attrs={'data-type': 'timesince'})
     updated = tables.Column("updated_time",
                             verbose_name=_("Updated"),
-                            filters=(filters.parse_isotime, _since_or_dash))
+                            filters=(times.since,))
     duration = tables.Column(_duration, verbose_name=_("Duration"))
 
     def get_object_by_id(self, lookup):

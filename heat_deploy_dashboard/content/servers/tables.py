@@ -1,11 +1,11 @@
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
-from horizon.utils import filters
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import server_names
+from heat_deploy_dashboard.content import times
 
 
 def _latest_url(server):
@@ -50,8 +50,7 @@ class ServersTable(tables.DataTable):
     latest_action = tables.Column(_latest_action, verbose_name=_("Action"))
     latest_status = deployments.status_column(lambda server: server.latest)
     latest_time = tables.Column(_latest_time, verbose_name=_("Started"),
-                                filters=(filters.parse_isotime,
-                                         filters.timesince_sortable),
+                                filters=(times.since,),
                                 attrs={'data-type': 'timesince'})
 
     class Meta:

@@ -1,0 +1,32 @@
+"""One way the plugin shows a moment: how long ago, with the exact UTC time on hover, and the
+seconds Horizon's tables sort by. Heat writes its times as ISO 8601 in UTC."""
+
+import datetime
+
+from django.utils.html import format_html
+from django.utils.timesince import timesince
+from django.utils import timezone
+from django.utils.translation import gettext
+from horizon.utils import filters
+
+# Where there is no moment yet (a running run's update).
+NOT_YET = '\u2014'
+
+
+def _moment(value):
+    if isinstance(value, datetime.datetime):
+        return value
+    parsed = filters.parse_isotime(value)
+    return parsed if isinstance(parsed, datetime.datetime) else None
+
+
+def since(value):
+    """'3 minutes ago', the exact time on hover; NOT_YET for no (readable) time."""
+    moment = _moment(value)
+    if moment is None:
+        return NOT_YET
+    now = timezone.now()
+    exact = moment.astimezone(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')
+    return format_html('<span data-seconds="{}" title="{}">{}</span>',
+                       int((now - moment).total_seconds()), exact,
+                       gettext('%(time)s ago') % {'time': timesince(moment, now)})
