@@ -71,6 +71,8 @@ _NOT_XML = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
 
 @dataclasses.dataclass(frozen=True)
 class Run:
+    # Its deployment's id, for its bar to lead to its page.
+    id: str
     name: str
     action: str
     status: str
@@ -115,6 +117,7 @@ class Bar:
     height: float
     style: Style
     tooltip: str
+    run_id: str
 
 
 @dataclasses.dataclass(frozen=True)
@@ -270,7 +273,8 @@ def layout(runs: Sequence[Run], now: datetime.datetime, zone: datetime.tzinfo,
         }
         bars.append(Bar(x=round(x, 2), y=round(LEGEND_HEIGHT + lane * pitch, 2),
                         width=round(width, 2), height=bar_height,
-                        style=_STYLES.get(run.status, _OTHER_STYLE), tooltip=_text(tooltip)))
+                        style=_STYLES.get(run.status, _OTHER_STYLE), tooltip=_text(tooltip),
+                        run_id=run.id))
     axis_top = round(LEGEND_HEIGHT + lane_count * pitch + 4, 2)
     return Picture(width=WIDTH, height=round(axis_top + AXIS_HEIGHT, 2), title=title,
                    legend=_legend(runs, words), bars=tuple(bars),

@@ -33,7 +33,8 @@ def _timeline_run(deployment, name):
         # Heat has no end time: a finished run's last update is when its result came.
         end = runs.parse_time(info.get('updated_time')) or start
     return timeline.Run(name=name, action=info.get('action') or '',
-                        status=info.get('status') or '', start=start, end=end)
+                        status=info.get('status') or '', start=start, end=end,
+                        id=info['id'])
 
 
 def _inputs(config):

@@ -3,6 +3,7 @@
 picture as the template renders it, parsed as XML."""
 
 import datetime
+import uuid
 import xml.etree.ElementTree as ET
 
 from django.template import loader
@@ -37,7 +38,8 @@ def _at(seconds):
 
 
 def _run(start, end, name='mysql-BACKUP', action='BACKUP', status='COMPLETE'):
-    return timeline.Run(name=name, action=action, status=status, start=_at(start),
+    return timeline.Run(id=str(uuid.uuid5(uuid.NAMESPACE_URL, f'{name}-{start}')), name=name,
+                        action=action, status=status, start=_at(start),
                         end=None if end is None else _at(end))
 
 
@@ -99,6 +101,16 @@ def test_the_picture_draws_the_layouts_numbers():
              float(b.get('height'))) for b in drawn] == [
         (bar.x, bar.y, bar.width, bar.height) for bar in picture.bars]
     assert _draw(runs).get('viewBox') == f'0 0 {picture.width} {picture.height}'
+
+
+def test_each_bar_is_a_link_to_its_runs_page():
+    runs = [_run(0, 600), _run(900, 1200)]
+
+    links = list(_draw(runs).iter(SVG + 'a'))
+
+    assert [link.get('href') for link in links] == [
+        reverse('horizon:project:deployments:detail', args=[run.id]) for run in runs]
+    assert [len(_bars(link)) for link in links] == [1, 1]
 
 
 def test_a_very_short_run_still_shows():
