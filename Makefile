@@ -25,7 +25,7 @@ demo: install
 # local cloud, started once by the first test that needs it.
 test: install lint
 	$(BIN)/python -m pytest -n auto tests/unit
-	$(BIN)/python -m pytest tests/packaging tests/integration tests/browser
+	$(BIN)/python -m pytest --durations=10 tests/packaging tests/integration tests/browser
 
 # OpenStack's Python style (flake8 with hacking, configured in .flake8), and ESLint over the
 # plugin's scripts (eslint.config.js, pinned by package-lock.json).

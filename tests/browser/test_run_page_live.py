@@ -55,7 +55,7 @@ def test_a_running_runs_page_polls_until_the_result_then_shows_it(demo_user, sta
     assert not user.find_all('.hdd-detail-poll'), 'a finished run\'s page still polls'
     status = user.driver.find_element(
         By.XPATH, "//dt[normalize-space()='Status']/following-sibling::dd[1]").text
-    assert status == 'COMPLETE'
+    assert status == 'Complete'
     user.click_tab('Outputs')
     stdout = user.visible('pre[data-output="deploy_stdout"]').text
     assert 'tables=posts' in stdout
