@@ -73,7 +73,7 @@ def test_a_servers_page_lists_every_run_with_its_inputs_and_a_timeline(
     assert sum(title.startswith('mysql-BACKUP: BACKUP, Complete.') for title in titles) >= 1
     # Each bar leads to its run's page, and a keyboard reaches it.
     links = timeline.find_elements(By.CSS_SELECTOR, 'a.hdd-timeline-link')
-    assert {link.get_attribute('href').rstrip('/').split('/')[-1] for link in links} == {
+    assert {link.get_dom_attribute('href').rstrip('/').split('/')[-1] for link in links} == {
         run.id for run in runs}
     user.js('arguments[0].focus()', links[0])
     assert user.js('return document.activeElement') == links[0]

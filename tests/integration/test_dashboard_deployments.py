@@ -153,9 +153,11 @@ def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
         [run] = result.created
         return run
 
-    # Still running when its page is used: no agent reads this server.
+    # Still running when its page is used: no agent reads this server. Nor the newer runs':
+    # a demo agent would spend some 75 s running them after the test, and the next test's
+    # run on that server would wait behind them.
     target = start('TEMP_URL_SIGNAL', 'no-agent-reads-this-server')
-    newer = [start('NO_SIGNAL', demo_resources['db_server_1']) for _ in range(25)]
+    newer = [start('NO_SIGNAL', 'no-agent-reads-this-either') for _ in range(25)]
     try:
         page = user.get(f'/project/deployments/{target.id}/').text
         # The page's buttons post to the list, whose first page no longer holds the run.
