@@ -61,6 +61,17 @@ class ServersPagesTests(case.ServersTestCase):
         self.mock_deployment_get.assert_not_called()
 
     @helpers.create_mocks(LOOK_MOCKS)
+    def test_a_look_made_a_moment_ago_by_any_page_of_the_project_is_not_made_again(self):
+        self.serve()
+
+        self.client.get(case.INDEX_URL)
+        again = self.client.get(case.server_url())
+
+        # One HEAD for both pages (recheck.LOOK_SECONDS), as between the status polls.
+        self.mock_may_have_result.assert_called_once()
+        self.assertContains(again, 'data-status="IN_PROGRESS"')
+
+    @helpers.create_mocks(LOOK_MOCKS)
     def test_a_run_past_its_timeout_is_shown_timed_out(self):
         configs = copy.deepcopy(data.CONFIGS)
         for each in configs['c-backup-2']['inputs']:

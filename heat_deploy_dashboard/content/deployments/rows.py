@@ -10,6 +10,7 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import recheck
 from heat_deploy_dashboard import deploy
 
 LOG = logging.getLogger(__name__)
@@ -64,26 +65,29 @@ def refreshed(request, deployment, config):
     return deployment
 
 
-def _as_it_is(request, deployment, config):
-    """The listed running deployment as it is now, None once gone. Heat's listing is its
-    database as it was: a TempURL result is read only when the run is shown, a Zaqar result
-    only when the dashboard claims it, and nothing else times a run out. A run whose
-    transport holds nothing yet and that is not past its deadline is as listed, for one HEAD.
-    """
+def _as_it_is(request, deployment, config, looked):
+    """(the listed running deployment as it is now, None once gone; whether a look at its
+    signal just found nothing). Heat's listing is its database as it was: a TempURL result is
+    read only when the run is shown, a Zaqar result only when the dashboard claims it, and
+    nothing else times a run out. A run not past its deadline whose signal a page of the
+    project looked at a moment ago (``looked``, see recheck), or whose signal holds nothing
+    now, is as listed."""
     if config is None:
-        return deployment
+        return deployment, False
     try:
-        if (not deploy.is_overdue(deployment, config)
-                and not api.deploy.may_have_result(request, config)):
-            return deployment
+        if not deploy.is_overdue(deployment, config):
+            if deployment.id in looked:
+                return deployment, False
+            if not api.deploy.may_have_result(request, config):
+                return deployment, True
         shown = api.heat.deployment_get(request, deployment.id)
     except heat_exc.HTTPNotFound:
-        return None
+        return None, False
     except Exception:
         # The listing is still the best there is; the page must not fail for a look.
         LOG.warning('Could not look again at deployment %s', deployment.id, exc_info=True)
-        return deployment
-    return refreshed(request, shown, config)
+        return deployment, False
+    return refreshed(request, shown, config), False
 
 
 def as_they_are(request, deployments, configs=None):
@@ -91,13 +95,18 @@ def as_they_are(request, deployments, configs=None):
     page without the status poll shows what has happened since (a result arrived while
     nobody watched, a timeout passed); gone ones are left out. ``configs``: the derived
     configs by id the caller has read already; a running one not among them stays as listed.
+    The looks are shared with the status poll's (recheck).
     """
     running = [d for d in deployments if d.status == 'IN_PROGRESS'][:MAX_RUNNING]
     if not running:
         return deployments
     if configs is None:
         configs = config_cache.get_many(request, {d.config_id for d in running})
+    looked = recheck.recently_looked(request, [d.id for d in running])
     with futures.ThreadPoolExecutor(PARALLEL_LOOKS) as pool:
-        now = dict(zip([d.id for d in running], pool.map(
-            lambda d: _as_it_is(request, d, configs.get(d.config_id)), running)))
+        found = list(pool.map(
+            lambda d: _as_it_is(request, d, configs.get(d.config_id), looked), running))
+    recheck.remember_looked(request, [d.id for d, (_now, nothing) in zip(running, found)
+                                      if nothing])
+    now = {d.id: each for d, (each, _nothing) in zip(running, found)}
     return [each for each in (now.get(d.id, d) for d in deployments) if each is not None]

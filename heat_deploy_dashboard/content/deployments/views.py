@@ -47,7 +47,7 @@ def _filtered(request, deployments, filters):
         wanted = value.strip().lower()
         if field == 'server':
             deployments = [d for d in deployments
-                           if server_names.matches(request, d.server_id, value)]
+                           if server_names.matches(request, d.server_id, wanted)]
         elif field == 'status':
             wanted = wanted.replace(' ', '_')
             deployments = [d for d in deployments
@@ -108,8 +108,9 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        if self._operation_id():
-            context['operation_id'] = self._operation_id()
+        operation_id = self._operation_id()
+        if operation_id:
+            context['operation_id'] = operation_id
             context['operation'] = self.operation
             context['all_url'] = reverse('horizon:project:deployments:index')
         return context
