@@ -70,7 +70,7 @@ def trigger_action(request, config_id, action, server_ids, input_values,
         heat.heatclient(request), transport, config_id=config_id,
         action=action, server_ids=server_ids, input_values=input_values,
         timeout_minutes=timeout_minutes, name=name,
-        operation=deploy.Operation.new(request.user.username))
+        operation=deploy.Operation.new(request.user.username, config_id))
 
 
 @profiler.trace

@@ -3,7 +3,9 @@
 Each run an operation starts carries it in its derived config's options: that config is the
 run's own record in Heat, never changed afterwards, seen by every Horizon host and kept across
 restarts; no other store is needed. What is kept: the operation's id, shared by its runs, who
-started it and when. Runs made outside the dashboard (the CLI, stacks) have none.
+started it and when, and the config its runs derive from (a component's, or a config deployed
+from the Configs panel; operations started before it was kept have none). Runs made outside the
+dashboard (the CLI, stacks) have no operation.
 """
 
 import dataclasses
@@ -20,15 +22,18 @@ class Operation:
     started_by: str
     # ISO 8601, UTC, as Heat writes its own times.
     started_at: str
+    source: str | None = None
 
     @classmethod
-    def new(cls, started_by: str, now: datetime | None = None) -> 'Operation':
+    def new(cls, started_by: str, source: str,
+            now: datetime | None = None) -> 'Operation':
         moment = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
-        return cls(str(uuid.uuid4()), started_by, moment.strftime('%Y-%m-%dT%H:%M:%SZ'))
+        return cls(str(uuid.uuid4()), started_by, moment.strftime('%Y-%m-%dT%H:%M:%SZ'),
+                   source)
 
     def as_option(self) -> dict:
         return {'operation': self.id, 'started_by': self.started_by,
-                'started_at': self.started_at}
+                'started_at': self.started_at, 'source': self.source}
 
 
 def operation_of(config) -> Operation | None:
@@ -40,4 +45,5 @@ def operation_of(config) -> Operation | None:
     values = [kept.get(key) for key in ('operation', 'started_by', 'started_at')]
     if not all(isinstance(value, str) and value for value in values):
         return None
-    return Operation(*values)
+    source = kept.get('source')
+    return Operation(*values, source=source if isinstance(source, str) and source else None)

@@ -1,7 +1,7 @@
-"""What a deployments table needs besides Heat's deployment rows: each run's name, read from
-its derived config through the config cache (configs never change, so once read they cost
-nothing on later pages and polls), the result a server sent where Heat does not look, and the
-timeout Heat does not enforce."""
+"""What a deployments table needs besides Heat's deployment rows: what each run's derived
+config tells of it (Run), read through the config cache (configs never change, so once read
+they cost nothing on later pages and polls), the result a server sent where Heat does not
+look, and the timeout Heat does not enforce."""
 
 from concurrent import futures
 import logging
@@ -10,8 +10,11 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from openstack_dashboard.api import base
+
 from heat_deploy_dashboard.content.deployments import recheck
 from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy import derived
 
 LOG = logging.getLogger(__name__)
 
@@ -20,12 +23,30 @@ MAX_RUNNING = 200
 PARALLEL_LOOKS = 8
 
 
-def with_run_names(request, deployments):
+class Run(base.APIResourceWrapper):
+    """A run as the tables show it: Heat's deployment, and what its derived config tells of
+    it (each None where the config is gone): its name, the operation that started it
+    (deploy.operations) and the moment it times out (deploy.expiry)."""
+
+    _attrs = ['id', 'server_id', 'config_id', 'action', 'status', 'status_reason',
+              'creation_time', 'updated_time', 'input_values', 'output_values']
+
+    def __init__(self, deployment, config):
+        super().__init__(deployment)
+        self.run_name = config['name'] if config else None
+        self.operation = deploy.operation_of(config) if config else None
+        self.deadline = deploy.deadline(config) if config else None
+
+    def to_dict(self):
+        # Heat's own keys only: reading one Heat left out would make heatclient GET the
+        # deployment again.
+        return derived.as_dict(self._apiresource)
+
+
+def described(request, deployments):
+    """The deployments as Runs, their configs read through the cache."""
     configs = config_cache.get_many(request, {d.config_id for d in deployments})
-    for deployment in deployments:
-        config = configs.get(deployment.config_id)
-        deployment.run_name = config['name'] if config else None
-    return deployments
+    return [Run(d, configs.get(d.config_id)) for d in deployments]
 
 
 def with_result_applied(request, deployment, config):

@@ -81,7 +81,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
             return http.JsonResponse(
                 {'error': errors.POLL_FAILED}, status=503)
         recheck.remember_shown(request, shown)
-        found = rows.with_run_names(request, [d for d in shown if d is not None])
+        found = rows.described(request, [d for d in shown if d is not None])
         table = project_tables.DeploymentsTable(request, data=found)
         return http.JsonResponse({
             'rows': {row.datum.id: row.render() for row in table.get_rows()},

@@ -104,7 +104,7 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         page = paging.page_of(deployments, horizon_utils.get_page_size(self.request),
                               marker, direction)
         self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
-        return rows.with_run_names(self.request, page.rows)
+        return rows.described(self.request, page.rows)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

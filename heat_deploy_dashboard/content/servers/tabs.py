@@ -72,16 +72,13 @@ class HistoryTab(tabs.TableTab):
         try:
             found = project_runs.deployments(
                 self.request, server_id=self.tab_group.kwargs['server_id'])
-            # One config lookup for the run names, the inputs and the running runs' signals;
-            # the deployments panel's rows.with_run_names would discard the configs.
+            # One config lookup for the runs, their inputs and the running runs' signals.
             configs = config_cache.get_many(self.request, {d.config_id for d in found})
             found = rows.as_they_are(self.request, found, configs)
         except Exception:
             errors.heat_failed(self.request, _RETRIEVE_HISTORY)
             return None
-        for deployment in found:
-            config = configs.get(deployment.config_id)
-            deployment.run_name = config['name'] if config else None
+        found = [rows.Run(d, configs.get(d.config_id)) for d in found]
         # Heat's times are fixed-width UTC strings, so they sort in time order.
         return sorted(found, key=lambda d: (d.creation_time, d.id), reverse=True), configs
 

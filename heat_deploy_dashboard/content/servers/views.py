@@ -63,7 +63,9 @@ class IndexView(tables.DataTableView):
         try:
             servers = server_summaries(
                 rows.as_they_are(self.request, project_runs.deployments(self.request)))
-            rows.with_run_names(self.request, [server.latest for server in servers])
+            latest = rows.described(self.request, [server.latest for server in servers])
+            for server, run in zip(servers, latest):
+                server.latest = run
         except Exception:
             return errors.list_failed(self, _("retrieve the servers' software deployments"),
                                       _("Servers could not be loaded."))

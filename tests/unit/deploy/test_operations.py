@@ -12,7 +12,8 @@ from heat_deploy_dashboard.deploy.trigger import trigger
 
 SOURCE = {'name': 'mysql', 'group': 'script', 'config': 'true', 'inputs': [],
           'options': {'enable_hiera': True}}
-OPERATION = Operation('0b6b0f3e-5d6e-4f3a-9a57-0d1f5c1e2a3b', 'demo', '2026-11-23T08:00:00Z')
+OPERATION = Operation('0b6b0f3e-5d6e-4f3a-9a57-0d1f5c1e2a3b', 'demo', '2026-11-23T08:00:00Z',
+                      '7c0d1e2f-3a4b-4c5d-8e6f-708192a3b4c5')
 
 
 def _derived(operation_option=None, source=SOURCE):
@@ -23,9 +24,10 @@ def _derived(operation_option=None, source=SOURCE):
 
 def test_a_new_operation_has_an_id_its_starter_and_the_utc_time():
     moment = datetime(2026, 11, 23, 9, 30, 5, tzinfo=timezone.utc)
-    first, second = Operation.new('demo', moment), Operation.new('demo', moment)
+    first, second = Operation.new('demo', 'src', moment), Operation.new('demo', 'src', moment)
 
-    assert (first.started_by, first.started_at) == ('demo', '2026-11-23T09:30:05Z')
+    assert (first.started_by, first.started_at, first.source) == (
+        'demo', '2026-11-23T09:30:05Z', 'src')
     assert first.id != second.id
 
 
@@ -48,6 +50,12 @@ def test_a_run_without_a_readable_operation_has_none():
                     {OPERATION_OPTION: {'operation': 'o', 'started_by': 7,
                                         'started_at': 'now'}}, ['not', 'a', 'dict']):
         assert operation_of({'options': options}) is None, options
+
+
+def test_an_operation_kept_before_its_source_was_has_none():
+    kept = {key: value for key, value in OPERATION.as_option().items() if key != 'source'}
+
+    assert operation_of({'options': {OPERATION_OPTION: kept}}).source is None
 
 
 def test_every_run_of_one_trigger_carries_the_same_operation(heat):
