@@ -12,8 +12,11 @@ from heat_deploy_dashboard.deploy import masking
 _DEPLOY_INPUT_PREFIX = 'deploy_'
 # Keys Heat always puts in output_values, besides the config's declared outputs.
 STANDARD_OUTPUTS = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
-# Beyond this many characters an output is shown cut short, with the whole text downloadable.
+# Beyond this many characters an output shows its end only (errors are at the end), with the
+# whole text downloadable.
 DISPLAY_LIMIT = 100 * 1024
+# A run's summary shows this many last lines of each output.
+TAIL_LINES = 20
 
 
 def parse_time(value: str | None) -> datetime.datetime | None:
@@ -116,7 +119,9 @@ def outputs(deployment, config) -> list[dict]:
     other value the server sent (as `openstack software deployment output show --all` lists
     every one).
 
-    Each is {name, text (cut to DISPLAY_LIMIT), truncated, size, error_output, description}.
+    Each is {name, text (its last DISPLAY_LIMIT characters), truncated, size (in
+    characters), size_kb, tail (its last TAIL_LINES lines), tail_cut (whether the tail leaves
+    lines out), error_output, description}.
     """
     values = derived.as_dict(deployment).get('output_values') or {}
     declared = [o for o in derived.as_dict(config).get('outputs') or []
@@ -127,11 +132,15 @@ def outputs(deployment, config) -> list[dict]:
     result = []
     for output in shown:
         text = output_text(values.get(output['name']))
+        lines = text.rstrip('\n').split('\n')
         result.append({
             'name': output['name'],
-            'text': text[:DISPLAY_LIMIT],
+            'text': text[-DISPLAY_LIMIT:],
             'truncated': len(text) > DISPLAY_LIMIT,
             'size': len(text),
+            'size_kb': -(-len(text) // 1024),
+            'tail': '\n'.join(lines[-TAIL_LINES:]),
+            'tail_cut': len(lines) > TAIL_LINES,
             'error_output': bool(output.get('error_output')),
             'description': output.get('description') or '',
         })

@@ -213,9 +213,11 @@ class RunActionForm:
         self.modal.find_element(By.CSS_SELECTOR, '.modal-footer input[type=submit]').click()
 
     def submit(self):
-        """Run, and land on the deployments page the form goes to."""
+        """Run, and land on the page of the operation it started."""
         self.press_run()
-        self.user.wait_for_page('/project/deployments/')
+        self.user.wait().until(
+            lambda d: '/project/deployments/operations/' in d.current_url
+            and d.execute_script('return document.readyState') == 'complete')
 
     def submit_expecting_errors(self):
         """Run, and wait for the form to come back with what is wrong (the modal redrawn)."""
@@ -290,9 +292,40 @@ def row(user, deployment_id, table='deployments'):
     return user.js(_ROW_READ, row_css(deployment_id, table))
 
 
-def row_status(user, deployment_id):
+_CELLS_READ = """
+    var row = document.querySelector(arguments[0]);
+    if (!row) { return null; }
+    var headers = row.closest('table').querySelectorAll('thead tr:last-child th');
+    var cells = {};
+    Array.prototype.forEach.call(row.querySelectorAll('td'), function (td, n) {
+      var header = headers[n] ? headers[n].innerText.trim() : '';
+      if (header) { cells[header] = td.innerText.trim(); }
+    });
+    return cells;
+"""
+
+
+def cells(user, deployment_id, table):
+    """{column header: text} of a deployment's row, read in one go; None without such a
+    row."""
+    return user.js(_CELLS_READ, row_css(deployment_id, table))
+
+
+def counts(user):
+    """An operation page's counts: {status as shown: number}, those shown only."""
+    return user.js("""
+        var found = {};
+        document.querySelectorAll('.hdd-operation-counts [data-count-of]:not(.hidden)')
+          .forEach(function (count) {
+            var number = count.querySelector('.hdd-count-number').innerText.trim();
+            found[count.innerText.trim().slice(number.length).trim()] = parseInt(number, 10);
+          });
+        return found;""")
+
+
+def row_status(user, deployment_id, table='deployments'):
     """The status a deployment's row shows, or None without such a row."""
-    shown = row(user, deployment_id)
+    shown = row(user, deployment_id, table)
     return shown and shown['status']
 
 
@@ -302,9 +335,9 @@ def row_ids(user, table='deployments'):
                    f'table#{table} tbody tr[data-object-id]')
 
 
-def wait_until_statuses(user, ids, status, timeout):
+def wait_until_statuses(user, ids, status, timeout, table='deployments'):
     def shown(driver):
-        return all(row_status(user, each) == status for each in ids)
+        return all(row_status(user, each, table) == status for each in ids)
     user.wait(timeout, poll=0.25).until(shown, f'rows {sorted(ids)} to show {status}')
 
 

@@ -25,6 +25,8 @@ def test_cancel_a_running_backup_then_see_its_late_result(cloud, demo_user, heat
     with pages.new_deployments(heat, runs):
         form.submit()
     [run] = runs
+    # A run is also cancelled from the list of every run (its operation's page: test_operation).
+    user.open('/project/deployments/')
     user.watch_status_polls()
 
     # The one peek at the cloud's insides: the agent marks a run before it starts it.

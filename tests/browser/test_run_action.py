@@ -36,28 +36,39 @@ def test_run_backup_on_both_db_servers_and_watch_them_complete_live(
     assert 'Success: Started BACKUP on 2 servers.' in user.toasts()
     assert {run.server_id for run in runs} == db_servers and len(runs) == 2
     ids = [run.id for run in runs]
-    # The page the form leads to holds the runs it started, and only them: their operation.
-    assert '?operation=' in user.path()
-    assert sorted(pages.row_ids(user)) == sorted(ids)
-    assert 'started by demo ' in user.find('.hdd-operation').text
+    # The page the form leads to is the operation's: its runs, and only them, by server name.
+    assert '/project/deployments/operations/' in user.path()
+    assert user.find('.page-header').text == 'BACKUP on 2 servers'
+    assert sorted(pages.row_ids(user, 'operation')) == sorted(ids)
+    summary = user.find('.hdd-operation').text
+    assert 'Started By\ndemo, ' in summary and 'tables = users' in summary, summary
+    assert pages.counts(user) == {'In Progress': 2}
+    assert [pages.cells(user, run, 'operation')['Server'].split(' ')[0]
+            for run in pages.row_ids(user, 'operation')] == ['demo-db-1', 'demo-db-2']
     for run in ids:
-        shown = pages.row(user, run)
-        assert (shown['status'], shown['status_text'], shown['action']) == (
-            'IN_PROGRESS', 'In Progress', 'BACKUP'), shown
-    # A running row's duration ticks between polls, counted in the browser.
-    ticking = f'{pages.row_css(ids[0])} .hdd-elapsed'
-    first = user.find(ticking).text
-    user.wait(5).until(lambda d: d.find_element(By.CSS_SELECTOR, ticking).text != first,
-                       'the elapsed time to tick')
+        shown = pages.cells(user, run, 'operation')
+        assert shown['Status'] == 'In Progress' and shown['Exit Code'] == '', shown
+    # A running row's elapsed time ticks up and its time left down, counted in the browser.
+    for ticking in (f'{pages.row_css(ids[0], "operation")} .hdd-elapsed',
+                    f'{pages.row_css(ids[0], "operation")} .hdd-elapsed[data-count="down"]'):
+        first = user.find(ticking).text
+        user.wait(5).until(lambda d: d.find_element(By.CSS_SELECTOR, ticking).text != first,
+                           'the elapsed time and the time left to tick')
+    assert user.find('#operation__action_cancel_all').is_displayed()
 
-    pages.wait_until_statuses(user, ids, 'COMPLETE', timeout=60)
+    pages.wait_until_statuses(user, ids, 'COMPLETE', timeout=60, table='operation')
 
     assert user.js('return window.__noReload') == 1, 'the page reloaded'
+    assert pages.counts(user) == {'Complete': 2}
+    assert not user.find_all('#operation__action_cancel_all:not(.hidden)')
+    assert not user.find_all('#operation__action_rerun_failed:not(.hidden)')
     for run in ids:
-        assert pages.row(user, run)['status_text'] == 'Complete'
+        shown = pages.cells(user, run, 'operation')
+        assert (shown['Status'], shown['Exit Code'], shown['Time Left']) == (
+            'Complete', '0', ''), shown
     first = next(run.id for run in runs if run.server_id == demo_resources['db_server_1'])
-    user.find(pages.row_css(first) + ' td a[href*="/project/deployments/"]').click()
+    user.find(pages.row_css(first, 'operation') + ' a[href*="tab=deployment_details__outputs"]'
+              ).click()
     user.wait_for_page(f'/project/deployments/{first}/')
-    user.click_tab('Outputs')
     stdout = user.visible('pre[data-output="deploy_stdout"]').text
     assert 'retention_days=4 compress=false tables=users' in stdout

@@ -23,12 +23,15 @@ def test_run_check_over_zaqar_and_watch_it_complete_live(demo_user, heat, demo_r
 
     user.js('window.__noReload = 1')
     [run] = runs
-    assert pages.row(user, run.id)['status'] == 'IN_PROGRESS'
-    pages.wait_until_statuses(user, [run.id], 'COMPLETE', timeout=60)
+    assert pages.row_status(user, run.id, 'operation') == 'IN_PROGRESS'
+    pages.wait_until_statuses(user, [run.id], 'COMPLETE', timeout=60, table='operation')
     assert user.js('return window.__noReload') == 1, 'the page reloaded'
 
-    user.find(pages.row_css(run.id) + ' td a[href*="/project/deployments/"]').click()
+    user.find(pages.row_css(run.id, 'operation') + ' a[href*="/project/deployments/"]').click()
     user.wait_for_page(f'/project/deployments/{run.id}/')
+    # How the result came back is under Advanced, on the run's summary.
+    user.click_tab('Overview')
+    user.find('details.hdd-advanced summary').click()
     page = user.text()
     assert ZAQAR in page
     assert '/v2/queues/monitoring-CHECK-' in page

@@ -48,7 +48,7 @@ def test_run_backup_from_the_form_on_two_servers_until_both_complete(user, heat,
         'input__tables': 'users', 'input__labels': '{"via": "dashboard"}',
         'input__pause_seconds': '1', 'input__backup_file': ''})
 
-    assert '/project/deployments/?operation=' in response.url
+    assert '/project/deployments/operations/' in response.url
     assert 'Started BACKUP on 2 servers.' in dashboard.messages(response.text)
     new_configs = _runs_named(heat, 'mysql-BACKUP') - before
     runs = [d for d in heat.software_deployments.list() if d.config_id in new_configs]

@@ -15,6 +15,7 @@ from tests.unit import helpers
 from tests.unit import test_data
 
 FINISHED = test_data.DEPLOYMENTS[0]
+COMPONENT_ID = '7c0d1e2f-3a4b-4c5d-8e6f-708192a3b4c5'
 SIGNAL_URL = ('http://swift:8080/v1/AUTH_p/mysql-BACKUP-1/2'
               '?temp_url_sig=f00dfeed&temp_url_expires=1999999999')
 DERIVED = {
@@ -59,8 +60,7 @@ class DeploymentDetailTests(helpers.TestCase):
 
         res = self.client.get(self._url())
 
-        operation_url = (reverse('horizon:project:deployments:index')
-                         + f'?operation={operation.id}')
+        operation_url = reverse('horizon:project:deployments:operation', args=[operation.id])
         self.assertRegex(res.content.decode(),
                          r'demo, <span data-seconds="\d+" title="2026-11-23 08:00:00 UTC">'
                          r'[^<]+ ago</span>, in operation '
@@ -125,6 +125,46 @@ class DeploymentDetailTests(helpers.TestCase):
                                  '--long ' + FINISHED['id'])
         self.assertContains(page, '<code>openstack software deployment show '
                                   + FINISHED['id'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_the_summary_leads_with_the_result_then_inputs_then_the_outputs_end(self):
+        stdout = ''.join(f'step {n}\n' for n in range(1, 31)) + 'error: <b>disk</b> full\n'
+        self.mock_deployment_get.return_value = _deployment(output_values={
+            'deploy_stdout': stdout, 'deploy_stderr': '', 'deploy_status_code': 3})
+        self.mock_config_get.return_value = _config()
+
+        page = self.client.get(self._url()).content.decode()
+        summary = page[page.index('hdd-run-summary'):page.index('</details>')]
+
+        order = [summary.index(text) for text in (
+            '<dt>Status</dt>', '<dt>Exit Code</dt>', '<dd>3</dd>', '<dt>Duration</dt>',
+            '<dt>Server</dt>', 'Inputs this run used', 'retention_days',
+            'error: &lt;b&gt;disk&lt;/b&gt; full', '<summary>Advanced</summary>',
+            '<dt>Signal Transport</dt>')]
+        self.assertEqual(sorted(order), order)
+        # The end of the output, its beginning one click away.
+        self.assertIn('last 20 lines', summary)
+        self.assertNotIn('step 11\n', summary)
+        self.assertIn('step 12\n', summary)
+        self.assertIn('?tab=deployment_details__outputs">All output, from the beginning',
+                      summary)
+        self.assertEqual(1, summary.count('class="btn btn-default btn-xs hdd-copy"'))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_the_summary_of_a_run_started_here_links_its_component(self):
+        operation = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo',
+                                     '2026-11-23T08:00:00Z', COMPONENT_ID)
+        self.mock_deployment_get.return_value = _deployment()
+        self.mock_config_get.side_effect = lambda request, config_id: (
+            _config(options={OPERATION_OPTION: operation.as_option()})
+            if config_id == FINISHED['config_id']
+            else _config(id=COMPONENT_ID, name='mysql <i>db</i>'))
+
+        res = self.client.get(self._url())
+
+        self.assertContains(res, '<dt>Component</dt><dd><a href="%s">mysql &lt;i&gt;db&lt;/i&gt;'
+                                 '</a></dd>' % reverse('horizon:project:components:detail',
+                                                       args=[COMPONENT_ID]), html=False)
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_the_download_holds_the_whole_output(self):

@@ -52,6 +52,19 @@ class LiveStatusTests(helpers.TestCase):
         self.assertEqual(2, self.mock_deployment_get.call_count)
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_an_operations_page_gets_its_rows_with_its_own_columns(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[0])
+
+        for table, has_outputs_link in (('operation', True), ('deployments', False),
+                                        ('<b>unknown</b>', False)):
+            reply = json.loads(self.client.post(self.status_url, {
+                'id': [FINISHED_ID], 'table': table}).content)
+            row = reply['rows'][FINISHED_ID]
+            self.assertEqual(has_outputs_link, '?tab=deployment_details__outputs' in row, table)
+            self.assertIn('data-shown-status="COMPLETE"', row)
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_the_pollers_post_of_more_ids_than_a_request_line_holds_answers_them_all(self):
         self.mock_config_get.side_effect = test_data.run_config
         ids = [f'{RUNNING_ID[:-4]}{n:04d}' for n in range(150)]

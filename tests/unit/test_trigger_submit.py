@@ -24,8 +24,8 @@ DEPLOYMENTS_URL = reverse('horizon:project:deployments:index')
 
 OPERATION = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
                              '2026-11-23T08:00:00Z')
-# Where a submit that started runs leads: their operation's runs.
-OPERATION_URL = DEPLOYMENTS_URL + '?operation=' + OPERATION.id
+# Where a submit that started runs leads: their operation's page.
+OPERATION_URL = reverse('horizon:project:deployments:operation', args=[OPERATION.id])
 
 
 def started(*servers):

@@ -27,6 +27,9 @@ from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 # A page shows at most this many rows (Horizon's API_RESULT_PAGE_SIZE is smaller).
 MAX_IDS = 200
 PARALLEL_SHOWS = 8
+# The tables whose rows a poll renders again, by the name the page sends.
+TABLES = {table._meta.name: table for table in (project_tables.DeploymentsTable,
+                                                project_tables.OperationRunsTable)}
 
 
 def _show(request, deployment_id):
@@ -55,13 +58,13 @@ class StatusView(PolicyRequiredMixin, generic.View):
     policy_rules = (("orchestration", "software_deployments:show"),)
 
     def get(self, request):
-        return self._rows(request, request.GET.getlist('id'))
+        return self._rows(request, request.GET.getlist('id'), request.GET.get('table'))
 
     def post(self, request):
         # The table's poller POSTs: a hundred ids would not fit in a request line.
-        return self._rows(request, request.POST.getlist('id'))
+        return self._rows(request, request.POST.getlist('id'), request.POST.get('table'))
 
-    def _rows(self, request, requested):
+    def _rows(self, request, requested, table_name):
         requested = list(dict.fromkeys(requested))[:MAX_IDS]
         # What cannot be a deployment's id is gone without asking Heat.
         ids = [each for each in requested if content_ids.is_heat_id(each)]
@@ -82,7 +85,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
                 {'error': errors.POLL_FAILED}, status=503)
         recheck.remember_shown(request, shown)
         found = rows.described(request, [d for d in shown if d is not None])
-        table = project_tables.DeploymentsTable(request, data=found)
+        table = TABLES.get(table_name, project_tables.DeploymentsTable)(request, data=found)
         return http.JsonResponse({
             'rows': {row.datum.id: row.render() for row in table.get_rows()},
             'gone': malformed + [each for each, d in zip(to_show, shown) if d is None],

@@ -1,6 +1,7 @@
+import datetime
 import logging
-from urllib import parse
 
+from django import shortcuts
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext
@@ -24,6 +25,9 @@ from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
 LOG = logging.getLogger(__name__)
+
+# The run page's tab of outputs, as Horizon names it in a ?tab= link.
+OUTPUTS_TAB = 'deployment_details__outputs'
 
 # A cancelled run is FAILED in Heat (cancel can only fail a run): shown as what it is.
 CANCELLED = "CANCELLED"
@@ -57,9 +61,8 @@ def shown_status(deployment):
 
 
 def operation_url(operation_id):
-    """The Deployments list narrowed to one operation's runs (deploy.operations)."""
-    return (reverse('horizon:project:deployments:index') + '?'
-            + parse.urlencode({'operation': operation_id}))
+    """The page of one operation (deploy.operations)."""
+    return reverse('horizon:project:deployments:operation', args=[operation_id])
 
 
 class DeploymentRow(tables.Row):
@@ -67,6 +70,8 @@ class DeploymentRow(tables.Row):
         super().load_cells(datum)
         # What the live poller looks for: Horizon's status classes are generic CSS.
         self.attrs['data-status'] = self.datum.status
+        # What an operation's counts are counted by (operation_summary.js).
+        self.attrs['data-shown-status'] = shown_status(self.datum)
 
 
 def status_column(run_of=lambda datum: datum, verbose_name=_("Status")):
@@ -111,6 +116,39 @@ class CancelDeployment(tables.BatchAction):
                           % {'id': obj_id})
 
 
+class CancelOperation(CancelDeployment):
+    """Cancel every run of an operation still running, none ticked."""
+
+    name = "cancel_all"
+    requires_input = False
+    classes = ("btn-danger",)
+    help_text = _("Heat stops waiting for every run of this operation that is still "
+                  "running, and marks them failed. A server that has already started may "
+                  "still finish; its result will then be shown on its run's page as a late "
+                  "result.")
+    # confirm_words.js: Horizon's dialog would list the ticked rows, and none need be.
+    attrs = dict(CancelDeployment.attrs, **{'data-confirm-body': help_text})
+
+    @staticmethod
+    def action_present(count):
+        return _("Cancel All Running")
+
+    def get_default_attrs(self):
+        # Horizon greys out a batch action until a row is ticked.
+        return dict(super().get_default_attrs(), **{'data-batch-action': 'false'})
+
+    def allowed(self, request, deployment=None):
+        return request.method == 'POST' or any(
+            each.status == 'IN_PROGRESS' for each in self.table.data)
+
+    def handle(self, table, request, obj_ids):
+        running = obj_ids or [each.id for each in table.data if each.status == 'IN_PROGRESS']
+        if not running:
+            messages.info(request, _("Nothing of this operation was running."))
+            return shortcuts.redirect(table.get_full_url())
+        return super().handle(table, request, running)
+
+
 class RerunDeployment(tables.LinkAction):
     name = "rerun"
     verbose_name = _("Run Again")
@@ -148,12 +186,34 @@ class DeleteDeployment(tables.DeleteAction):
             messages.warning(request, leftover.render(gettext))
 
 
+class RerunFailed(tables.LinkAction):
+    """The Run Action form of the operation's component, with its action and inputs, and the
+    servers whose run failed ticked."""
+
+    name = "rerun_failed"
+    verbose_name = _("Run Again on Failed")
+    icon = "repeat"
+    policy_rules = RerunDeployment.policy_rules
+
+    def get_link_url(self, datum=None):
+        return reverse('horizon:project:deployments:operation_rerun',
+                       args=[self.table.kwargs['operation_id']])
+
+    def get_default_classes(self):
+        # Shown by operation_summary.js once a run fails while the page is open.
+        classes = super().get_default_classes()
+        if not any(shown_status(each) in ('FAILED', CANCELLED) for each in self.table.data):
+            classes = tuple(classes) + ('hidden',)
+        return classes
+
+
 class DeploymentsFilter(tables.FilterAction):
     filter_type = "server"
     filter_choices = (
         ("status", _("Status ="), True),
         ("action", _("Action ="), True),
         ("server", _("Server ="), True),
+        ("operation", _("Operation ="), True),
     )
 
 
@@ -164,6 +224,29 @@ def _duration(deployment):
     # elapsed.js counts on from the server's figure while the page is open.
     return format_html('<span class="hdd-elapsed" data-seconds="{}">{}</span>',
                        int(took.total_seconds()), runs.format_duration(took))
+
+
+def _operation(run):
+    if run.operation is None:
+        return ''
+    return format_html('<a href="{}" title="{}"><code>{}</code></a>',
+                       operation_url(run.operation.id), run.operation.id,
+                       run.operation.id[:8])
+
+
+def _time_left(run):
+    if run.status != 'IN_PROGRESS' or run.deadline is None:
+        return ''
+    left = max(run.deadline - datetime.datetime.now(datetime.timezone.utc),
+               datetime.timedelta())
+    # elapsed.js counts it down while the page is open.
+    return format_html('<span class="hdd-elapsed" data-seconds="{}" data-count="down">{}</span>',
+                       int(left.total_seconds()), runs.format_duration(left))
+
+
+def _exit_code(run):
+    code = (run.to_dict().get('output_values') or {}).get('deploy_status_code')
+    return '' if code is None else code
 
 
 class DeploymentsTable(tables.DataTable):
@@ -186,6 +269,7 @@ class DeploymentsTable(tables.DataTable):
                             verbose_name=_("Updated"),
                             filters=(times.since,))
     duration = tables.Column(_duration, verbose_name=_("Duration"))
+    operation = tables.Column(_operation, verbose_name=_("Operation"))
 
     def get_object_by_id(self, lookup):
         # A run's own page posts its actions to this table, which holds one page of runs:
@@ -230,6 +314,29 @@ class DeploymentsTable(tables.DataTable):
             "No software deployments yet. Deployments appear here once a "
             "stack applies a software config to a server, or an action is "
             "run on one.")
+
+
+class OperationRunsTable(DeploymentsTable):
+    """The runs of one operation, one per server."""
+
+    duration = tables.Column(_duration, verbose_name=_("Elapsed"))
+    time_left = tables.Column(_time_left, verbose_name=_("Time Left"))
+    exit_code = tables.Column(_exit_code, verbose_name=_("Exit Code"))
+    output = tables.Column(lambda run: _("Output"), verbose_name=_("Output"),
+                           link=lambda run: reverse('horizon:project:deployments:detail',
+                                                    args=[run.id]) + '?tab=' + OUTPUTS_TAB)
+
+    def get_empty_message(self):
+        return _("No run of this operation is left: it was deleted, or it is not in your "
+                 "project.")
+
+    class Meta(DeploymentsTable.Meta):
+        name = "operation"
+        verbose_name = _("Runs")
+        table_actions = (CancelOperation, RerunFailed)
+        row_actions = (CancelDeployment, RerunDeployment)
+        columns = ('server', 'status', 'status_reason', 'duration', 'time_left',
+                   'exit_code', 'output')
 
 
 class DeploymentActionsTable(DeploymentsTable):

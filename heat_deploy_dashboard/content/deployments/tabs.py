@@ -1,6 +1,7 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
+from heat_deploy_dashboard.content.deployments import operations
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import deploy
@@ -19,6 +20,7 @@ class OverviewTab(tabs.Tab):
         config = self.tab_group.kwargs['config']
         operation = deploy.operation_of(config) if config else None
         server_id = deployment['server_id']
+        outputs = runs.outputs(deployment, config or {})
         return {
             'deployment': deployment,
             'status': dict(project_tables.STATUS_DISPLAY_CHOICES).get(
@@ -26,6 +28,11 @@ class OverviewTab(tabs.Tab):
             'server': server_names.label(server_id, server_names.names(request).get(server_id)),
             'operation': operation,
             'operation_url': operation and project_tables.operation_url(operation.id),
+            'source': operations.source_link(request, operation),
+            'status_code': (deployment.get('output_values') or {}).get('deploy_status_code'),
+            'outputs': outputs,
+            'has_output': any(output['text'] for output in outputs),
+            'tail_lines': runs.TAIL_LINES,
             'config': config,
             'inputs': runs.run_inputs(config) if config else [],
             'signal': runs.signal_details(config) if config else {},

@@ -7,6 +7,10 @@ from heat_deploy_dashboard.content import ids
 urlpatterns = [
     re_path(r'^$', views.IndexView.as_view(), name='index'),
     re_path(r'^status/$', status.StatusView.as_view(), name='status'),
+    re_path(rf'^operations/(?P<operation_id>{ids.HEAT_ID})/$', views.OperationView.as_view(),
+            name='operation'),
+    re_path(rf'^operations/(?P<operation_id>{ids.HEAT_ID})/rerun/$',
+            views.OperationRerunView.as_view(), name='operation_rerun'),
     re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/$', views.DetailView.as_view(), name='detail'),
     re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/rerun/$', views.RerunView.as_view(),
             name='rerun'),

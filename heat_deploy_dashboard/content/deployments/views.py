@@ -1,3 +1,4 @@
+import collections
 import re
 import types
 from urllib import parse
@@ -6,6 +7,7 @@ from django import http
 from django import shortcuts
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views import generic
 from heatclient import exc as heat_exc
 from horizon import exceptions
@@ -17,6 +19,7 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import operations
 from heat_deploy_dashboard.content.deployments import paging
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
@@ -32,6 +35,7 @@ from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
+from heat_deploy_dashboard import linking
 
 
 # What Heat checks for the calls a run's page makes: the deployment and its derived config.
@@ -42,10 +46,15 @@ SHOW_RULES = (("orchestration", "software_deployments:show"),
 def _filtered(request, deployments, filters):
     """Heat lists a project's deployments whole (no filters but server_id), so the table's
     filters apply here; matching ignores case and surrounding spaces, a status may be typed
-    as shown ("In Progress", "Cancelled"), and a server by its name or its id."""
+    as shown ("In Progress", "Cancelled"), a server by its name or its id, and an operation
+    by the start of its id (the table shows 8 characters)."""
     for field, value in filters.items():
         wanted = value.strip().lower()
-        if field == 'server':
+        if field == 'operation':
+            of_operation = {run.id for run in operations.described_runs(request)[0]
+                            if run.operation and run.operation.id.startswith(wanted)}
+            deployments = [d for d in deployments if d.id in of_operation]
+        elif field == 'server':
             deployments = [d for d in deployments
                            if server_names.matches(request, d.server_id, wanted)]
         elif field == 'status':
@@ -57,38 +66,21 @@ def _filtered(request, deployments, filters):
     return deployments
 
 
-def _of_operation(request, deployments, operation_id):
-    """The runs of one operation, and the operation (None when no run of it is found). Its
-    runs' configs were cached as they started; others are read for at most READ_SECONDS."""
-    configs = config_cache.get_many(request, {d.config_id for d in deployments},
-                                    seconds=directory.READ_SECONDS)
-    found, operation = [], None
-    for deployment in deployments:
-        config = configs.get(deployment.config_id)
-        of_run = config and deploy.operation_of(config)
-        if of_run and of_run.id == operation_id:
-            found.append(deployment)
-            operation = of_run
-    return found, operation
-
-
 class IndexView(tables.PagedTableMixin, tables.DataTableView):
     table_class = project_tables.DeploymentsTable
     template_name = 'project/deployments/index.html'
     page_title = _("Software Deployments")
 
-    def _operation_id(self):
-        wanted = self.request.GET.get('operation', '')
-        return wanted if content_ids.is_heat_id(wanted) else None
+    def get(self, request, *args, **kwargs):
+        # Where Run Action led before operations had a page of their own.
+        operation_id = request.GET.get('operation', '')
+        if content_ids.is_heat_id(operation_id):
+            return shortcuts.redirect(project_tables.operation_url(operation_id))
+        return super().get(request, *args, **kwargs)
 
     def get_data(self):
-        operation_id = self._operation_id()
-        self.operation = None
         try:
             deployments = project_runs.deployments(self.request)
-            if operation_id:
-                deployments, self.operation = _of_operation(self.request, deployments,
-                                                            operation_id)
         except Exception:
             return errors.list_failed(self, _("retrieve software deployments"),
                                       _("Software deployments could not be loaded."))
@@ -106,14 +98,91 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
         return rows.described(self.request, page.rows)
 
+
+class OperationView(PolicyRequiredMixin, tables.DataTableView):
+    """One submit of Run Action or Deploy: its runs, one per server, as they go."""
+
+    table_class = project_tables.OperationRunsTable
+    template_name = 'project/deployments/operation.html'
+    page_title = "{{ title }}"
+    policy_rules = SHOW_RULES
+
+    @memoized.memoized_method
+    def _operation(self):
+        """(runs, configs by id, operation), or None when Heat could not be read."""
+        try:
+            found, configs, operation = operations.runs_of(self.request,
+                                                           self.kwargs['operation_id'])
+        except Exception:
+            errors.heat_failed(self.request, _("retrieve the operation's runs"))
+            return None
+        names = server_names.names(self.request)
+        found.sort(key=lambda run: (names.get(run.server_id) or run.server_id, run.id))
+        return found, configs, operation
+
+    def get_data(self):
+        found = self._operation()
+        if found is None:
+            self.table._no_data_message = _("The operation's runs could not be loaded.")
+            return []
+        return found[0]
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        operation_id = self._operation_id()
-        if operation_id:
-            context['operation_id'] = operation_id
-            context['operation'] = self.operation
-            context['all_url'] = reverse('horizon:project:deployments:index')
+        found = self._operation()
+        runs_found, configs, operation = found or ([], {}, None)
+        context['operation'] = operation
+        context['all_url'] = reverse('horizon:project:deployments:index')
+        if operation is None:
+            context['title'] = _("Operation %(id)s") % {'id': self.kwargs['operation_id'][:8]}
+            return context
+        first = runs_found[0]
+        context['title'] = ngettext(
+            "%(action)s on %(count)d server", "%(action)s on %(count)d servers",
+            len(runs_found)) % {'action': first.action, 'count': len(runs_found)}
+        context['action'] = first.action
+        context['source'] = operations.source_link(self.request, operation)
+        context['inputs'] = runs.run_inputs(configs[first.config_id])
+        shown = collections.Counter(map(project_tables.shown_status, runs_found))
+        context['counts'] = [
+            {'status': status, 'label': label, 'count': shown.get(status, 0)}
+            for status, label in project_tables.STATUS_DISPLAY_CHOICES]
         return context
+
+
+class OperationRerunView(PolicyRequiredMixin, generic.View):
+    """The Run Action form of an operation's component, filled in with its action and
+    inputs and with the servers whose run failed or was cancelled ticked."""
+
+    policy_rules = SHOW_RULES + project_tables.RerunFailed.policy_rules
+
+    def get(self, request, operation_id):
+        page = project_tables.operation_url(operation_id)
+        try:
+            found, configs, operation = operations.runs_of(request, operation_id)
+        except Exception:
+            errors.heat_failed(request, _("retrieve the operation's runs"), redirect=page)
+        failed = [run for run in found
+                  if project_tables.shown_status(run) in ('FAILED', project_tables.CANCELLED)]
+        source = operation and operation.source
+        config = failed and configs.get(failed[0].config_id)
+        if not failed or not config or not _is_component(request, source):
+            messages.error(request, _("No failed run of this operation can be run again from "
+                                      "here: each succeeded, is still running, or did not "
+                                      "come from a software component."))
+            return shortcuts.redirect(page)
+        query = [('action', failed[0].action)]
+        query += [('server', run.server_id) for run in failed]
+        query += [(run_form.INPUT_PREFIX + name, text)
+                  for name, text in runs.rerun_inputs(config).items()]
+        return shortcuts.redirect(
+            reverse('horizon:project:components:trigger', args=[source]) + '?' +
+            parse.urlencode(query))
+
+
+def _is_component(request, config_id):
+    found = config_id and config_cache.get_many(request, [config_id]).get(config_id)
+    return bool(found) and found.get('group') == linking.COMPONENT_GROUP
 
 
 def _deployment_and_config(request, deployment_id):

@@ -84,16 +84,22 @@ def test_heat_zaqar_signal_target_is_its_queue_and_the_password_is_masked():
     assert 'hunter2' not in str(details)
 
 
-def test_outputs_come_in_order_and_long_ones_are_cut_with_their_size():
-    big = 'x' * (runs.DISPLAY_LIMIT + 10)
+def test_outputs_come_in_order_and_long_ones_keep_their_end_with_their_size():
+    big = 'beginning ' + 'x' * runs.DISPLAY_LIMIT + 'error at the end\n'
+    lines = [f'line {n}' for n in range(1, runs.TAIL_LINES + 2)]
     deployment = {'output_values': {'deploy_stdout': big, 'deploy_stderr': '',
                                     'deploy_status_code': 0, 'backup_file': 'b.tar',
                                     'failure': {'code': 3}}}
+    deployment['output_values']['deploy_stderr'] = '\n'.join(lines) + '\n'
     shown = runs.outputs(deployment, CONFIG)
     assert [o['name'] for o in shown] == ['deploy_stdout', 'deploy_stderr',
                                           'backup_file', 'failure']
-    assert shown[0]['truncated'] and shown[0]['size'] == runs.DISPLAY_LIMIT + 10
+    assert shown[0]['truncated'] and shown[0]['size'] == len(big)
+    assert shown[0]['size_kb'] == 101
     assert len(shown[0]['text']) == runs.DISPLAY_LIMIT
+    assert shown[0]['text'].endswith('error at the end\n') and 'beginning' not in shown[0]['text']
+    assert not shown[1]['truncated'] and shown[1]['tail_cut']
+    assert shown[1]['tail'] == '\n'.join(lines[1:])
     assert not shown[2]['truncated'] and shown[2]['description'] == 'Archive'
     assert shown[3]['error_output'] and '"code": 3' in shown[3]['text']
 

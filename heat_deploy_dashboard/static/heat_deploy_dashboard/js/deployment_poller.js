@@ -63,7 +63,8 @@
       }
       // POSTed: about 100 ids no longer fit in a request line (gunicorn refuses more than
       // 4094 bytes, Apache 8190). The token is the one Horizon put in the table's form.
-      $.ajax({url: url, type: 'POST', data: {id: ids}, traditional: true, dataType: 'json',
+      $.ajax({url: url, type: 'POST', data: {id: ids, table: $state.attr('data-table')},
+              traditional: true, dataType: 'json',
               headers: {'X-CSRFToken': $table.closest('form')
                         .find('input[name="csrfmiddlewaretoken"]').val()},
               timeout: 20000})
@@ -87,6 +88,7 @@
           $.each(reply.gone, function (i, id) {
             rowOf($table, id).remove();
           });
+          $table.trigger('hdd:rows-replaced');
           var checked = new Date(reply.checked_at).toLocaleTimeString();
           say($state.attr('data-live-text').replace('%(time)s', checked));
           retryMs = POLL_MS;

@@ -1,6 +1,7 @@
-/* A running run's duration ticks while its page is open. It counts on from the figure the
-   server measured when it drew the row (data-seconds), not from the browser's clock, which
-   may differ from the cloud's. A row the poller replaces starts again from its new figure. */
+/* A running run's duration ticks while its page is open, and its time left (data-count="down")
+   counts down to zero. Each counts from the figure the server measured when it drew the row
+   (data-seconds), not from the browser's clock, which may differ from the cloud's. A row the
+   poller replaces starts again from its new figure. */
 (function () {
   'use strict';
 
@@ -31,7 +32,9 @@
         $cell.data('hddShownAt', shownAt);
       }
       var base = parseInt($cell.attr('data-seconds'), 10) || 0;
-      $cell.text(formatted(base + Math.floor((now - shownAt) / 1000)));
+      var passed = Math.floor((now - shownAt) / 1000);
+      $cell.text(formatted($cell.attr('data-count') === 'down' ? Math.max(0, base - passed)
+        : base + passed));
     });
   }
 
