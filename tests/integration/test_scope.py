@@ -68,16 +68,20 @@ class Targets:
     # --- making them ---
 
     def _trigger(self, name, server, **inputs):
+        """A run, as Run Action starts it: in an operation of its own (its id is
+        ids[name + '_operation'])."""
+        operation = deploy.Operation.new(credentials.DEMO_USER, self.ids['component'])
         result = deploy.trigger(
             self.heat, self.find_transport('TEMP_URL_SIGNAL'),
             config_id=self.ids['component'], action='BACKUP', name='mysql',
             server_ids=[server], input_values=dict(
                 {'pause_seconds': 0, 'tables': 'users', 'retention_days': 3,
-                 'labels': {'scope': f'label-{MARK}'}}, **inputs))
+                 'labels': {'scope': f'label-{MARK}'}}, **inputs), operation=operation)
         assert result.failures == [], result.failures
         [run] = result.created
         self.made.append(run.id)
         self.ids[name] = run.id
+        self.ids[name + '_operation'] = operation.id
         return run
 
     def make_run(self):
@@ -315,10 +319,20 @@ CASES = [
     Case('stack-deployment-output-dsn', '/project/deployments/{stack_run}/outputs/dsn/',
          'page'),
     Case('run-rerun', _DETAIL + 'rerun/', 'page'),
+    # An operation's page, Run Again on Failed and Cancel All Running.
+    Case('operation-page', '/project/deployments/operations/{run_operation}/', 'page'),
+    Case('cancelled-operation-rerun-failed',
+         '/project/deployments/operations/{cancelled_operation}/rerun/', 'page'),
+    Case('operation-cancel-all', '/project/deployments/operations/{running_operation}/',
+         'table', 'POST', (('action', 'operation__cancel_all'),)),
+    Case('operation-cancel-row', '/project/deployments/operations/{running_operation}/',
+         'table', 'POST', (('action', 'operation__cancel__{running}'),)),
     # The live status poll.
     Case('status-poll-post', '/project/deployments/status/', 'status', 'POST',
          (('id', ['{run}', '{cancelled}', '{running}', '{stack_run}']),)),
     Case('status-poll-get', '/project/deployments/status/?id={running}&id={run}', 'status'),
+    Case('status-poll-operation-rows', '/project/deployments/status/', 'status', 'POST',
+         (('id', ['{run}', '{running}']), ('table', 'operation'))),
     # The deployments table's actions, as a row's button and as the table's batch button
     # post them, on the deployments list and on a server's page.
     Case('table-cancel-row', '/project/deployments/', 'table', 'POST',
@@ -395,6 +409,9 @@ CASES = [
          (('configs__filter__q_field', 'name'), ('configs__filter__q', 'unused-'))),
     Case('deployments-filter-demo-server', '/project/deployments/', 'list', 'POST',
          (('deployments__filter__q_field', 'server'), ('deployments__filter__q', '{db1}'))),
+    Case('deployments-filter-demo-operation', '/project/deployments/', 'list', 'POST',
+         (('deployments__filter__q_field', 'operation'),
+          ('deployments__filter__q', '{run_operation}'))),
 ]
 
 # The demo user on some of the same addresses: each must show these.
@@ -405,6 +422,7 @@ POSITIVE = [
     ('unused-config-detail', lambda t: [f'unused-{MARK}', f'default-{MARK}']),
     ('component-detail', lambda t: [t.heat.software_configs.get(t.ids['component']).name]),
     ('status-poll-post', lambda t: [t.ids['run'], t.ids['running']]),
+    ('operation-page', lambda t: [t.ids['run'], 'BACKUP on 1 server']),
     ('mon-reveal-form-post', lambda t: [p for p, what in t.secrets().items()
                                         if 'password' in what]),
 ]

@@ -18,6 +18,8 @@ from tests.integration import waiting
 PAGE_PATIENCE = 20
 ORCHESTRATION = 'orchestration service'
 KEYSTONE = 'identity service (Keystone)'
+# Its page is read from Heat like any other: whether it exists is known only once Heat answers.
+OPERATION = '5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f'
 
 
 @pytest.fixture(scope='module')
@@ -37,6 +39,8 @@ def _pages(demo_resources):
         f'/project/deployments/{run}/rerun/', '/project/servers/', f'/project/servers/{server}/',
         f'/project/servers/{server}/?tab=server_details__metadata', '/project/configs/',
         f'/project/configs/{component}/', '/project/configs/create/',
+        f'/project/deployments/operations/{OPERATION}/',
+        f'/project/deployments/operations/{OPERATION}/rerun/',
     ]
 
 

@@ -94,8 +94,15 @@ HELLO = {
 }
 
 
-def derived(source, label, server_id, action, name=None):
+# One Run Action on both servers: the backup runs below.
+OPERATION = {'operation': heat_id('operation backup'), 'started_by': 'test_user',
+             'started_at': '2026-11-22T09:00:00Z', 'source': MYSQL['id']}
+
+
+def derived(source, label, server_id, action, name=None, operation=None):
     config = copy.deepcopy(source)
+    if operation:
+        config['options'] = dict(config['options'], heat_deploy_dashboard=operation)
     for declared in config['inputs']:
         declared['value'] = declared.get('default')
     config['inputs'] += [
@@ -109,8 +116,11 @@ def derived(source, label, server_id, action, name=None):
 
 DERIVED = [derived(MYSQL, 'derived db-1', DB_1, 'CREATE'),
            derived(MYSQL, 'derived db-2', DB_2, 'CREATE'),
-           derived(MYSQL, 'derived backup', DB_1, 'BACKUP', name='mysql-BACKUP'),
-           derived(MYSQL, 'derived running', DB_2, 'BACKUP', name='mysql-BACKUP')]
+           derived(MYSQL, 'derived backup', DB_1, 'BACKUP', name='mysql-BACKUP',
+                   operation=OPERATION),
+           derived(MYSQL, 'derived running', DB_2, 'BACKUP', name='mysql-BACKUP'),
+           derived(MYSQL, 'derived failed', DB_2, 'BACKUP', name='mysql-BACKUP',
+                   operation=OPERATION)]
 CONFIGS = [MYSQL, HELLO] + DERIVED
 
 
@@ -139,6 +149,10 @@ DEPLOYMENTS = [
     deployment_info('run db-2', DERIVED[1], 'COMPLETE', '2026-11-22T03:20:17Z',
                     '2026-11-22T03:20:21Z'),
     BACKUP_RUN, RUNNING,
+    deployment_info('run failed', DERIVED[4], 'FAILED', '2026-11-22T09:00:01Z',
+                    '2026-11-22T09:00:09Z', outputs={'deploy_stdout': '',
+                                                     'deploy_stderr': 'no such table\n',
+                                                     'deploy_status_code': 3}),
 ]
 TEMPLATE = {'heat_template_version': '2018-08-31',
             'resources': {'mysql': {'type': 'OS::Heat::SoftwareComponent',
@@ -156,6 +170,9 @@ ROUTES = {
     'deployments:rerun': {'deployment_id': BACKUP_RUN['id'],
                           'lands_on': 'horizon:project:components:trigger'},
     'deployments:output': {'deployment_id': BACKUP_RUN['id'], 'output_name': 'deploy_stdout'},
+    'deployments:operation': {'operation_id': OPERATION['operation']},
+    'deployments:operation_rerun': {'operation_id': OPERATION['operation'],
+                                    'lands_on': 'horizon:project:components:trigger'},
     'servers:index': {},
     'servers:detail': {'server_id': DB_1},
     'servers:reveal_metadata': {'server_id': DB_1},

@@ -5,6 +5,8 @@ import copy
 from django.urls import reverse
 from heatclient import exc as heat_exc
 
+from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
+
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url
 from tests.unit.components_case import HEAT_MOCKS
@@ -144,3 +146,32 @@ class StackUserPolicyTests(PolicyEnforcedTestCase):
 
         self.assertEqual(403, res.status_code)
         self.mock_configs_list.assert_not_called()
+
+
+class ComponentOperationsTests(ComponentsTestCase):
+    """A component's page lists its latest operations, one row per Run Action submit."""
+
+    OPERATION = {'operation': '5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'started_by': 'ops <b>',
+                 'started_at': '2026-11-22T04:00:00Z', 'source': data.MYSQL_ID}
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_the_operations_tab_lists_each_submit_with_its_outcome(self):
+        backup = copy.deepcopy(data.DERIVED[3])
+        backup['options'] = {OPERATION_OPTION: self.OPERATION}
+        second = dict(copy.deepcopy(backup), id='aa11bb22-0000-4000-8000-000000000009')
+        second['inputs'][-3]['value'] = data.DB_2
+        runs = copy.deepcopy(data.DEPLOYMENTS) + [dict(
+            copy.deepcopy(data.DEPLOYMENTS[3]), id='1c9d5e44-0000-4000-8000-000000000009',
+            config_id=second['id'], server_id=data.DB_2, status='FAILED')]
+        self.serve(configs=[data.MYSQL, data.WORDPRESS] + data.DERIVED[:3] + [backup, second],
+                   deployments=runs)
+
+        res = self.client.get(detail_url(data.MYSQL_ID) + '?tab=component_details__operations')
+
+        [recent] = res.context['operations_table'].data
+        self.assertEqual(('BACKUP', 2), (recent.action, len(recent.statuses)))
+        page = res.content.decode()
+        self.assertIn(reverse('horizon:project:deployments:operation',
+                              args=[self.OPERATION['operation']]), page)
+        self.assertIn('ops &lt;b&gt;', page)
+        self.assertIn('1 Failed, 1 In Progress', page)

@@ -462,15 +462,14 @@ class OperationPageTests(helpers.TestCase):
         self.assertMessageCount(error=1)
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
-    def test_an_operation_with_no_run_left_says_so(self):
+    def test_an_operation_with_no_run_left_is_not_found(self):
         self.mock_deployments_list.return_value = self._runs()
         self.mock_config_get.side_effect = self._config_get
 
         gone = self.client.get(reverse('horizon:project:deployments:operation',
                                        args=['00000000-0000-4000-8000-000000000000']))
 
-        self.assertEqual([], gone.context['table'].data)
-        self.assertContains(gone, 'No run of this operation is left')
+        self.assertEqual(404, gone.status_code)
 
     def test_the_lists_old_operation_link_leads_to_the_operations_page(self):
         index = reverse('horizon:project:deployments:index')

@@ -2,6 +2,9 @@ from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
 from heat_deploy_dashboard.content.components import tables
+from heat_deploy_dashboard.content.deployments import operations
+from heat_deploy_dashboard.content.deployments import tables as deployments_tables
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
 
 
@@ -39,7 +42,26 @@ class ServersTab(tabs.TableTab):
         return self.tab_group.kwargs['component'].latest_deployments()
 
 
+class OperationsTab(tabs.TableTab):
+    name = _("Operations")
+    slug = "operations"
+    table_classes = (deployments_tables.OperationsTable,)
+    template_name = "horizon/common/_detail_table.html"
+    policy_rules = (("orchestration", "software_deployments:index"),
+                    ("orchestration", "software_configs:show"))
+
+    def get_operations_data(self):
+        try:
+            return operations.recent(self.request,
+                                     self.tab_group.kwargs['component'].deployments)
+        except Exception:
+            errors.heat_failed(self.request, _("retrieve the component's operations"))
+            self._tables['operations']._no_data_message = _(
+                "The component's operations could not be loaded.")
+            return []
+
+
 class ComponentTabs(tabs.TabGroup):
     slug = "component_details"
-    tabs = (OverviewTab, ActionsTab, ServersTab)
+    tabs = (OverviewTab, ActionsTab, ServersTab, OperationsTab)
     sticky = True

@@ -1,14 +1,37 @@
 """An operation's runs, found among the project's deployments by what their derived configs
 say (deploy.operations): Heat lists no more than a project's deployments, whole."""
 
+import dataclasses
+
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content.deployments import rows
+from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard import linking
+
+# A component's page lists this many of its latest operations, found among this many of its
+# latest runs: a bound on the configs a view reads, however many runs there are.
+RECENT_OPERATIONS = 10
+RECENT_RUNS = 200
+
+
+@dataclasses.dataclass
+class Recent:
+    """An operation as a list of operations shows it."""
+
+    operation: deploy.Operation
+    action: str
+    # The shown status of each of its runs (tables.shown_status).
+    statuses: list
+
+    @property
+    def id(self):
+        return self.operation.id
 
 
 def described_runs(request):
@@ -42,3 +65,20 @@ def source_link(request, operation):
         kind, page = _("Config"), 'horizon:project:configs:detail'
     return {'kind': kind, 'name': source.get('name') or operation.source,
             'url': reverse(page, args=[operation.source])}
+
+
+def recent(request, deployments):
+    """The latest operations (Recent) among these runs (dicts, as a component holds them),
+    newest first; runs made outside the dashboard have none."""
+    newest = sorted(deployments, key=lambda d: (d['creation_time'], d['id']),
+                    reverse=True)[:RECENT_RUNS]
+    configs = config_cache.get_many(request, {d['config_id'] for d in newest},
+                                    seconds=directory.READ_SECONDS)
+    found = {}
+    for deployment in newest:
+        config = configs.get(deployment['config_id'])
+        operation = config and deploy.operation_of(config)
+        if operation:
+            found.setdefault(operation.id, Recent(operation, deployment['action'], []))
+            found[operation.id].statuses.append(project_tables.shown_status(deployment))
+    return list(found.values())[:RECENT_OPERATIONS]

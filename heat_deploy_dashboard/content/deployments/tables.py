@@ -1,3 +1,4 @@
+import collections
 import datetime
 import logging
 
@@ -326,10 +327,6 @@ class OperationRunsTable(DeploymentsTable):
                            link=lambda run: reverse('horizon:project:deployments:detail',
                                                     args=[run.id]) + '?tab=' + OUTPUTS_TAB)
 
-    def get_empty_message(self):
-        return _("No run of this operation is left: it was deleted, or it is not in your "
-                 "project.")
-
     class Meta(DeploymentsTable.Meta):
         name = "operation"
         verbose_name = _("Runs")
@@ -337,6 +334,34 @@ class OperationRunsTable(DeploymentsTable):
         row_actions = (CancelDeployment, RerunDeployment)
         columns = ('server', 'status', 'status_reason', 'duration', 'time_left',
                    'exit_code', 'output')
+
+
+def _outcome(recent):
+    shown = dict(STATUS_DISPLAY_CHOICES)
+    counted = collections.Counter(recent.statuses)
+    return ', '.join(f'{counted[status]} {shown[status]}' for status, _label in STATUS_CHOICES
+                     if counted[status])
+
+
+class OperationsTable(tables.DataTable):
+    """Operations (content.deployments.operations.Recent), newest first."""
+
+    operation = tables.Column(lambda recent: format_html(
+        '<code title="{}">{}</code>', recent.id, recent.id[:8]),
+        verbose_name=_("Operation"), link=lambda recent: operation_url(recent.id))
+    action = tables.Column("action", verbose_name=_("Action"))
+    started_by = tables.Column(lambda recent: recent.operation.started_by,
+                               verbose_name=_("Started By"))
+    started = tables.Column(lambda recent: recent.operation.started_at,
+                            verbose_name=_("Started"), filters=(times.since,))
+    servers = tables.Column(lambda recent: len(recent.statuses), verbose_name=_("Servers"))
+    outcome = tables.Column(_outcome, verbose_name=_("Outcome"))
+
+    class Meta:
+        name = "operations"
+        verbose_name = _("Recent Operations")
+        no_data_message = _("No operation yet: the runs started with Run Action are listed "
+                            "here, one row per submit.")
 
 
 class DeploymentActionsTable(DeploymentsTable):

@@ -116,6 +116,10 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         except Exception:
             errors.heat_failed(self.request, _("retrieve the operation's runs"))
             return None
+        if operation is None:
+            # Another project's operation, or one whose runs were all deleted: one answer.
+            raise http.Http404(_("No run of this operation is left: it was deleted, or it "
+                                 "is not in your project."))
         names = server_names.names(self.request)
         found.sort(key=lambda run: (names.get(run.server_id) or run.server_id, run.id))
         return found, configs, operation
@@ -130,12 +134,12 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         found = self._operation()
-        runs_found, configs, operation = found or ([], {}, None)
-        context['operation'] = operation
         context['all_url'] = reverse('horizon:project:deployments:index')
-        if operation is None:
+        if found is None:
             context['title'] = _("Operation %(id)s") % {'id': self.kwargs['operation_id'][:8]}
             return context
+        runs_found, configs, operation = found
+        context['operation'] = operation
         first = runs_found[0]
         context['title'] = ngettext(
             "%(action)s on %(count)d server", "%(action)s on %(count)d servers",
