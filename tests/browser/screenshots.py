@@ -110,6 +110,9 @@ def take(layout, output_dir):
         with pages.new_deployments(heat, runs):
             form.submit()
         ids = [run.id for run in runs]
+        assert all(pages.row_status(user, each, 'operation') == 'IN_PROGRESS' for each in ids)
+        _shoot(browser, user, output_dir / 'operation.png')
+        user.open('/project/deployments/')
         assert all(pages.row_status(user, each) == 'IN_PROGRESS' for each in ids)
         _shoot(browser, user, output_dir / 'deployments.png')
 
@@ -117,9 +120,8 @@ def take(layout, output_dir):
         first = next(run.id for run in runs if run.server_id == demo['db_server_1'])
         user.find(pages.row_css(first) + ' td a[href*="/project/deployments/"]').click()
         user.wait_for_page(f'/project/deployments/{first}/')
-        user.click_tab('Outputs')
-        user.visible('pre[data-output="deploy_stdout"]')
-        _shoot(browser, user, output_dir / 'deployment-outputs.png')
+        user.visible('pre[data-tail="deploy_stdout"]')
+        _shoot(browser, user, output_dir / 'run.png')
 
         user.click_panel('Servers')
         server = demo['db_server_1']
