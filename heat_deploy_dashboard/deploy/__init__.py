@@ -20,6 +20,7 @@ from heat_deploy_dashboard.deploy.cancel import late_result
 from heat_deploy_dashboard.deploy.delete import delete
 from heat_deploy_dashboard.deploy.derived import build_derived_config
 from heat_deploy_dashboard.deploy.derived import derived_input_values
+from heat_deploy_dashboard.deploy.expiry import as_timed_out
 from heat_deploy_dashboard.deploy.expiry import deadline
 from heat_deploy_dashboard.deploy.expiry import expire
 from heat_deploy_dashboard.deploy.expiry import is_overdue
@@ -38,7 +39,7 @@ from heat_deploy_dashboard.deploy.trigger import TriggerResult
 
 __all__ = [
     'InputError', 'Message', 'Operation', 'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES',
-    'TriggerResult', 'build_derived_config', 'cancel', 'coerce_input_values',
+    'TriggerResult', 'as_timed_out', 'build_derived_config', 'cancel', 'coerce_input_values',
     'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
     'is_cancelled', 'is_overdue', 'late_result',
     'may_have_result', 'operation_of', 'transport_for', 'trigger',

@@ -120,6 +120,13 @@ def is_overdue(deployment, config, now: datetime | None = None) -> bool:
     return _utc(now or datetime.now(timezone.utc)) >= run_deadline
 
 
+def as_timed_out(deployment, config) -> dict:
+    """The deployment (past its deadline) as expire will record it, as a dict, for a page
+    that shows it without changing anything in Heat."""
+    return dict(derived.as_dict(deployment), status=FAILED,
+                status_reason=timed_out_reason(config, deadline(config)))
+
+
 def expire(heat, deployment, config, now: datetime | None = None):
     """The deployment, marked FAILED as timed out if it ran past its deadline.
 

@@ -26,7 +26,8 @@ class LiveStatusTests(helpers.TestCase):
         self.status_url = reverse('horizon:project:deployments:status')
 
     def _poll(self, *ids):
-        return self.client.get(self.status_url, {'id': list(ids)})
+        # As the pages' pollers ask.
+        return self.client.post(self.status_url, {'id': list(ids)})
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_one_poll_returns_every_requested_row_freshly_shown(self):
@@ -165,6 +166,17 @@ class LiveStatusTests(helpers.TestCase):
         self.assertIn('data-status="COMPLETE"', reply['rows'][RUNNING_ID])
         self.assertIn('Outputs received', reply['rows'][RUNNING_ID])
         self.assertEqual([], reply['running'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('collect_result',)})
+    def test_a_get_answers_the_same_rows_and_changes_nothing(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[2])
+
+        reply = json.loads(self.client.get(self.status_url, {'id': [RUNNING_ID]}).content)
+
+        self.mock_collect_result.assert_not_called()
+        self.assertIn('data-status="IN_PROGRESS"', reply['rows'][RUNNING_ID])
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
                            api.deploy: ('collect_result',)})

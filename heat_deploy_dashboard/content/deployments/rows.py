@@ -1,7 +1,11 @@
 """What a deployments table needs besides Heat's deployment rows: what each run's derived
 config tells of it (Run), read through the config cache (configs never change, so once read
 they cost nothing on later pages and polls), the result a server sent where Heat does not
-look, and the timeout Heat does not enforce."""
+look, and the timeout Heat does not enforce.
+
+A page that is read (a GET) changes nothing: it shows a run past its deadline as timed out,
+and leaves a waiting Zaqar result where it is. The status poll (a POST) records both in Heat.
+"""
 
 from concurrent import futures
 import logging
@@ -10,6 +14,7 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heatclient.v1 import software_deployments
 from openstack_dashboard.api import base
 
 from heat_deploy_dashboard.content.deployments import recheck
@@ -74,11 +79,21 @@ def with_result_applied(request, deployment, config):
         return deployment
 
 
-def refreshed(request, deployment, config):
-    """The deployment just shown in Heat, with its result applied (with_result_applied) while
-    it runs and its derived config is known."""
+def as_it_reads(deployment, config):
+    """The deployment as a page that changes nothing shows it: timed out if it still runs
+    past its deadline (deploy.as_timed_out)."""
+    if config is None or not deploy.is_overdue(deployment, config):
+        return deployment
+    return software_deployments.SoftwareDeployment(
+        None, deploy.as_timed_out(deployment, config), loaded=True)
+
+
+def refreshed(request, deployment, config, write):
+    """The deployment just shown in Heat, while it runs and its derived config is known with
+    its result applied (with_result_applied) when ``write``, else as_it_reads."""
     if deployment.status == 'IN_PROGRESS' and config is not None:
-        deployment = with_result_applied(request, deployment, config)
+        deployment = (with_result_applied(request, deployment, config) if write
+                      else as_it_reads(deployment, config))
     # heatclient would GET the deployment again when a table reads a key Heat left out
     # (updated_time, while running): in the middle of rendering the row, so one row could show
     # the old status in some cells and the new one in others.
@@ -89,10 +104,10 @@ def refreshed(request, deployment, config):
 def _as_it_is(request, deployment, config, looked):
     """(the listed running deployment as it is now, None once gone; whether a look at its
     signal just found nothing). Heat's listing is its database as it was: a TempURL result is
-    read only when the run is shown, a Zaqar result only when the dashboard claims it, and
-    nothing else times a run out. A run not past its deadline whose signal a page of the
-    project looked at a moment ago (``looked``, see recheck), or whose signal holds nothing
-    now, is as listed."""
+    read only when the run is shown, and nothing else times a run out (a Zaqar result waits
+    for the status poll, which claims it). A run not past its deadline whose signal a page of
+    the project looked at a moment ago (``looked``, see recheck), or whose signal holds
+    nothing now, is as listed."""
     if config is None:
         return deployment, False
     try:
@@ -108,7 +123,7 @@ def _as_it_is(request, deployment, config, looked):
         # The listing is still the best there is; the page must not fail for a look.
         LOG.warning('Could not look again at deployment %s', deployment.id, exc_info=True)
         return deployment, False
-    return refreshed(request, shown, config), False
+    return refreshed(request, shown, config, write=False), False
 
 
 def as_they_are(request, deployments, configs=None):

@@ -6,6 +6,9 @@ rendered. Heat reads a deployment's signal from Swift only when that deployment 
 row shown a moment ago whose signal object is still empty is left alone (see recheck), and the
 others are shown in parallel to keep the poll short. A row whose server signals through Zaqar
 also costs one claim, and its result is applied here (deploy.collect).
+
+The pages' pollers POST. A GET is answered too, for a person or a script looking, but it
+changes nothing (rows.as_it_reads): no claim, no timeout recorded.
 """
 
 from concurrent import futures
@@ -58,13 +61,15 @@ class StatusView(PolicyRequiredMixin, generic.View):
     policy_rules = (("orchestration", "software_deployments:show"),)
 
     def get(self, request):
-        return self._rows(request, request.GET.getlist('id'), request.GET.get('table'))
+        return self._rows(request, request.GET.getlist('id'), request.GET.get('table'),
+                          write=False)
 
     def post(self, request):
-        # The table's poller POSTs: a hundred ids would not fit in a request line.
-        return self._rows(request, request.POST.getlist('id'), request.POST.get('table'))
+        # The pollers POST: a hundred ids would not fit in a request line.
+        return self._rows(request, request.POST.getlist('id'), request.POST.get('table'),
+                          write=True)
 
-    def _rows(self, request, requested, table_name):
+    def _rows(self, request, requested, table_name, write):
         requested = list(dict.fromkeys(requested))[:MAX_IDS]
         # What cannot be a deployment's id is gone without asking Heat.
         ids = [each for each in requested if content_ids.is_heat_id(each)]
@@ -78,7 +83,8 @@ class StatusView(PolicyRequiredMixin, generic.View):
                 configs = config_cache.get_many(
                     request, {d.config_id for d in shown if d and d.status == 'IN_PROGRESS'})
                 shown = list(pool.map(
-                    lambda d: d and rows.refreshed(request, d, configs.get(d.config_id)), shown))
+                    lambda d: d and rows.refreshed(request, d, configs.get(d.config_id), write),
+                    shown))
         except Exception:
             # The page says so and keeps retrying; Horizon's own poller would go silent.
             return http.JsonResponse(

@@ -201,9 +201,8 @@ def _deployment_and_config(request, deployment_id):
         # config a deployment uses, so a cached one cannot outlive its deployment.
         config = config_cache.get_many(request, [deployment.config_id]).get(
             deployment.config_id)
-        if config is not None:
-            deployment = rows.with_result_applied(request, deployment, config)
-        return deployment.to_dict(), config
+        # Read only: the page's poll records a timeout or a waiting result (rows).
+        return rows.as_it_reads(deployment, config).to_dict(), config
     except heat_exc.HTTPNotFound:
         # Another project's deployment, or a deleted one: the same answer for both.
         raise http.Http404(_("This software deployment does not exist, or it is not in "

@@ -111,8 +111,10 @@
 
     function poll() {
       var startedAt = Date.now();
-      $.ajax({url: $state.attr('data-url'), data: {id: $state.attr('data-id')},
-              dataType: 'json', timeout: 20000})
+      // POSTed, as the table's poll: a poll may record a result or a timeout in Heat.
+      $.ajax({url: $state.attr('data-url'), type: 'POST', data: {id: $state.attr('data-id')},
+              dataType: 'json', timeout: 20000,
+              headers: {'X-CSRFToken': $('input[name="csrfmiddlewaretoken"]').first().val()}})
         .done(function (reply) {
           if (reply.running.indexOf($state.attr('data-id')) < 0) {
             window.location.reload();
