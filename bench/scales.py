@@ -23,6 +23,7 @@ def panel_pages(ids):
         'component': f'/project/components/{ids["component"]}/',
         'server': f'/project/servers/{ids["server"]}/',
         'config': f'/project/configs/{ids["config"]}/',
+        'operation': f'/project/deployments/operations/{ids["operation"]}/',
     }
 
 

@@ -1,10 +1,11 @@
 """Seeding deployments through Heat's real API, the way the dashboard makes them.
 
 Every seeded run is made by heat_deploy_dashboard.deploy.trigger (derived config, then
-deployment), with NO_SIGNAL so it is finished at once and the pages have nothing to poll. The
-servers are made-up ids: Heat does not check server_id for a standalone deployment
-(service_software_config._push_metadata_software_deployments finds no server resource and pushes
-no metadata), so 50 fake servers cost nothing beyond the rows themselves.
+deployment), ten servers to an operation as one Run Action makes them, with NO_SIGNAL so it is
+finished at once and the pages have nothing to poll. The servers are made-up ids: Heat does not
+check server_id for a standalone deployment
+(service_software_config._push_metadata_software_deployments finds no server resource and
+pushes no metadata), so 50 fake servers cost nothing beyond the rows themselves.
 """
 
 import concurrent.futures
@@ -46,7 +47,8 @@ class Seeder:
     def _trigger(self, servers):
         result = deploy.trigger(self._heat(), deploy.transport_for('NO_SIGNAL'),
                                 config_id=self.config_id, action=self.action,
-                                server_ids=servers, input_values=self.input_values)
+                                server_ids=servers, input_values=self.input_values,
+                                operation=deploy.Operation.new('bench', self.config_id))
         return len(result.created), len(result.failures)
 
     def add(self, count):
