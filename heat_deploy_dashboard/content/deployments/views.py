@@ -246,7 +246,7 @@ class DetailView(PolicyRequiredMixin, horizon_tabs.TabView):
         context['deployment'] = deployment
         context['title'] = _("%(name)s on %(server)s") % {
             'name': (config or {}).get('name') or deployment['action'],
-            'server': deployment['server_id']}
+            'server': server_names.name_of(self.request, deployment['server_id'])}
         context['url'] = reverse('horizon:project:deployments:index')
         context['late_result'] = self.get_late_result()
         table = project_tables.DeploymentActionsTable(self.request)
