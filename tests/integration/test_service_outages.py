@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from devcloud import credentials
+from heat_deploy_dashboard import deploy
 from tests.integration import dashboard
 from tests.integration import test_outages as outages
 from tests.integration import waiting
@@ -18,8 +20,6 @@ from tests.integration import waiting
 PAGE_PATIENCE = 20
 ORCHESTRATION = 'orchestration service'
 KEYSTONE = 'identity service (Keystone)'
-# Its page is read from Heat like any other: whether it exists is known only once Heat answers.
-OPERATION = '5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f'
 
 
 @pytest.fixture(scope='module')
@@ -29,7 +29,22 @@ def user(cloud):
     return session
 
 
-def _pages(demo_resources):
+@pytest.fixture(scope='module')
+def operation(heat, find_transport, demo_resources):
+    """The id of an operation of one run, cancelled: its page and its Run Again on Failed both
+    open. On a server no agent reads, so that nothing runs it."""
+    started = deploy.Operation.new(credentials.DEMO_USER, demo_resources['mysql'])
+    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
+                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+                            server_ids=['no-agent-reads-this-server'], input_values={},
+                            operation=started)
+    [run] = result.created
+    deploy.cancel(heat, run.id, credentials.DEMO_USER, find_transport)
+    yield started.id
+    deploy.delete(heat, run.id, find_transport)
+
+
+def _pages(demo_resources, operation):
     component, server = demo_resources['mysql'], demo_resources['db_server_1']
     run = demo_resources['mysql_deployment_1']
     return [
@@ -39,8 +54,8 @@ def _pages(demo_resources):
         f'/project/deployments/{run}/rerun/', '/project/servers/', f'/project/servers/{server}/',
         f'/project/servers/{server}/?tab=server_details__metadata', '/project/configs/',
         f'/project/configs/{component}/', '/project/configs/create/',
-        f'/project/deployments/operations/{OPERATION}/',
-        f'/project/deployments/operations/{OPERATION}/rerun/',
+        f'/project/deployments/operations/{operation}/',
+        f'/project/deployments/operations/{operation}/rerun/',
     ]
 
 
@@ -101,8 +116,8 @@ def _all_fine(user, paths):
     ('keystone', KEYSTONE, False),
 ])
 def test_without_the_service_every_page_says_so_in_time_and_nothing_is_half_made(
-        cloud, user, heat, swift, demo_resources, service, named, refuses_runs):
-    paths = _pages(demo_resources)
+        cloud, user, heat, swift, demo_resources, operation, service, named, refuses_runs):
+    paths = _pages(demo_resources, operation)
     run = demo_resources['mysql_deployment_1']
     # The form as shown before the outage: the submit is checked against it.
     user.get(paths[2])
@@ -135,8 +150,8 @@ def test_without_the_service_every_page_says_so_in_time_and_nothing_is_half_made
 
 
 def test_without_object_storage_pages_work_and_a_tempurl_run_is_refused_whole(
-        cloud, user, heat, swift, demo_resources):
-    paths = _pages(demo_resources)
+        cloud, user, heat, swift, demo_resources, operation):
+    paths = _pages(demo_resources, operation)
     user.get(paths[2])
     before = _state(heat, swift)
 
@@ -158,9 +173,9 @@ def _horizon_workers(cloud):
 
 
 def test_a_horizon_worker_killed_under_use_costs_no_session_and_no_page(
-        cloud, user, demo_resources):
+        cloud, user, demo_resources, operation):
     # A list, a run, a form and a server: whichever worker serves them.
-    paths = [_pages(demo_resources)[i] for i in (0, 2, 4, 8)]
+    paths = [_pages(demo_resources, operation)[i] for i in (0, 2, 4, 8)]
     workers = _horizon_workers(cloud)
     assert len(workers) == 2
 
