@@ -106,6 +106,11 @@ def signal_details(config) -> dict:
     return shown
 
 
+def exit_code(deployment):
+    """The status code the server reported for the run, None before it reported one."""
+    return (derived.as_dict(deployment).get('output_values') or {}).get('deploy_status_code')
+
+
 def output_text(value) -> str:
     if value is None:
         return ''

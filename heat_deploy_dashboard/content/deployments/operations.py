@@ -34,37 +34,38 @@ class Recent:
         return self.operation.id
 
 
-def described_runs(request):
-    """(every run of the project as rows.Run, their derived configs by id). Configs that the
-    runs' trigger did not cache are read for at most directory.READ_SECONDS."""
-    listed = project_runs.deployments(request)
-    configs = config_cache.get_many(request, {d.config_id for d in listed},
+def described_runs(request, deployments):
+    """(the deployments as rows.Run, their derived configs by id). Configs that the runs'
+    trigger did not cache are read for at most directory.READ_SECONDS."""
+    configs = config_cache.get_many(request, {d.config_id for d in deployments},
                                     seconds=directory.READ_SECONDS)
-    return [rows.Run(d, configs.get(d.config_id)) for d in listed], configs
+    return [rows.Run(d, configs.get(d.config_id)) for d in deployments], configs
 
 
 def runs_of(request, operation_id):
     """(the operation's runs, their derived configs by id, the operation, None when no run
     of it is left)."""
-    described, configs = described_runs(request)
+    described, configs = described_runs(request, project_runs.deployments(request))
     found = [run for run in described
              if run.operation is not None and run.operation.id == operation_id]
     return found, configs, found[0].operation if found else None
 
 
 def source_link(request, operation):
-    """{kind, name, url} of the config an operation's runs derive from (a component, or a
-    config deployed from the Configs panel), or None when it is gone or was never kept."""
+    """{kind, name, url, component} of the config an operation's runs derive from (a
+    component, or a config deployed from the Configs panel), or None when it is gone or was
+    never kept."""
     source = operation and operation.source and config_cache.get_many(
         request, [operation.source]).get(operation.source)
     if not source:
         return None
-    if source.get('group') == linking.COMPONENT_GROUP:
+    component = source.get('group') == linking.COMPONENT_GROUP
+    if component:
         kind, page = _("Component"), 'horizon:project:components:detail'
     else:
         kind, page = _("Config"), 'horizon:project:configs:detail'
     return {'kind': kind, 'name': source.get('name') or operation.source,
-            'url': reverse(page, args=[operation.source])}
+            'url': reverse(page, args=[operation.source]), 'component': component}
 
 
 def recent(request, deployments):

@@ -61,6 +61,18 @@ def shown_status(deployment):
             else getattr(deployment, 'status', None))
 
 
+def is_failed(deployment):
+    """Whether the run failed, a cancelled one included: what Run Again on Failed runs."""
+    return shown_status(deployment) in ('FAILED', CANCELLED)
+
+
+def status_counts(statuses):
+    """[{status, label, count}] of shown statuses, in the order the tables list them."""
+    counted = collections.Counter(statuses)
+    return [{'status': status, 'label': label, 'count': counted[status]}
+            for status, label in STATUS_DISPLAY_CHOICES]
+
+
 def operation_url(operation_id):
     """The page of one operation (deploy.operations)."""
     return reverse('horizon:project:deployments:operation', args=[operation_id])
@@ -203,7 +215,7 @@ class RerunFailed(tables.LinkAction):
     def get_default_classes(self):
         # Shown by operation_summary.js once a run fails while the page is open.
         classes = super().get_default_classes()
-        if not any(shown_status(each) in ('FAILED', CANCELLED) for each in self.table.data):
+        if not any(map(is_failed, self.table.data)):
             classes = tuple(classes) + ('hidden',)
         return classes
 
@@ -246,7 +258,7 @@ def _time_left(run):
 
 
 def _exit_code(run):
-    code = (run.to_dict().get('output_values') or {}).get('deploy_status_code')
+    code = runs.exit_code(run)
     return '' if code is None else code
 
 
@@ -337,10 +349,8 @@ class OperationRunsTable(DeploymentsTable):
 
 
 def _outcome(recent):
-    shown = dict(STATUS_DISPLAY_CHOICES)
-    counted = collections.Counter(recent.statuses)
-    return ', '.join(f'{counted[status]} {shown[status]}' for status, _label in STATUS_CHOICES
-                     if counted[status])
+    return ', '.join(f'{each["count"]} {each["label"]}'
+                     for each in status_counts(recent.statuses) if each['count'])
 
 
 class OperationsTable(tables.DataTable):

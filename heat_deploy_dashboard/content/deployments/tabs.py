@@ -29,10 +29,11 @@ class OverviewTab(tabs.Tab):
             'operation': operation,
             'operation_url': operation and project_tables.operation_url(operation.id),
             'source': operations.source_link(request, operation),
-            'status_code': (deployment.get('output_values') or {}).get('deploy_status_code'),
+            'status_code': runs.exit_code(deployment),
             'outputs': outputs,
             'has_output': any(output['text'] for output in outputs),
             'tail_lines': runs.TAIL_LINES,
+            'outputs_tab': project_tables.OUTPUTS_TAB,
             'config': config,
             'inputs': runs.run_inputs(config) if config else [],
             'signal': runs.signal_details(config) if config else {},
@@ -49,14 +50,13 @@ class OutputsTab(tabs.Tab):
     def get_context_data(self, request):
         deployment = self.tab_group.kwargs['deployment']
         config = self.tab_group.kwargs['config']
-        values = deployment.get('output_values') or {}
         late = self.tab_group.kwargs['late_result']
         return {
             'deployment': deployment,
-            'status_code': values.get('deploy_status_code'),
+            'status_code': runs.exit_code(deployment),
             'outputs': runs.outputs(deployment, config or {}),
             'late_result': late and {
-                'status_code': late.get('deploy_status_code'),
+                'status_code': runs.exit_code({'output_values': late}),
                 'outputs': runs.outputs({'output_values': late}, config or {})},
             'limit_kb': runs.DISPLAY_LIMIT // 1024,
             'command': cli.deployment_output_show(deployment['id']),

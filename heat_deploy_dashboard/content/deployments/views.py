@@ -1,4 +1,3 @@
-import collections
 import re
 import types
 from urllib import parse
@@ -35,7 +34,6 @@ from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
-from heat_deploy_dashboard import linking
 
 
 # What Heat checks for the calls a run's page makes: the deployment and its derived config.
@@ -51,9 +49,9 @@ def _filtered(request, deployments, filters):
     for field, value in filters.items():
         wanted = value.strip().lower()
         if field == 'operation':
-            of_operation = {run.id for run in operations.described_runs(request)[0]
-                            if run.operation and run.operation.id.startswith(wanted)}
-            deployments = [d for d in deployments if d.id in of_operation]
+            described = operations.described_runs(request, deployments)[0]
+            deployments = [d for d, run in zip(deployments, described)
+                           if run.operation and run.operation.id.startswith(wanted)]
         elif field == 'server':
             deployments = [d for d in deployments
                            if server_names.matches(request, d.server_id, wanted)]
@@ -147,10 +145,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         context['action'] = first.action
         context['source'] = operations.source_link(self.request, operation)
         context['inputs'] = runs.run_inputs(configs[first.config_id])
-        shown = collections.Counter(map(project_tables.shown_status, runs_found))
-        context['counts'] = [
-            {'status': status, 'label': label, 'count': shown.get(status, 0)}
-            for status, label in project_tables.STATUS_DISPLAY_CHOICES]
+        context['counts'] = project_tables.status_counts(
+            map(project_tables.shown_status, runs_found))
         return context
 
 
@@ -166,27 +162,27 @@ class OperationRerunView(PolicyRequiredMixin, generic.View):
             found, configs, operation = operations.runs_of(request, operation_id)
         except Exception:
             errors.heat_failed(request, _("retrieve the operation's runs"), redirect=page)
-        failed = [run for run in found
-                  if project_tables.shown_status(run) in ('FAILED', project_tables.CANCELLED)]
-        source = operation and operation.source
+        failed = [run for run in found if project_tables.is_failed(run)]
+        source = operations.source_link(request, operation)
         config = failed and configs.get(failed[0].config_id)
-        if not failed or not config or not _is_component(request, source):
+        if not config or not (source and source['component']):
             messages.error(request, _("No failed run of this operation can be run again from "
                                       "here: each succeeded, is still running, or did not "
                                       "come from a software component."))
             return shortcuts.redirect(page)
-        query = [('action', failed[0].action)]
-        query += [('server', run.server_id) for run in failed]
-        query += [(run_form.INPUT_PREFIX + name, text)
-                  for name, text in runs.rerun_inputs(config).items()]
-        return shortcuts.redirect(
-            reverse('horizon:project:components:trigger', args=[source]) + '?' +
-            parse.urlencode(query))
+        return _run_action_form(operation.source, failed[0].action,
+                                [run.server_id for run in failed], config)
 
 
-def _is_component(request, config_id):
-    found = config_id and config_cache.get_many(request, [config_id]).get(config_id)
-    return bool(found) and found.get('group') == linking.COMPONENT_GROUP
+def _run_action_form(component_id, action, server_ids, config):
+    """A redirect to the component's Run Action form filled in with the action, the servers
+    ticked and the inputs of the run of ``config`` (secrets left out: runs.rerun_inputs)."""
+    query = [('action', action)] + [('server', server_id) for server_id in server_ids]
+    query += [(run_form.INPUT_PREFIX + name, text)
+              for name, text in runs.rerun_inputs(config).items()]
+    return shortcuts.redirect(
+        reverse('horizon:project:components:trigger', args=[component_id]) + '?' +
+        parse.urlencode(query))
 
 
 def _deployment_and_config(request, deployment_id):
@@ -300,9 +296,5 @@ class RerunView(PolicyRequiredMixin, generic.View):
             messages.error(request, _("This run did not come from a software component, so "
                                       "it cannot be run again from here."))
             return shortcuts.redirect(detail)
-        query = [('action', deployment['action']), ('server', deployment['server_id'])]
-        query += [(run_form.INPUT_PREFIX + name, text)
-                  for name, text in runs.rerun_inputs(config).items()]
-        return shortcuts.redirect(
-            reverse('horizon:project:components:trigger', args=[component.id]) + '?' +
-            parse.urlencode(query))
+        return _run_action_form(component.id, deployment['action'],
+                                [deployment['server_id']], config)

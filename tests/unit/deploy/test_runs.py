@@ -116,3 +116,10 @@ def test_a_rerun_gets_each_input_as_typed_but_no_secret():
         {'name': 'unset', 'type': 'String', 'value': None}]}
     assert runs.rerun_inputs(config) == {
         'tables': 'users', 'labels': '{\n  "a": 1\n}', 'compress': 'false'}
+
+
+def test_the_exit_code_is_the_reported_status_code_none_before_a_report():
+    assert runs.exit_code({'output_values': {'deploy_status_code': 3}}) == 3
+    assert runs.exit_code({'output_values': {'deploy_status_code': 0}}) == 0
+    assert runs.exit_code({'output_values': None}) is None
+    assert runs.exit_code({}) is None

@@ -20,9 +20,7 @@
   }
 
   horizon.addInitFunction(function () {
-    $('.hdd-operation-counts').each(function () {
-      var $table = $('table#operation');
-      $table.on('hdd:rows-replaced', function () { recount($table); });
-    });
+    var $table = $('table#operation');
+    $table.on('hdd:rows-replaced', function () { recount($table); });
   });
 }());
