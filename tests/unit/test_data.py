@@ -128,3 +128,11 @@ def data(TEST):
     TEST.software_deployments = utils.TestDataContainer()
     for info in DEPLOYMENTS:
         TEST.software_deployments.add(deployment(info))
+
+
+def named_config(request, config_id):
+    """config_get for any id: a run config of RUN_NAMES, else a script named after its id."""
+    return run_config(request, config_id) if config_id in RUN_NAMES \
+        else software_configs.SoftwareConfig(None, {
+            'id': config_id, 'name': f'name-of-{config_id}', 'group': 'script',
+            'config': '', 'inputs': [], 'outputs': [], 'options': {}}, loaded=True)

@@ -3,13 +3,10 @@
 from django.test.utils import override_settings
 from django.urls import reverse
 from heatclient import exc as heat_exc
-from heatclient.v1 import software_configs
 import horizon
 from openstack_auth import policy
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
 from tests.unit import helpers
 from tests.unit import test_data
 
@@ -287,13 +284,6 @@ def _many_runs(count):
     return runs
 
 
-def _named_config(request, config_id):
-    return test_data.run_config(request, config_id) if config_id in test_data.RUN_NAMES \
-        else software_configs.SoftwareConfig(None, {
-            'id': config_id, 'name': f'name-of-{config_id}', 'group': 'script',
-            'config': '', 'inputs': [], 'outputs': [], 'options': {}}, loaded=True)
-
-
 @override_settings(API_RESULT_PAGE_SIZE=20)
 class DeploymentsPagingTests(helpers.TestCase):
     """Heat lists every run at once; the table shows a page of them at a time."""
@@ -308,7 +298,7 @@ class DeploymentsPagingTests(helpers.TestCase):
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_a_page_at_a_time_newest_first_reading_only_its_configs(self):
         self.mock_deployments_list.return_value = _many_runs(45)
-        self.mock_config_get.side_effect = _named_config
+        self.mock_config_get.side_effect = test_data.named_config
 
         res = self.client.get(self.index_url)
 
@@ -322,7 +312,7 @@ class DeploymentsPagingTests(helpers.TestCase):
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_next_and_prev_walk_the_pages(self):
         self.mock_deployments_list.return_value = _many_runs(45)
-        self.mock_config_get.side_effect = _named_config
+        self.mock_config_get.side_effect = test_data.named_config
 
         second = self.client.get(self.index_url + '?marker=run-025')
         self.assertEqual([f'run-{n:03d}' for n in range(24, 4, -1)], self.shown(second))
@@ -343,7 +333,7 @@ class DeploymentsPagingTests(helpers.TestCase):
         for run in runs[:30]:
             run.status = 'FAILED'
         self.mock_deployments_list.return_value = runs
-        self.mock_config_get.side_effect = _named_config
+        self.mock_config_get.side_effect = test_data.named_config
 
         first = self.client.post(self.index_url, {
             'deployments__filter__q_field': 'status',
@@ -353,140 +343,3 @@ class DeploymentsPagingTests(helpers.TestCase):
         # Horizon keeps the filter in the session, so the next page is still filtered.
         second = self.client.get(self.index_url + '?marker=run-010')
         self.assertEqual([f'run-{n:03d}' for n in range(9, -1, -1)], self.shown(second))
-
-
-RUN_IDS = [f'00000000-0000-4000-8000-00000000000{n}' for n in range(5)]
-
-
-class OperationPageTests(helpers.TestCase):
-    """One operation's page: where Run Action leads."""
-
-    SOURCE = '7c0d1e2f-3a4b-4c5d-8e6f-708192a3b4c5'
-    OPERATION = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
-                                 '2026-11-23T08:00:00Z', SOURCE)
-
-    def setUp(self):
-        super().setUp()
-        self.url = reverse('horizon:project:deployments:operation', args=[self.OPERATION.id])
-
-    def _config_get(self, request, config_id):
-        if config_id == self.SOURCE:
-            return software_configs.SoftwareConfig(None, {
-                'id': self.SOURCE, 'name': 'mysql', 'group': 'component', 'config': {},
-                'inputs': [], 'outputs': [], 'options': {}}, loaded=True)
-        config = _named_config(request, config_id)
-        if config_id in ('config-001', 'config-002', 'config-003'):
-            return software_configs.SoftwareConfig(None, dict(
-                config.to_dict(), options={OPERATION_OPTION: self.OPERATION.as_option()},
-                inputs=[{'name': 'backup_dir', 'type': 'String', 'value': '/srv/<b>x</b>'}]),
-                loaded=True)
-        return config
-
-    def _runs(self, statuses=('COMPLETE', 'IN_PROGRESS', 'FAILED', 'COMPLETE', 'COMPLETE')):
-        """A run per status, run-00N's config config-00N: runs 1 to 3 are the operation's."""
-        return [test_data.deployment(dict(
-            test_data.DEPLOYMENTS[0], id=RUN_IDS[n], config_id=f'config-{n:03d}',
-            server_id=f'server-{n}', status=status,
-            creation_time=f'2025-03-01T00:{n:02d}:00Z')) for n, status in enumerate(statuses)]
-
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
-    def test_the_page_shows_the_action_who_started_it_its_inputs_runs_and_counts(self):
-        self.mock_deployments_list.return_value = self._runs()
-        self.mock_config_get.side_effect = self._config_get
-
-        res = self.client.get(self.url)
-
-        self.assertEqual(RUN_IDS[1:4], [d.id for d in res.context['table'].data])
-        self.assertEqual('BACKUP on 3 servers', res.context['title'])
-        self.assertRegex(res.content.decode(), r'test_user, <span data-seconds="\d+" '
-                                               r'title="2026-11-23 08:00:00 UTC">[^<]+ ago</span>')
-        self.assertContains(res, 'href="%s">mysql</a>' % reverse(
-            'horizon:project:components:detail', args=[self.SOURCE]))
-        self.assertContains(res, 'backup_dir = <code>/srv/&lt;b&gt;x&lt;/b&gt;</code>')
-        counts = {each['status']: each['count'] for each in res.context['counts']}
-        self.assertEqual({'COMPLETE': 1, 'FAILED': 1, 'CANCELLED': 0, 'IN_PROGRESS': 1},
-                         counts)
-        # While a run runs, Cancel All Running; once one failed, Run Again on Failed.
-        self.assertContains(res, 'id="operation__action_cancel_all"')
-        self.assertRegex(res.content.decode(),
-                         r'id="operation__action_rerun_failed"[^>]*class="(?![^"]*hidden)')
-        self.assertContains(res, 'data-table="operation"')
-
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
-    def test_a_finished_operation_offers_neither_cancel_nor_run_again_without_failures(self):
-        self.mock_deployments_list.return_value = self._runs(['COMPLETE'] * 5)
-        self.mock_config_get.side_effect = self._config_get
-
-        res = self.client.get(self.url)
-
-        self.assertNotContains(res, 'operation__action_cancel_all')
-        self.assertRegex(res.content.decode(),
-                         r'id="operation__action_rerun_failed"[^>]*class="[^"]*hidden')
-
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
-                           api.deploy: ('cancel_deployment',)})
-    def test_cancel_all_cancels_the_running_runs_only_with_none_ticked(self):
-        self.mock_deployments_list.return_value = self._runs()
-        self.mock_config_get.side_effect = self._config_get
-        self.mock_cancel_deployment.side_effect = lambda request, run_id: test_data.deployment(
-            dict(test_data.DEPLOYMENTS[0], id=run_id, status='FAILED',
-                 status_reason='Cancelled by test_user'))
-
-        res = self.client.post(self.url, {'action': 'operation__cancel_all'})
-
-        self.assertRedirectsNoFollow(res, self.url)
-        self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(),
-                                                            RUN_IDS[1])
-
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
-    def test_run_again_on_failed_fills_the_form_with_the_failed_servers(self):
-        self.mock_deployments_list.return_value = self._runs()
-        self.mock_config_get.side_effect = self._config_get
-
-        res = self.client.get(reverse('horizon:project:deployments:operation_rerun',
-                                      args=[self.OPERATION.id]))
-
-        self.assertRedirectsNoFollow(res, reverse(
-            'horizon:project:components:trigger', args=[self.SOURCE])
-            + '?action=BACKUP&server=server-2&input__backup_dir=%2Fsrv%2F%3Cb%3Ex%3C%2Fb%3E')
-
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
-    def test_run_again_on_failed_with_nothing_failed_says_so(self):
-        self.mock_deployments_list.return_value = self._runs(['COMPLETE'] * 5)
-        self.mock_config_get.side_effect = self._config_get
-
-        res = self.client.get(reverse('horizon:project:deployments:operation_rerun',
-                                      args=[self.OPERATION.id]))
-
-        self.assertRedirectsNoFollow(res, self.url)
-        self.assertMessageCount(error=1)
-
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
-    def test_an_operation_with_no_run_left_is_not_found(self):
-        self.mock_deployments_list.return_value = self._runs()
-        self.mock_config_get.side_effect = self._config_get
-
-        gone = self.client.get(reverse('horizon:project:deployments:operation',
-                                       args=['00000000-0000-4000-8000-000000000000']))
-
-        self.assertEqual(404, gone.status_code)
-
-    def test_the_lists_old_operation_link_leads_to_the_operations_page(self):
-        index = reverse('horizon:project:deployments:index')
-
-        res = self.client.get(index, {'operation': self.OPERATION.id})
-
-        self.assertRedirectsNoFollow(res, self.url)
-
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
-    def test_the_list_shows_each_runs_operation_and_filters_by_it(self):
-        self.mock_deployments_list.return_value = self._runs()
-        self.mock_config_get.side_effect = self._config_get
-        index = reverse('horizon:project:deployments:index')
-
-        res = self.client.post(index, {'deployments__filter__q_field': 'operation',
-                                       'deployments__filter__q': ' 5E8F0C2A '}, follow=True)
-
-        self.assertEqual(RUN_IDS[3:0:-1], [d.id for d in res.context['table'].data])
-        self.assertContains(res, f'<a href="{self.url}" title="{self.OPERATION.id}">'
-                                 '<code>5e8f0c2a</code></a>')
