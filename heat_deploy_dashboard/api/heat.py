@@ -132,12 +132,12 @@ def server_metadata(request, server_id):
 
 
 @profiler.trace
-def resources_list(request, stack, resource_type, nested_depth=0, with_detail=False):
-    """The resources of one type in a stack ("name/id"), and in its nested stacks down to
-    nested_depth. Heat takes one type per call and keeps the resources whose type contains
-    it (OS::Nova::Server finds OS::Nova::ServerGroup too); with_detail adds each one's
-    attributes and metadata."""
+def resources_list(request, stack, resource_type=None, nested_depth=0, with_detail=False):
+    """The resources of a stack ("name/id"), and of its nested stacks down to nested_depth;
+    of one type only when given: Heat takes one type per call and keeps the resources whose
+    type contains it (OS::Nova::Server finds OS::Nova::ServerGroup too). with_detail adds
+    each one's attributes and metadata."""
     # heatclient leaves out a nested_depth of 0 and a with_detail of False.
     return heatclient(request).resources.list(
         stack, nested_depth=nested_depth, with_detail=with_detail,
-        filters={'type': resource_type})
+        filters={'type': resource_type} if resource_type else {})

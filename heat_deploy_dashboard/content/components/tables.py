@@ -1,9 +1,11 @@
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import server_names
+from heat_deploy_dashboard.content import stack_maps
 from heat_deploy_dashboard.content import times
 
 # Shown where Heat does not know a value, e.g. the stack of a config made
@@ -48,6 +50,12 @@ def _server_count(component):
     return len(component.server_ids)
 
 
+def _stack_map_url(component, request):
+    # The map of the whole stack tree: a nested stack's wiring reaches into its parent's.
+    root = component.stack_name and stack_maps.root_of(request, component.stack_name)
+    return reverse('horizon:project:components:stack', args=[root.id]) if root else None
+
+
 class ComponentsFilter(tables.FilterAction):
     """Narrows the list to the components whose name, stack, resource or an action holds the
     text (as typed, by Horizon's script; on submit, here)."""
@@ -67,7 +75,7 @@ class ComponentsTable(tables.DataTable):
     name = tables.Column("name", verbose_name=_("Name"),
                          link="horizon:project:components:detail")
     stack = tables.Column("stack_name", verbose_name=_("Stack"),
-                          empty_value=UNKNOWN)
+                          link=_stack_map_url, empty_value=UNKNOWN)
     resource = tables.Column("resource_name", verbose_name=_("Resource"),
                              empty_value=UNKNOWN)
     custom_actions = tables.Column(_custom_actions,

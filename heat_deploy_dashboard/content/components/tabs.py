@@ -1,11 +1,18 @@
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
+from heat_deploy_dashboard.content.components import map_picture
 from heat_deploy_dashboard.content.components import tables
 from heat_deploy_dashboard.content.deployments import operations
 from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content import stack_maps
+
+# The rules of every page that draws a map: it shows components and their runs.
+MAP_RULES = (("orchestration", "software_configs:show"),
+             ("orchestration", "software_deployments:index"))
 
 
 class OverviewTab(tabs.Tab):
@@ -61,7 +68,30 @@ class OperationsTab(tabs.TableTab):
             return []
 
 
+class MapTab(tabs.Tab):
+    """The component in its stack: what feeds it and what it feeds."""
+
+    name = _("Map")
+    slug = "map"
+    template_name = "project/components/_map_tab.html"
+    policy_rules = MAP_RULES
+
+    def get_context_data(self, request):
+        component = self.tab_group.kwargs['component']
+        try:
+            root = component.stack_name and stack_maps.root_of(request, component.stack_name)
+            found = root and stack_maps.of_stack(request, root.id)
+        except Exception:
+            errors.heat_failed(request, _("retrieve the stack's map"))
+            return {'failed': True}
+        if not found:
+            return {'component': component}
+        return {'component': component, 'map': map_picture.context(
+            request, found.around(component.id), centre=component.id,
+            stack_url=reverse('horizon:project:components:stack', args=[root.id]))}
+
+
 class ComponentTabs(tabs.TabGroup):
     slug = "component_details"
-    tabs = (OverviewTab, ActionsTab, ServersTab, OperationsTab)
+    tabs = (OverviewTab, ActionsTab, ServersTab, OperationsTab, MapTab)
     sticky = True

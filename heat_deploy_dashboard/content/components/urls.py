@@ -9,4 +9,6 @@ urlpatterns = [
             views.DetailView.as_view(), name='detail'),
     re_path(rf'^(?P<component_id>{ids.HEAT_ID})/run/$',
             views.TriggerView.as_view(), name='trigger'),
+    re_path(rf'^stacks/(?P<stack_id>{ids.HEAT_ID})/$',
+            views.StackMapView.as_view(), name='stack'),
 ]

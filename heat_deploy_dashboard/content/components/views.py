@@ -3,6 +3,7 @@ from django.urls import reverse
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django.views import generic
 from horizon import forms
 from horizon import messages
 from horizon import tables
@@ -10,6 +11,7 @@ from horizon import tabs
 from horizon.utils import memoized
 
 from heat_deploy_dashboard.content.components import forms as project_forms
+from heat_deploy_dashboard.content.components import map_picture
 from heat_deploy_dashboard.content.components import tables as project_tables
 from heat_deploy_dashboard.content.components import tabs as project_tabs
 from heat_deploy_dashboard.content.deployments import tables as deployments_tables
@@ -17,6 +19,7 @@ from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content import stack_maps
 
 INDEX_URL = 'horizon:project:components:index'
 DETAIL_URL = 'horizon:project:components:detail'
@@ -91,6 +94,29 @@ class DetailView(PolicyRequiredMixin, _ComponentMixin, tabs.TabView):
     def get_tabs(self, request, *args, **kwargs):
         return self.tab_group_class(request, component=self.get_component(),
                                     **kwargs)
+
+
+class StackMapView(PolicyRequiredMixin, generic.TemplateView):
+    """A top-level stack's map: every server, the components on it and what feeds what."""
+
+    template_name = 'project/components/stack.html'
+    policy_rules = project_tabs.MAP_RULES
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        try:
+            stack = stack_maps.stack_by_id(self.request, self.kwargs['stack_id'])
+            found = stack and stack_maps.of_stack(self.request, stack.id)
+        except Exception:
+            errors.heat_failed(self.request, _("retrieve the stack's map"),
+                               redirect=reverse(INDEX_URL))
+        if not stack:
+            raise http.Http404()
+        context.update({
+            'page_title': _("Components of Stack %(stack)s") % {'stack': stack.stack_name},
+            'map': map_picture.context(self.request, found),
+        })
+        return context
 
 
 class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):

@@ -57,6 +57,14 @@ def _quiet(request, ids, pool):
     return looked | nothing_yet
 
 
+_STATUS_WORDS = dict(project_tables.STATUS_DISPLAY_CHOICES)
+
+
+def _shown(deployment):
+    status = project_tables.shown_status(deployment)
+    return {'status': status, 'label': str(_STATUS_WORDS.get(status, status))}
+
+
 class StatusView(PolicyRequiredMixin, generic.View):
     policy_rules = (("orchestration", "software_deployments:show"),)
 
@@ -97,5 +105,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
             'gone': malformed + [each for each, d in zip(to_show, shown) if d is None],
             # The quiet rows are left as the page shows them: still running.
             'running': [d.id for d in found if d.status == 'IN_PROGRESS'] + sorted(quiet),
+            # For pages that show a run's status without its row (the components map).
+            'statuses': {d.id: _shown(d) for d in found},
             'checked_at': datetime.datetime.now(datetime.timezone.utc).isoformat(),
         })

@@ -1,0 +1,59 @@
+"""The wiring of a project's stack (wiring.py) as the pages read it: the map, the Run Action
+form's prefilled inputs and dependents, and an operation's follow-ups.
+
+Calls, whatever the number of runs: the stack listing and the components (directory, shared
+with the page), one resource listing of the root stack with its nested stacks, and one
+template per stack that defines a component's deployment. Errors come from heatclient
+unchanged, for the views to turn into a sentence.
+"""
+
+from horizon.utils.memoized import memoized
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content import project_servers
+from heat_deploy_dashboard.deploy.derived import as_dict
+from heat_deploy_dashboard import wiring
+
+
+def root_of(request, stack_name):
+    """The project's top-level stack that holds the stack of this name (itself, when it is
+    one), or None when the project has no such stack."""
+    stacks = project_servers.stacks(request)
+    by_id = {stack.id: stack for stack in stacks}
+    found = next((stack for stack in stacks if stack.stack_name == stack_name), None)
+    seen = set()
+    while found is not None and getattr(found, 'parent', None) and found.id not in seen:
+        seen.add(found.id)
+        found = by_id.get(found.parent)
+    return found
+
+
+def stack_by_id(request, stack_id):
+    """The project's top-level stack with this id, or None."""
+    for stack in project_servers.stacks(request):
+        if stack.id == stack_id and not getattr(stack, 'parent', None):
+            return stack
+    return None
+
+
+@memoized
+def of_stack(request, stack_id):
+    """The wiring.Wiring of one of the project's top-level stacks, by id."""
+    stacks = project_servers.stacks(request)
+    names = {stack.id: stack.stack_name for stack in stacks}
+    root = names[stack_id]
+    resources = [as_dict(each) for each in api.heat.resources_list(
+        request, f'{root}/{stack_id}', nested_depth=project_servers.NESTED_DEPTH)]
+
+    def template_of(each_id):
+        return api.heat.stack_template(request, f'{names.get(each_id, each_id)}/{each_id}')
+
+    return wiring.wire(root, resources, template_of, directory.components(request))
+
+
+def of_component(request, component):
+    """The wiring of the stack that made the component, or None for a component of no stack
+    (made by hand) or of a stack deleted since."""
+    root = component.stack_name and root_of(request, component.stack_name)
+    return of_stack(request, root.id) if root else None

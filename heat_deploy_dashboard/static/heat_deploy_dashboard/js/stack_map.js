@@ -1,0 +1,75 @@
+/* A components map follows its running nodes live: one POST to the deployments' status poll
+   for all of them, until none runs. A node changes only its status class and words; its link
+   already leads to the run. */
+(function () {
+  'use strict';
+
+  var POLL_MS = 1500;
+  var MAX_RETRY_MS = 15000;
+
+  function start($map) {
+    var classes = JSON.parse($map.attr('data-status-classes'));
+    var allClasses = $.map(classes, function (css) { return 'hdd-map-' + css; })
+      .concat(['hdd-map-none']).join(' ');
+    var retryMs = POLL_MS;
+
+    function nodesOf(id) {
+      // Compared as text: an id is never made into a selector.
+      return $map.find('a.hdd-map-node[data-run-id]').filter(function () {
+        return this.getAttribute('data-run-id') === id;
+      });
+    }
+
+    function show(id, shown) {
+      nodesOf(id).each(function () {
+        var $node = $(this);
+        var before = $node.find('.hdd-map-status').text();
+        var words = [shown.label, $node.attr('data-action')].filter(Boolean).join(' \u00b7 ');
+        // SVG elements take classes through the attribute: jQuery 1.x cannot set them.
+        var css = ($node.attr('class') || '').split(' ').filter(function (each) {
+          return allClasses.split(' ').indexOf(each) < 0;
+        }).concat(['hdd-map-' + (classes[shown.status] || 'none')]).join(' ');
+        $node.attr('class', css);
+        $node.find('.hdd-map-status').text(words);
+        $node.attr('aria-label', ($node.attr('aria-label') || '').replace(
+          $node.attr('data-label') || before, shown.label));
+        $node.attr('data-label', shown.label);
+        if (shown.status !== 'IN_PROGRESS') {
+          $node.removeAttr('data-run-id');
+        }
+      });
+    }
+
+    function poll() {
+      var ids = $.unique($map.find('a.hdd-map-node[data-run-id]').map(function () {
+        return this.getAttribute('data-run-id');
+      }).get());
+      if (!ids.length) {
+        return;
+      }
+      $.ajax({url: $map.attr('data-status-url'), type: 'POST', data: {id: ids},
+              traditional: true, dataType: 'json', timeout: 20000,
+              headers: {'X-CSRFToken': $map.find('input[name="csrfmiddlewaretoken"]').val()}})
+        .done(function (reply) {
+          $.each(reply.statuses, show);
+          $.each(reply.gone, function (i, id) {
+            nodesOf(id).removeAttr('data-run-id');
+          });
+          retryMs = POLL_MS;
+          setTimeout(poll, POLL_MS);
+        })
+        .fail(function (xhr) {
+          // A lost session stops the poll; anything else is tried again, more slowly.
+          if (xhr.status !== 401) {
+            setTimeout(poll, retryMs);
+            retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+          }
+        });
+    }
+    setTimeout(poll, POLL_MS);
+  }
+
+  horizon.addInitFunction(function () {
+    $('.hdd-map[data-status-url]').each(function () { start($(this)); });
+  });
+}());
