@@ -72,7 +72,7 @@ def with_template_inputs(request, component):
     if not component.stack_name:
         return component
     try:
-        template = api.heat.stack_template(request, component.stack_name)
+        template = project_servers.template(request, component.stack_name)
     except Exception:
         # The form still works, only an input without a default is not required.
         LOG.warning('Could not read the template of stack %s', component.stack_name,

@@ -78,6 +78,16 @@ def stacks(request):
     return api.heat.stacks_list(request)
 
 
+@memoized
+def template(request, stack_name):
+    """The template of the project's stack of this name, read once per request: the form's
+    inputs and the stack's wiring both need it."""
+    found = {stack.stack_name: stack.id for stack in stacks(request)}
+    # Named with its id, Heat answers at once instead of redirecting to that name.
+    reference = f'{stack_name}/{found[stack_name]}' if stack_name in found else stack_name
+    return api.heat.stack_template(request, reference)
+
+
 def _top_level(stacks):
     # A nested stack is listed too (show_nested), with its parent; listing each root's
     # resources with a nested depth reads the nested ones, one call for the whole tree.

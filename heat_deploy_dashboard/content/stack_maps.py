@@ -47,7 +47,7 @@ def of_stack(request, stack_id):
         request, f'{root}/{stack_id}', nested_depth=project_servers.NESTED_DEPTH)]
 
     def template_of(each_id):
-        return api.heat.stack_template(request, f'{names.get(each_id, each_id)}/{each_id}')
+        return project_servers.template(request, names[each_id]) if each_id in names else None
 
     return wiring.wire(root, resources, template_of, directory.components(request))
 

@@ -13,7 +13,7 @@ from tests.unit import helpers
 INDEX_URL = reverse('horizon:project:components:index')
 # A running run's signal is looked at (rows.as_they_are): serve() says nothing was sent yet.
 HEAT_MOCKS = {api.heat: ('configs_list', 'deployments_list', 'stacks_list',
-                         'config_get', 'stack_template'),
+                         'config_get', 'stack_template', 'resources_list'),
               api.deploy: ('may_have_result',)}
 TRIGGER_MOCKS = {**HEAT_MOCKS, api.deploy: ('may_have_result', 'trigger_action')}
 
@@ -55,6 +55,7 @@ class ComponentsTestCase(helpers.TestCase):
             deployments)
         self.mock_stacks_list.return_value = data.stack_list()
         self.mock_stack_template.return_value = copy.deepcopy(data.STACK_TEMPLATE)
+        self.mock_resources_list.return_value = data.resource_list()
         self.mock_may_have_result.return_value = False
 
     def heat_list_calls(self):

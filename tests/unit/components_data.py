@@ -9,6 +9,7 @@ test can change a copy before serving it.
 import copy
 
 from heatclient import exc as heat_exc
+from heatclient.v1 import resources
 from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 from heatclient.v1 import stacks
@@ -159,13 +160,16 @@ def _deployment(deployment_id, config, action, status, created,
     return info
 
 
+DSN = 'mysql://db-1/demo'
 DEPLOYMENTS = [
-    _deployment('ff660c29-26af-4129-b8d0-b90ef9cce98d', DERIVED[0], 'CREATE',
-                'COMPLETE', '2026-11-22T03:20:17Z', '2026-11-22T03:20:21Z'),
+    dict(_deployment('ff660c29-26af-4129-b8d0-b90ef9cce98d', DERIVED[0], 'CREATE',
+                     'COMPLETE', '2026-11-22T03:20:17Z', '2026-11-22T03:20:21Z'),
+         output_values={'dsn': DSN, 'deploy_status_code': 0}),
     _deployment('bce72708-ab85-4b2e-a133-44107a25ff72', DERIVED[1], 'CREATE',
                 'COMPLETE', '2026-11-22T03:20:17Z', '2026-11-22T03:20:21Z'),
-    _deployment('0ed02a65-027e-4bd2-b4f6-aed81bf6ac0e', DERIVED[2], 'CREATE',
-                'COMPLETE', '2026-11-22T03:20:21Z', '2026-11-22T03:20:24Z'),
+    dict(_deployment('0ed02a65-027e-4bd2-b4f6-aed81bf6ac0e', DERIVED[2], 'CREATE',
+                     'COMPLETE', '2026-11-22T03:20:21Z', '2026-11-22T03:20:24Z'),
+         input_values={'db_dsn': DSN}),
     _deployment('1c9d5e44-0000-4000-8000-000000000003', DERIVED[3], 'BACKUP',
                 'IN_PROGRESS', '2026-11-22T04:00:00Z', reason=''),
     _deployment('2d0e6f55-0000-4000-8000-000000000004', SCRIPT_CONFIG,
@@ -189,12 +193,41 @@ STACK_TEMPLATE = {
         'wordpress': {'type': 'OS::Heat::SoftwareComponent',
                       'properties': {'inputs': _as_declared(WORDPRESS['inputs'],
                                                             without_default={'db_dsn'})}},
+        'mysql_deployment_1': {'type': 'OS::Heat::SoftwareDeployment', 'properties': {
+            'config': {'get_resource': 'mysql'}, 'server': {'get_resource': 'db_server_1'}}},
+        'mysql_deployment_2': {'type': 'OS::Heat::SoftwareDeployment', 'properties': {
+            'config': {'get_resource': 'mysql'}, 'server': {'get_resource': 'db_server_2'}}},
+        'wordpress_deployment': {'type': 'OS::Heat::SoftwareDeployment', 'properties': {
+            'config': {'get_resource': 'wordpress'}, 'server': {'get_resource': 'web_server'},
+            'input_values': {'db_dsn': {'get_attr': ['mysql_deployment_1', 'dsn']}}}},
     },
 }
 
+STACK_ID = '884465b2-dc23-444b-a9aa-a0af68430dd3'
 STACKS = [
-    {'id': '884465b2-dc23-444b-a9aa-a0af68430dd3', 'stack_name': 'demo',
+    {'id': STACK_ID, 'stack_name': 'demo',
      'stack_status': 'CREATE_COMPLETE'},
+]
+
+
+def _resource(name, kind, physical_id, required_by=()):
+    stack = f'http://heat/v1/p/stacks/demo/{STACK_ID}'
+    return {'resource_name': name, 'resource_type': kind, 'physical_resource_id': physical_id,
+            'required_by': list(required_by),
+            'links': [{'rel': 'self', 'href': f'{stack}/resources/{name}'},
+                      {'rel': 'stack', 'href': stack}]}
+
+
+# The demo stack's resources, as the map lists them (nested stacks included).
+RESOURCES = [
+    _resource('mysql', 'OS::Heat::SoftwareComponent', MYSQL_ID,
+              ['mysql_deployment_1', 'mysql_deployment_2']),
+    _resource('wordpress', 'OS::Heat::SoftwareComponent', WORDPRESS_ID,
+              ['wordpress_deployment']),
+    _resource('mysql_deployment_1', 'OS::Heat::SoftwareDeployment', DEPLOYMENTS[0]['id'],
+              ['wordpress_deployment']),
+    _resource('mysql_deployment_2', 'OS::Heat::SoftwareDeployment', DEPLOYMENTS[1]['id']),
+    _resource('wordpress_deployment', 'OS::Heat::SoftwareDeployment', DEPLOYMENTS[2]['id']),
 ]
 
 SUMMARY_KEYS = ('id', 'name', 'group', 'creation_time')
@@ -226,6 +259,11 @@ def deployments(infos=None):
     return [software_deployments.SoftwareDeployment(
         None, copy.deepcopy(info), loaded=True)
         for info in infos or DEPLOYMENTS]
+
+
+def resource_list(infos=None):
+    return [resources.Resource(None, copy.deepcopy(info), loaded=True)
+            for info in infos or RESOURCES]
 
 
 def stack_list(infos=None):

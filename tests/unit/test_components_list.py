@@ -47,8 +47,9 @@ class ComponentsListTests(ComponentsTestCase):
         self.assertEqual([data.MYSQL_ID, data.WORDPRESS_ID, data.REPORT_ID],
                          list(cells))
         mysql = cells[data.MYSQL_ID]
-        self.assertEqual(('demo', 'mysql'),
-                         (mysql['stack'], mysql['resource']))
+        # The stack leads to its map.
+        self.assertEqual((f'<a href="/project/components/stacks/{data.STACK_ID}/" >demo</a>',
+                          'mysql'), (mysql['stack'], mysql['resource']))
         self.assertEqual('BACKUP, RESTORE', mysql['custom_actions'])
         self.assertEqual('CREATE', mysql['lifecycle_actions'])
         self.assertEqual(2, mysql['servers'])

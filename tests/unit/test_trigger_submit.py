@@ -333,4 +333,6 @@ class TemplateDefaultsTests(ComponentsTestCase):
         res = self.get_ajax(trigger_url(data.WORDPRESS_ID))
 
         self.assertFalse(res.context['form'].fields['input__db_dsn'].required)
-        self.mock_stack_template.assert_called_once_with(helpers.IsHttpRequest(), 'demo')
+        # The form's inputs and the stack's wiring both asked for it, each in vain.
+        self.mock_stack_template.assert_called_with(helpers.IsHttpRequest(),
+                                                    f'demo/{data.STACK_ID}')

@@ -1,3 +1,4 @@
+from django.utils.html import escape
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -23,7 +24,7 @@ class TriggerForm(run_form.RunForm):
     field_order = ['action', 'confirm_lifecycle', 'servers', 'transport',
                    'timeout']
 
-    def __init__(self, request, *args, component, **kwargs):
+    def __init__(self, request, *args, component, wired=(), **kwargs):
         super().__init__(request, *args, **kwargs)
         self.component = component
         self.fields['action'].choices = self._action_choices()
@@ -43,6 +44,23 @@ class TriggerForm(run_form.RunForm):
             self.initial['servers'] = [s for s in self.initial['servers']
                                        if s in component.server_ids]
         self.add_input_fields(component.inputs)
+        for each in wired:
+            self._prefill(each)
+
+    def _prefill(self, wired):
+        """An input the stack fed from another component's output starts at the value the
+        stack gave it, so that an action that needs it again does not need it looked up."""
+        name = run_form.INPUT_PREFIX + wired.name
+        field = self.fields.get(name)
+        if field is None:
+            return
+        field.help_text = ' '.join(filter(None, [str(field.help_text), escape(
+            gettext("From %(source)s on %(server)s, as the stack gave it.")
+            % {'source': wired.source, 'server': wired.source_server})]))
+        if wired.value is not None and name not in self.initial:
+            self.initial[name] = wired.value
+            # Marked as changed (input-defaults.js) once it differs from what the stack gave.
+            field.widget.attrs['data-hdd-default'] = wired.value
 
     def _action_choices(self):
         groups = [(_("Custom actions"), self.component.custom_actions),

@@ -1,3 +1,5 @@
+import logging
+
 from django import http
 from django.urls import reverse
 from django.urls import reverse_lazy
@@ -14,12 +16,16 @@ from heat_deploy_dashboard.content.components import forms as project_forms
 from heat_deploy_dashboard.content.components import map_picture
 from heat_deploy_dashboard.content.components import tables as project_tables
 from heat_deploy_dashboard.content.components import tabs as project_tabs
+from heat_deploy_dashboard.content.components import wired_inputs
 from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
+
+LOG = logging.getLogger(__name__)
 
 INDEX_URL = 'horizon:project:components:index'
 DETAIL_URL = 'horizon:project:components:detail'
@@ -142,10 +148,29 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
     def get_cancel_url(self):
         return reverse(DETAIL_URL, args=[self.kwargs['component_id']])
 
+    @memoized.memoized_method
+    def get_wiring(self):
+        """What the form shows of the stack's wiring: ([WiredInput], dependents); nothing on
+        a submit, which needs none of it, or when the stack cannot be read (the form works
+        without)."""
+        if self.request.method != 'GET':
+            return [], []
+        component = self.get_component()
+        try:
+            found = stack_maps.of_component(self.request, component)
+        except Exception:
+            LOG.warning("Could not read the wiring of component %s", component.id,
+                        exc_info=True)
+            return [], []
+        named = server_names.names(self.request)
+        return (wired_inputs.wired_inputs(found, component, named),
+                wired_inputs.dependents(found, component, named))
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         component = self.get_component()
         context['component'] = component
+        context['wired'], context['dependents'] = self.get_wiring()
         context['submit_url'] = reverse(
             'horizon:project:components:trigger', args=[component.id])
         context['commands'] = context['form'].shown_commands()
@@ -154,6 +179,7 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
     def get_form_kwargs(self):
         kwargs = super().get_form_kwargs()
         kwargs['component'] = self.get_component()
+        kwargs['wired'] = self.get_wiring()[0]
         return kwargs
 
     def get_initial(self):

@@ -1,0 +1,76 @@
+"""What Run Action takes from a component's stack wiring: the inputs the stack fed from another
+component's output, with the value the stack gave them and a newer one when the source has
+produced it since, and the components that take this one's outputs."""
+
+import dataclasses
+
+from heat_deploy_dashboard.deploy import inputs as heat_inputs
+
+
+@dataclasses.dataclass(frozen=True)
+class WiredInput:
+    name: str
+    # "mysql.dsn", as the stack's wiring names it.
+    source: str
+    source_server: str
+    # The value the stack gave the input: the same on every server, else None.
+    value: str | None
+    # {server id: value} when the servers were given different values.
+    by_server: dict
+    # The source's output as its newest run that wrote it left it, when it differs.
+    newer: str | None
+    newer_action: str | None
+
+
+def _newest_output(component, server_id, output):
+    """(text, action) of the output as the newest run of the component on the server that
+    wrote it left it, or (None, None)."""
+    runs = sorted((d for d in component.deployments if d['server_id'] == server_id),
+                  key=lambda d: d.get('creation_time') or '', reverse=True)
+    for run in runs:
+        value = (run.get('output_values') or {}).get(output)
+        if value is not None:
+            return heat_inputs.as_text(None, value), run.get('action')
+    return None, None
+
+
+def wired_inputs(wiring, component, server_names):
+    """[WiredInput] of the component's inputs its stack fed from another deployment's output,
+    in the order the component declares them."""
+    if wiring is None:
+        return []
+    types = {each.get('name'): each.get('type') for each in component.inputs}
+    found = []
+    for name, edges in wiring.feeds(component.id).items():
+        if name not in types:
+            continue
+        edge = edges[0]
+        given = {e.target.server_id: heat_inputs.as_text(types[name],
+                                                         e.target.input_values.get(name))
+                 for e in edges}
+        values = set(given.values())
+        value = values.pop() if len(values) == 1 else None
+        newer, action = _newest_output(edge.source.component, edge.source.server_id,
+                                       edge.output)
+        if newer == value or value is None:
+            newer = action = None
+        found.append(WiredInput(
+            name=name, source=f'{edge.source.component.run_name}.{edge.output}',
+            source_server=server_names.get(edge.source.server_id, edge.source.server_id),
+            value=value,
+            by_server={} if value is not None else {
+                server_names.get(s, s): text for s, text in sorted(given.items())},
+            newer=newer, newer_action=action))
+    order = list(types)
+    return sorted(found, key=lambda each: order.index(each.name))
+
+
+def dependents(wiring, component, server_names):
+    """[{component, servers (names), pairs [(output, input)]}] of the components that take
+    this one's outputs or run after it, by name."""
+    if wiring is None:
+        return []
+    return [{'component': consumer,
+             'servers': [server_names.get(s, s) for s in servers],
+             'server_ids': servers, 'pairs': pairs}
+            for consumer, servers, pairs in wiring.dependents(component.id)]
