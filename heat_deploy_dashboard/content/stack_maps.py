@@ -7,12 +7,16 @@ template per stack that defines a component's deployment. Errors come from heatc
 unchanged, for the views to turn into a sentence.
 """
 
+from urllib import parse
+
+from django.urls import reverse
 from horizon.utils.memoized import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.deploy.derived import as_dict
+from heat_deploy_dashboard import linking
 from heat_deploy_dashboard import wiring
 
 
@@ -57,3 +61,25 @@ def of_component(request, component):
     (made by hand) or of a stack deleted since."""
     root = component.stack_name and root_of(request, component.stack_name)
     return of_stack(request, root.id) if root else None
+
+
+def of_config_name(request, config_name):
+    """of_component() for a component known by its config's name only."""
+    stack_name, _resource = linking.stack_and_resource(
+        config_name, [stack.stack_name for stack in project_servers.stacks(request)])
+    root = stack_name and root_of(request, stack_name)
+    return of_stack(request, root.id) if root else None
+
+
+def dependents(wiring, component_id, server_names):
+    """[{component, servers (names), pairs [(output, input)], run_url}] of the components
+    that take this one's outputs or run after it, by name; run_url opens Run Action on the
+    servers where they do."""
+    if wiring is None:
+        return []
+    return [{'component': consumer,
+             'servers': [server_names.get(s, s) for s in servers],
+             'pairs': pairs,
+             'run_url': reverse('horizon:project:components:trigger', args=[consumer.id])
+             + '?' + parse.urlencode([('server', s) for s in servers])}
+            for consumer, servers, pairs in wiring.dependents(component_id)]

@@ -58,6 +58,7 @@ class Targets:
             'db1': demo_resources['db_server_1'],
             'mon': demo_resources['monitor_server'],
             'stack_run': demo_resources['mysql_deployment_1'],
+            'stack': heat.stacks.get('demo').id,
             'nowhere': NOWHERE,
         }
         self.expected = {}      # run name: (status, status_reason) it must keep
@@ -369,6 +370,9 @@ CASES = [
     Case('component-servers-tab',
          '/project/components/{component}/?tab=component_details__servers', 'page'),
     Case('component-run-get', '/project/components/{component}/run/', 'page'),
+    Case('component-map-tab', '/project/components/{component}/?tab=component_details__map',
+         'page'),
+    Case('stack-map', '/project/components/stacks/{stack}/', 'page'),
     Case('component-run-get-prefilled',
          '/project/components/{component}/run/?action=BACKUP&server={db1}'
          '&input__backup_dir=x', 'page'),

@@ -164,6 +164,7 @@ ROUTES = {
     'components:index': {},
     'components:detail': {'component_id': MYSQL['id']},
     'components:trigger': {'component_id': MYSQL['id']},
+    'components:stack': {'stack_id': STACK['id']},
     'deployments:index': {},
     'deployments:status': {'query': '?id=' + RUNNING['id']},
     'deployments:detail': {'deployment_id': BACKUP_RUN['id']},
@@ -214,7 +215,7 @@ def server_metadata(request, server_id):
         for config in DERIVED if any(each['value'] == server_id for each in config['inputs'])]
 
 
-def resources_list(request, stack, resource_type, nested_depth=0, with_detail=False):
+def resources_list(request, stack, resource_type=None, nested_depth=0, with_detail=False):
     if resource_type != 'OS::Heat::DeployedServer':
         return []
     return [heat_resources.Resource(None, {

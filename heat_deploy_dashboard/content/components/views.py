@@ -164,7 +164,7 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
             return [], []
         named = server_names.names(self.request)
         return (wired_inputs.wired_inputs(found, component, named),
-                wired_inputs.dependents(found, component, named))
+                stack_maps.dependents(found, component.id, named))
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -1,6 +1,6 @@
 """What Run Action takes from a component's stack wiring: the inputs the stack fed from another
 component's output, with the value the stack gave them and a newer one when the source has
-produced it since, and the components that take this one's outputs."""
+produced it since."""
 
 import dataclasses
 
@@ -63,14 +63,3 @@ def wired_inputs(wiring, component, server_names):
             newer=newer, newer_action=action))
     order = list(types)
     return sorted(found, key=lambda each: order.index(each.name))
-
-
-def dependents(wiring, component, server_names):
-    """[{component, servers (names), pairs [(output, input)]}] of the components that take
-    this one's outputs or run after it, by name."""
-    if wiring is None:
-        return []
-    return [{'component': consumer,
-             'servers': [server_names.get(s, s) for s in servers],
-             'server_ids': servers, 'pairs': pairs}
-            for consumer, servers, pairs in wiring.dependents(component.id)]

@@ -1,3 +1,4 @@
+import logging
 import re
 import types
 from urllib import parse
@@ -31,10 +32,12 @@ from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import server_names
+from heat_deploy_dashboard.content import stack_maps
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
+LOG = logging.getLogger(__name__)
 
 # What Heat checks for the calls a run's page makes: the deployment and its derived config.
 SHOW_RULES = (("orchestration", "software_deployments:show"),
@@ -144,10 +147,23 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             len(runs_found)) % {'action': first.action, 'count': len(runs_found)}
         context['action'] = first.action
         context['source'] = operations.source_link(self.request, operation)
+        context['dependents'] = self._dependents(operation, context['source'])
         context['inputs'] = runs.run_inputs(configs[first.config_id])
         context['counts'] = project_tables.status_counts(
             map(project_tables.shown_status, runs_found))
         return context
+
+    def _dependents(self, operation, source):
+        """The components that take the operation's component's outputs, to follow up on."""
+        if not (source and source['component']):
+            return []
+        try:
+            found = stack_maps.of_config_name(self.request, source['name'])
+        except Exception:
+            LOG.warning("Could not read the wiring of component %s", operation.source,
+                        exc_info=True)
+            return []
+        return stack_maps.dependents(found, operation.source, server_names.names(self.request))
 
 
 class OperationRerunView(PolicyRequiredMixin, generic.View):
