@@ -56,7 +56,9 @@ class Bench:
         self.seeder = seed.Seeder(lambda: clients.raw_heat(session), self.demo['mysql'],
                                   'BACKUP')
         self.ids = {'component': self.demo['mysql'], 'config': self.demo['mysql'],
-                    'server': seed.FAKE_SERVERS[0]}
+                    'server': seed.FAKE_SERVERS[0], 'stack': self.heat.stacks.get('demo').id,
+                    # Its form reads the stack's wiring for the input mysql feeds.
+                    'wired_component': self.demo['wordpress']}
         results['backend_calls'] = {}
         results['list_cost'] = {}
 

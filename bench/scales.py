@@ -24,6 +24,9 @@ def panel_pages(ids):
         'server': f'/project/servers/{ids["server"]}/',
         'config': f'/project/configs/{ids["config"]}/',
         'operation': f'/project/deployments/operations/{ids["operation"]}/',
+        'stack_map': f'/project/components/stacks/{ids["stack"]}/',
+        'component_map': f'/project/components/{ids["component"]}/?tab=component_details__map',
+        'run_action': f'/project/components/{ids["wired_component"]}/run/',
     }
 
 

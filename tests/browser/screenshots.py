@@ -94,6 +94,11 @@ def take(layout, output_dir):
 
         user.click_panel('Components')
         _shoot(browser, user, output_dir / 'components.png')
+        stack = heat.stacks.get('demo').id
+        user.find(f'table#components tbody a[href="/project/components/stacks/{stack}/"]').click()
+        user.wait_for_page(f'/project/components/stacks/{stack}/')
+        user.visible('svg.hdd-map-picture')
+        _shoot(browser, user, output_dir / 'stack-map.png')
 
         form = pages.open_run_action(user, 'mysql')
         form.choose_action('BACKUP')

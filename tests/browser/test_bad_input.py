@@ -84,7 +84,10 @@ def test_an_input_without_a_default_must_be_given(demo_user, heat, swift):
         form = pages.open_run_action(user, 'wordpress')
         form.choose_action('ROTATE_KEYS')
         field = form.input('db_dsn')
-        assert field.get_attribute('value') == ''
+        # The stack fed it from mysql's dsn, and the form starts at that value: emptied, it
+        # must be given again.
+        assert field.get_attribute('value').startswith('mysql://')
+        field.clear()
         page_form = form.modal.find_element(By.TAG_NAME, 'form')
 
         if user.js('return arguments[0].validity.valueMissing', field):
