@@ -20,7 +20,8 @@ from heat_deploy_dashboard.content import server_names
 MARGIN = 12
 LABEL_WIDTH = 170
 HEADER_HEIGHT = 34
-COLUMN_WIDTH = 190
+# Room between two columns for an arrow's label.
+COLUMN_WIDTH = 250
 BOX_WIDTH = 150
 BOX_HEIGHT = 40
 ROW_HEIGHT = 62
@@ -68,6 +69,7 @@ class Arrow:
     label: str
     label_x: float
     label_y: float
+    label_anchor: str
     title: str
     order: bool
 
@@ -170,9 +172,18 @@ def layout(request, wiring, centre=None):
             running_id=running, centre=node.component.id == centre)
 
     arrows = []
+    into = {}
     for edge in wiring.edges:
         source, target = boxes[edge.source], boxes[edge.target]
         path, (x, y) = _curve(source, target)
+        anchor = 'middle'
+        if target.x > source.x:
+            # Beside the input it feeds, one line up for each other input of the box.
+            stacked = into.setdefault(target, 0)
+            into[target] += 1
+            x, y, anchor = target.x - 6, target.y + BOX_HEIGHT / 2 - 2 - 13 * stacked, 'end'
+        else:
+            y -= 4
         words = {'source': source.component, 'source_server': source.server,
                  'target': target.component, 'target_server': target.server,
                  'output': edge.output, 'input': edge.input}
@@ -184,8 +195,8 @@ def layout(request, wiring, centre=None):
             label = ''
             title = gettext("%(target)s on %(target_server)s comes after %(source)s on "
                             "%(source_server)s") % words
-        arrows.append(Arrow(path, shortened(label, COLUMN_WIDTH - 10), x, y - 4, title,
-                            order=not edge.output))
+        arrows.append(Arrow(path, shortened(label, COLUMN_WIDTH - BOX_WIDTH - 12), x, y,
+                            anchor, title, order=not edge.output))
 
     width = MARGIN * 2 + LABEL_WIDTH + max(1, len(columns)) * COLUMN_WIDTH + BEND
     height = MARGIN * 2 + HEADER_HEIGHT + max(1, len(servers)) * ROW_HEIGHT
