@@ -5,10 +5,15 @@ project filter for context.is_admin), and a deployment does not say whose it is:
 does (api.heat.foreign_config_ids). Anyone else gets Heat's listing as it is, at no extra call.
 """
 
+from horizon.utils.memoized import memoized
+
 from heat_deploy_dashboard import api
 
 
+@memoized
 def deployments(request, server_id=None):
+    """Listed once per request: a page's table, its components and its stack's wiring all
+    read it."""
     found = api.heat.deployments_list(request, server_id=server_id)
     foreign = api.heat.foreign_config_ids(request, {d.config_id for d in found})
     return [d for d in found if d.config_id not in foreign]

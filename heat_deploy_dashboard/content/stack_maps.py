@@ -1,23 +1,27 @@
 """The wiring of a project's stack (wiring.py) as the pages read it: the map, the Run Action
 form's prefilled inputs and dependents, and an operation's follow-ups.
 
-Calls, whatever the number of runs: the stack listing and the components (directory, shared
-with the page), one resource listing of the root stack with its nested stacks, and one
-template per stack that defines a component's deployment. Errors come from heatclient
-unchanged, for the views to turn into a sentence.
+Calls, whatever the number of runs: the stack listing and the deployment listing (both shared
+with the rest of the page), one resource listing of the root stack with its nested stacks, and
+one template per stack that defines a component's deployment. No run's config is read. Errors
+come from heatclient unchanged, for the views to turn into a sentence; quietly() is for the
+pages that work without the wiring.
 """
 
+import logging
 from urllib import parse
 
 from django.urls import reverse
 from horizon.utils.memoized import memoized
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.deploy.derived import as_dict
 from heat_deploy_dashboard import linking
 from heat_deploy_dashboard import wiring
+
+LOG = logging.getLogger(__name__)
 
 
 def root_of(request, stack_name):
@@ -44,42 +48,50 @@ def stack_by_id(request, stack_id):
 @memoized
 def of_stack(request, stack_id):
     """The wiring.Wiring of one of the project's top-level stacks, by id."""
-    stacks = project_servers.stacks(request)
-    names = {stack.id: stack.stack_name for stack in stacks}
-    root = names[stack_id]
+    names = {stack.id: stack.stack_name for stack in project_servers.stacks(request)}
     resources = [as_dict(each) for each in api.heat.resources_list(
-        request, f'{root}/{stack_id}', nested_depth=project_servers.NESTED_DEPTH)]
+        request, f'{names[stack_id]}/{stack_id}', nested_depth=project_servers.NESTED_DEPTH)]
 
     def template_of(each_id):
         return project_servers.template(request, names[each_id]) if each_id in names else None
 
-    return wiring.wire(root, resources, template_of, directory.components(request))
+    deployments = {d.id: as_dict(d) for d in project_runs.deployments(request)}
+    return wiring.wire(stack_id, resources, template_of, deployments)
 
 
-def of_component(request, component):
-    """The wiring of the stack that made the component, or None for a component of no stack
-    (made by hand) or of a stack deleted since."""
-    root = component.stack_name and root_of(request, component.stack_name)
-    return of_stack(request, root.id) if root else None
-
-
-def of_config_name(request, config_name):
-    """of_component() for a component known by its config's name only."""
-    stack_name, _resource = linking.stack_and_resource(
-        config_name, [stack.stack_name for stack in project_servers.stacks(request)])
+def of_stack_named(request, stack_name):
+    """The wiring of the top-level stack that holds the stack of this name (a component's
+    stack_name), or None for no stack (a component made by hand) or one deleted since."""
     root = stack_name and root_of(request, stack_name)
     return of_stack(request, root.id) if root else None
 
 
-def dependents(wiring, component_id, server_names):
-    """[{component, servers (names), pairs [(output, input)], run_url}] of the components
-    that take this one's outputs or run after it, by name; run_url opens Run Action on the
-    servers where they do."""
-    if wiring is None:
+def of_config_name(request, config_name):
+    """of_stack_named() for a component known by its config's name only."""
+    stack_name, _resource = linking.stack_and_resource(
+        config_name, [stack.stack_name for stack in project_servers.stacks(request)])
+    return of_stack_named(request, stack_name)
+
+
+def quietly(read, request, *args):
+    """What read(request, *args) gives, or None, logged, when Heat fails it: for the pages
+    that work without the wiring."""
+    try:
+        return read(request, *args)
+    except Exception:
+        LOG.warning('Could not read the wiring of stack %s', args, exc_info=True)
+        return None
+
+
+def dependents(found, component_id, server_names):
+    """[{component_id, name, servers (names), pairs [(output, input)], run_url}] of the
+    components that take this one's outputs or run after it (wiring.Dependent), by name;
+    run_url opens Run Action on the servers where they do."""
+    if found is None:
         return []
-    return [{'component': consumer,
-             'servers': [server_names.get(s, s) for s in servers],
-             'pairs': pairs,
-             'run_url': reverse('horizon:project:components:trigger', args=[consumer.id])
-             + '?' + parse.urlencode([('server', s) for s in servers])}
-            for consumer, servers, pairs in wiring.dependents(component_id)]
+    return [{'component_id': each.component_id, 'name': each.component_name,
+             'servers': [server_names.get(s, s) for s in each.server_ids],
+             'pairs': each.pairs,
+             'run_url': reverse('horizon:project:components:trigger', args=[each.component_id])
+             + '?' + parse.urlencode([('server', s) for s in each.server_ids])}
+            for each in found.dependents(component_id)]

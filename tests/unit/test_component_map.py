@@ -5,6 +5,9 @@ import re
 
 from django.urls import reverse
 
+from heat_deploy_dashboard import deploy
+from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
+
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url
 from tests.unit.components_case import HEAT_MOCKS
@@ -123,3 +126,23 @@ class WiredInputTests(ComponentsTestCase):
         self.assertEqual(200, res.status_code)
         self.assertIsNone(res.context['form']['input__db_dsn'].value())
         self.assertNotContains(res, 'Components that depend on this one')
+
+
+class FollowUpTests(ComponentsTestCase):
+
+    @helpers.create_mocks(HEAT_MOCKS)
+    def test_an_operation_on_a_source_offers_run_action_on_its_dependents(self):
+        operation = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
+                                     '2026-11-23T08:00:00Z', data.MYSQL_ID)
+        configs = copy.deepcopy(data.CONFIGS)
+        # The running BACKUP on the first db server is this operation's.
+        backup = next(c for c in configs if c['name'] == 'mysql-BACKUP')
+        backup['options'] = {OPERATION_OPTION: operation.as_option()}
+        self.serve(configs=configs)
+
+        res = self.client.get(reverse('horizon:project:deployments:operation',
+                                      args=[operation.id]))
+
+        run_url = trigger_url(data.WORDPRESS_ID, f'?server={data.WEB}')
+        self.assertContains(res, f'href="{run_url}">Run an action on wordpress</a>')
+        self.assertContains(res, 'takes dsn as db_dsn')

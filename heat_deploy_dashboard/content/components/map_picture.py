@@ -36,7 +36,6 @@ STATUS_CLASSES = {
     deployments_tables.CANCELLED: 'failed',
     'IN_PROGRESS': 'in-progress',
 }
-_DISPLAY = dict(deployments_tables.STATUS_DISPLAY_CHOICES)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,12 +93,12 @@ def shortened(text, width):
 
 
 def _columns(wiring):
-    """The components in the order of their columns: each after those that feed it."""
-    components = {n.component.id: n.component for n in wiring.nodes}
+    """[(component id, name)] in the order of their columns: each after those that feed it."""
+    components = {n.component_id: n.component_name for n in wiring.nodes}
     feeders = {each: set() for each in components}
     for edge in wiring.edges:
-        if edge.source.component.id != edge.target.component.id:
-            feeders[edge.target.component.id].add(edge.source.component.id)
+        if edge.source.component_id != edge.target.component_id:
+            feeders[edge.target.component_id].add(edge.source.component_id)
     rank = {}
 
     def rank_of(each, seen=()):
@@ -109,23 +108,26 @@ def _columns(wiring):
                                   if f not in seen and f != each), default=-1)
         return rank[each]
 
-    return sorted(components.values(),
-                  key=lambda c: (rank_of(c.id), c.name, c.id))
+    return sorted(components.items(), key=lambda c: (rank_of(c[0]), c[1], c[0]))
 
 
-def _status(node):
-    latest = node.latest
+def latest_runs(components):
+    """{(component id, server id): its newest run there (a dict)} of linking.Components."""
+    return {(c.id, run['server_id']): run for c in components
+            for run in c.latest_deployments()}
+
+
+def _status(latest):
     if latest is None:
         return '', 'none', '', None
     status = deployments_tables.shown_status(latest)
-    return (str(_DISPLAY.get(status, status or '')), STATUS_CLASSES.get(status, 'none'),
+    return (deployments_tables.status_word(status), STATUS_CLASSES.get(status, 'none'),
             latest.get('action') or '', latest['id'] if status == 'IN_PROGRESS' else None)
 
 
-def _url(node):
-    latest = node.latest
+def _url(node, latest):
     if latest is None:
-        return reverse('horizon:project:components:detail', args=[node.component.id])
+        return reverse('horizon:project:components:detail', args=[node.component_id])
     return reverse('horizon:project:deployments:detail', args=[latest['id']])
 
 
@@ -149,13 +151,14 @@ def _curve(source, target):
     return path, half
 
 
-def layout(request, wiring, centre=None):
-    """The Picture of a Wiring; ``centre``: the id of the component the page is about."""
+def layout(request, wiring, latest, centre=None):
+    """The Picture of a Wiring; ``latest``: latest_runs() of its components; ``centre``: the
+    id of the component the page is about."""
     columns = _columns(wiring)
-    column_of = {c.id: i for i, c in enumerate(columns)}
+    column_of = {component_id: i for i, (component_id, _name) in enumerate(columns)}
     first_column = {}
     for node in wiring.nodes:
-        first_column[node.server_id] = min(column_of[node.component.id],
+        first_column[node.server_id] = min(column_of[node.component_id],
                                            first_column.get(node.server_id, len(columns)))
     named = server_names.names(request)
     servers = sorted(first_column, key=lambda s: (first_column[s], named.get(s, s), s))
@@ -163,13 +166,14 @@ def layout(request, wiring, centre=None):
 
     boxes = {}
     for node in wiring.nodes:
-        status, status_class, action, running = _status(node)
+        run = latest.get((node.component_id, node.server_id))
+        status, status_class, action, running = _status(run)
         boxes[node] = Box(
-            x=MARGIN + LABEL_WIDTH + column_of[node.component.id] * COLUMN_WIDTH,
+            x=MARGIN + LABEL_WIDTH + column_of[node.component_id] * COLUMN_WIDTH,
             y=MARGIN + HEADER_HEIGHT + row_of[node.server_id] * ROW_HEIGHT,
-            component=node.component.run_name, server=named.get(node.server_id, node.server_id),
-            status=status, status_class=status_class, action=action, url=_url(node),
-            running_id=running, centre=node.component.id == centre)
+            component=node.component_name, server=named.get(node.server_id, node.server_id),
+            status=status, status_class=status_class, action=action, url=_url(node, run),
+            running_id=running, centre=node.component_id == centre)
 
     arrows = []
     into = {}
@@ -205,9 +209,9 @@ def layout(request, wiring, centre=None):
         title=gettext("Components of stack %(stack)s, by server") % {
             'stack': wiring.stack_name},
         columns=[{'x': MARGIN + LABEL_WIDTH + i * COLUMN_WIDTH + BOX_WIDTH / 2,
-                  'text': shortened(c.run_name, COLUMN_WIDTH - 10), 'name': c.run_name,
-                  'centre': c.id == centre}
-                 for i, c in enumerate(columns)],
+                  'text': shortened(name, COLUMN_WIDTH - 10), 'name': name,
+                  'centre': component_id == centre}
+                 for i, (component_id, name) in enumerate(columns)],
         servers=[{'y': MARGIN + HEADER_HEIGHT + i * ROW_HEIGHT + BOX_HEIGHT / 2 + 4,
                   'text': shortened(named.get(s, s), LABEL_WIDTH - 10),
                   'name': named.get(s, s)}
@@ -215,13 +219,14 @@ def layout(request, wiring, centre=None):
         boxes=list(boxes.values()), arrows=arrows)
 
 
-def context(request, wiring, centre=None, stack_url=None):
-    """What components/_map.html draws: the picture, and its arrows as the rows of a table."""
-    picture = layout(request, wiring, centre)
+def context(request, wiring, components, centre=None, stack_url=None):
+    """What components/_map.html draws: the picture, and its arrows as the rows of a table.
+    ``components``: linking.Components, for the latest run of each box."""
+    picture = layout(request, wiring, latest_runs(components), centre)
     named = server_names.names(request)
-    edges = [{'source': e.source.component.run_name,
+    edges = [{'source': e.source.component_name,
               'source_server': named.get(e.source.server_id, e.source.server_id),
-              'output': e.output, 'input': e.input, 'target': e.target.component.run_name,
+              'output': e.output, 'input': e.input, 'target': e.target.component_name,
               'target_server': named.get(e.target.server_id, e.target.server_id)}
              for e in wiring.edges]
     return {'picture': picture, 'wiring': wiring, 'edges': edges, 'stack_url': stack_url,

@@ -6,6 +6,7 @@ from heat_deploy_dashboard.content.components import map_picture
 from heat_deploy_dashboard.content.components import tables
 from heat_deploy_dashboard.content.deployments import operations
 from heat_deploy_dashboard.content.deployments import tables as deployments_tables
+from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import stack_maps
@@ -79,16 +80,16 @@ class MapTab(tabs.Tab):
     def get_context_data(self, request):
         component = self.tab_group.kwargs['component']
         try:
-            root = component.stack_name and stack_maps.root_of(request, component.stack_name)
-            found = root and stack_maps.of_stack(request, root.id)
+            found = stack_maps.of_stack_named(request, component.stack_name)
         except Exception:
             errors.heat_failed(request, _("retrieve the stack's map"))
             return {'failed': True}
         if not found:
             return {'component': component}
         return {'component': component, 'map': map_picture.context(
-            request, found.around(component.id), centre=component.id,
-            stack_url=reverse('horizon:project:components:stack', args=[root.id]))}
+            request, found.around(component.id), directory.components(request),
+            centre=component.id,
+            stack_url=reverse('horizon:project:components:stack', args=[found.stack_id]))}
 
 
 class ComponentTabs(tabs.TabGroup):

@@ -1,5 +1,3 @@
-import logging
-
 from django import http
 from django.urls import reverse
 from django.urls import reverse_lazy
@@ -24,8 +22,6 @@ from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
-
-LOG = logging.getLogger(__name__)
 
 INDEX_URL = 'horizon:project:components:index'
 DETAIL_URL = 'horizon:project:components:detail'
@@ -120,7 +116,7 @@ class StackMapView(PolicyRequiredMixin, generic.TemplateView):
             raise http.Http404()
         context.update({
             'page_title': _("Components of Stack %(stack)s") % {'stack': stack.stack_name},
-            'map': map_picture.context(self.request, found),
+            'map': map_picture.context(self.request, found, directory.components(self.request)),
         })
         return context
 
@@ -156,14 +152,11 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
         if self.request.method != 'GET':
             return [], []
         component = self.get_component()
-        try:
-            found = stack_maps.of_component(self.request, component)
-        except Exception:
-            LOG.warning("Could not read the wiring of component %s", component.id,
-                        exc_info=True)
-            return [], []
+        found = stack_maps.quietly(stack_maps.of_stack_named, self.request,
+                                   component.stack_name)
         named = server_names.names(self.request)
-        return (wired_inputs.wired_inputs(found, component, named),
+        return (wired_inputs.wired_inputs(found, component, directory.components(self.request),
+                                          named),
                 stack_maps.dependents(found, component.id, named))
 
     def get_context_data(self, **kwargs):

@@ -34,9 +34,10 @@ def _newest_output(component, server_id, output):
     return None, None
 
 
-def wired_inputs(wiring, component, server_names):
+def wired_inputs(wiring, component, components, server_names):
     """[WiredInput] of the component's inputs its stack fed from another deployment's output,
-    in the order the component declares them."""
+    in the order the component declares them; ``components``: the project's, for the runs of
+    the sources."""
     if wiring is None:
         return []
     types = {each.get('name'): each.get('type') for each in component.inputs}
@@ -50,12 +51,13 @@ def wired_inputs(wiring, component, server_names):
                  for e in edges}
         values = set(given.values())
         value = values.pop() if len(values) == 1 else None
-        newer, action = _newest_output(edge.source.component, edge.source.server_id,
-                                       edge.output)
+        source = next((c for c in components if c.id == edge.source.component_id), None)
+        newer, action = (_newest_output(source, edge.source.server_id, edge.output)
+                         if source else (None, None))
         if newer == value or value is None:
             newer = action = None
         found.append(WiredInput(
-            name=name, source=f'{edge.source.component.run_name}.{edge.output}',
+            name=name, source=f'{edge.source.component_name}.{edge.output}',
             source_server=server_names.get(edge.source.server_id, edge.source.server_id),
             value=value,
             by_server={} if value is not None else {

@@ -57,12 +57,9 @@ def _quiet(request, ids, pool):
     return looked | nothing_yet
 
 
-_STATUS_WORDS = dict(project_tables.STATUS_DISPLAY_CHOICES)
-
-
 def _shown(deployment):
     status = project_tables.shown_status(deployment)
-    return {'status': status, 'label': str(_STATUS_WORDS.get(status, status))}
+    return {'status': status, 'label': project_tables.status_word(status)}
 
 
 class StatusView(PolicyRequiredMixin, generic.View):

@@ -61,6 +61,11 @@ def shown_status(deployment):
             else getattr(deployment, 'status', None))
 
 
+def status_word(status):
+    """A shown status as the tables word it, for pages that show it without a table."""
+    return str(dict(STATUS_DISPLAY_CHOICES).get(status, status or ''))
+
+
 def is_failed(deployment):
     """Whether the run failed, a cancelled one included: what Run Again on Failed runs."""
     return shown_status(deployment) in ('FAILED', CANCELLED)

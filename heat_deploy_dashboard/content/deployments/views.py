@@ -1,4 +1,3 @@
-import logging
 import re
 import types
 from urllib import parse
@@ -37,7 +36,6 @@ from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import cli
 from heat_deploy_dashboard.deploy import runs
 
-LOG = logging.getLogger(__name__)
 
 # What Heat checks for the calls a run's page makes: the deployment and its derived config.
 SHOW_RULES = (("orchestration", "software_deployments:show"),
@@ -157,12 +155,7 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         """The components that take the operation's component's outputs, to follow up on."""
         if not (source and source['component']):
             return []
-        try:
-            found = stack_maps.of_config_name(self.request, source['name'])
-        except Exception:
-            LOG.warning("Could not read the wiring of component %s", operation.source,
-                        exc_info=True)
-            return []
+        found = stack_maps.quietly(stack_maps.of_config_name, self.request, source['name'])
         return stack_maps.dependents(found, operation.source, server_names.names(self.request))
 
 

@@ -10,7 +10,7 @@
   function start($map) {
     var classes = JSON.parse($map.attr('data-status-classes'));
     var allClasses = $.map(classes, function (css) { return 'hdd-map-' + css; })
-      .concat(['hdd-map-none']).join(' ');
+      .concat(['hdd-map-none']);
     var retryMs = POLL_MS;
 
     function nodesOf(id) {
@@ -23,16 +23,16 @@
     function show(id, shown) {
       nodesOf(id).each(function () {
         var $node = $(this);
-        var before = $node.find('.hdd-map-status').text();
         var words = [shown.label, $node.attr('data-action')].filter(Boolean).join(' \u00b7 ');
         // SVG elements take classes through the attribute: jQuery 1.x cannot set them.
         var css = ($node.attr('class') || '').split(' ').filter(function (each) {
-          return allClasses.split(' ').indexOf(each) < 0;
+          return allClasses.indexOf(each) < 0;
         }).concat(['hdd-map-' + (classes[shown.status] || 'none')]).join(' ');
         $node.attr('class', css);
         $node.find('.hdd-map-status').text(words);
+        // The label ends with the status the box was drawn with (data-label).
         $node.attr('aria-label', ($node.attr('aria-label') || '').replace(
-          $node.attr('data-label') || before, shown.label));
+          $node.attr('data-label'), shown.label));
         $node.attr('data-label', shown.label);
         if (shown.status !== 'IN_PROGRESS') {
           $node.removeAttr('data-run-id');
