@@ -28,13 +28,6 @@ outputs:
 """
 
 
-@pytest.fixture(scope='module')
-def user(cloud):
-    session = dashboard.Dashboard(cloud.layout.dashboard_url)
-    session.login()
-    return session
-
-
 def _create(user, name):
     """Create a config from the definition file through the form; its id."""
     response = user.post('/project/configs/create/', {

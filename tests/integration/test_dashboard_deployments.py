@@ -15,13 +15,6 @@ from tests.integration import waiting
 LONG_OUTPUT_LINES = 3000   # about 150 KB of stdout
 
 
-@pytest.fixture(scope='module')
-def user(cloud):
-    session = dashboard.Dashboard(cloud.layout.dashboard_url)
-    session.login()
-    return session
-
-
 @pytest.fixture
 def run_backup(user, heat, demo_resources):
     """Run mysql's BACKUP on demo-db-2 through the form; return the new deployment."""

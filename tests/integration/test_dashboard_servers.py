@@ -2,20 +2,11 @@
 
 import re
 
-import pytest
-
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard.deploy import tempurl
 from tests.integration import dashboard
 from tests.integration import waiting
-
-
-@pytest.fixture(scope='module')
-def user(cloud):
-    session = dashboard.Dashboard(cloud.layout.dashboard_url)
-    session.login()
-    return session
 
 
 def test_a_servers_page_lists_every_run_on_it_with_its_inputs_and_a_timeline(

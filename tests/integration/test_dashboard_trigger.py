@@ -8,13 +8,6 @@ from tests.integration import dashboard
 from tests.integration import waiting
 
 
-@pytest.fixture(scope='module')
-def user(cloud):
-    session = dashboard.Dashboard(cloud.layout.dashboard_url)
-    session.login()
-    return session
-
-
 def _runs_named(heat, name):
     return {c.id for c in heat.software_configs.list(limit=1000) if c.name == name}
 

@@ -23,13 +23,6 @@ KEYSTONE = 'identity service (Keystone)'
 
 
 @pytest.fixture(scope='module')
-def user(cloud):
-    session = dashboard.Dashboard(cloud.layout.dashboard_url)
-    session.login()
-    return session
-
-
-@pytest.fixture(scope='module')
 def operation(heat, find_transport, demo_resources):
     """The id of an operation of one run, cancelled: its page and its Run Again on Failed both
     open. On a server no agent reads, so that nothing runs it."""

@@ -14,8 +14,6 @@ import time
 from heatclient import exc as heat_exc
 import pytest
 
-from tests.integration import dashboard
-
 STACK = 'map-test'
 SCRIPT = {'actions': ['CREATE'], 'tool': 'script', 'config': '#!/bin/sh\necho ok\n'}
 # NO_SIGNAL: no agent reads these servers, and the stack completes without one.
@@ -74,13 +72,6 @@ def _wait_for_status(heat, stack_id, done, timeout=120):
                 f'{stack.stack_name}: {stack.stack_status}: {stack.stack_status_reason}')
             return stack
         time.sleep(1)
-
-
-@pytest.fixture(scope='module')
-def user(cloud):
-    session = dashboard.Dashboard(cloud.layout.dashboard_url)
-    session.login()
-    return session
 
 
 @pytest.fixture(scope='module')
