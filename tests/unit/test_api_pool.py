@@ -22,7 +22,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'  # keep-alive, as the services answer
 
     def do_GET(self):  # noqa: N802 (the name http.server calls)
+        # Noted before answering: the client may assert as soon as it has the answer.
         self.server.calls.append(self.client_address)
+        self.server.cookies.append(self.headers.get('Cookie'))
         if self.server.delay:
             time.sleep(self.server.delay)
         body = {'software_deployment': {'id': DEPLOYMENT_ID, 'config_id': 'c'}}
@@ -35,7 +37,6 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != 'HEAD':
             self.wfile.write(data)
-        self.server.cookies.append(self.headers.get('Cookie'))
 
     do_HEAD = do_GET  # noqa: N815
 
