@@ -17,20 +17,28 @@ def _yes(met):
 
 
 def _list_cost(results):
+    """At 1,000 runs the page's own part (page - Horizon's floor) against Heat's list; at
+    10,000, where Heat's list is most of it, the whole page."""
     rows = []
-    for scale, goal in (('1000', 1.3), ('10000', 1.2)):
+    for scale in ('1000', '10000'):
         found = results.get('list_cost', {}).get(scale)
         if not found:
             continue
         first, http = found['first_view'], found['http_view']
-        rows.append((f'list page cost, {int(scale):,} deployments on 50 servers',
+        floor = found.get('horizon_floor_median', float('nan'))
+        if scale == '1000':
+            ratio, goal = (found['page_median'] - floor) / found['raw_median'], 0.5
+            what = 'page - floor'
+        else:
+            ratio, goal = found['ratio'], 1.1
+            what = 'page'
+        rows.append((f'list page cost, {int(scale):,} deployments on 50 servers ({what})',
                      f'first page of 20 runs {_s(found["page_median"])} (first view after seeding '
                      f'{_s(first["seconds"])}, {first["cache"]["misses"]} config reads; over '
                      f'HTTP via gunicorn: {http["status"]} in {_s(http["seconds"])}; '
-                     f'Horizon\'s own Settings page, no backend call: '
-                     f'{_s(found.get("horizon_floor_median", float("nan")))})',
+                     f'Horizon\'s own Settings page, no backend call: {_s(floor)})',
                      f'heatclient list {_s(found["raw_median"])}',
-                     f'{found["ratio"]:.2f}', f'<= {goal}', _yes(found['ratio'] <= goal)))
+                     f'{ratio:.2f}', f'{what} <= {goal} x list', _yes(ratio <= goal)))
     return rows
 
 
@@ -40,25 +48,46 @@ def _calls_text(calls):
     return f'{heat}' + (f'+{swift} swift' if swift else '')
 
 
+def _count(calls):
+    return calls.get('heat_api', 0) + calls.get('swift_proxy', 0)
+
+
+def _views_text(name, found):
+    first, again = _calls_text(found['first']), _calls_text(found['again'])
+    return f'{name} {first}' if first == again else f'{name} {first} (again {again})'
+
+
+# Issue #16's goals on the first view after seeding: the pages over components.
+FIRST_VIEW_GOALS = {'components': 3, 'component': 5}
+# The deployments page reads the derived configs of the runs it shows, once each: bounded
+# by its page size, not constant, on a first view.
+BOUNDED_FIRST_VIEWS = ('deployments',)
+
+
 def _backend_calls(results):
     rows = []
     measured = results.get('backend_calls', {})
-    list_maxima = []
-    for scale, found in measured.items():
+    for found in measured.values():
         pages = found['pages']
-        lists = ', '.join(f'{name} {_calls_text(pages[name]["again"])}'
-                          for name in scales.LIST_PAGES)
-        details = ', '.join(f'{name} {_calls_text(pages[name]["again"])}'
+        lists = ', '.join(_views_text(name, pages[name]) for name in scales.LIST_PAGES)
+        details = ', '.join(_views_text(name, pages[name])
                             for name in pages if name not in scales.LIST_PAGES)
-        worst = max(pages[name]['again'].get('heat_api', 0)
-                    + pages[name]['again'].get('swift_proxy', 0) for name in scales.LIST_PAGES)
-        list_maxima.append(worst)
-        rows.append((f'backend calls per page, {found["deployments"]:,} deployments',
+        met = all(_count(pages[name]['first']) <= most
+                  for name, most in FIRST_VIEW_GOALS.items())
+        rows.append((f'backend calls per page, {found["deployments"]:,} deployments, first '
+                     'view after seeding (and a second view where it differs)',
                      f'lists: {lists}; details: {details}', '-', '-',
-                     'constant, <= 3 for list pages', _yes(worst <= 3)))
-    if len(set(list_maxima)) > 1:
-        rows.append(('backend calls per page, across scales', 'not constant', '-', '-',
-                     'constant', _yes(False)))
+                     'components <= 3, component <= 5', _yes(met)))
+    if len(measured) > 1:
+        changing = sorted(
+            name for name in next(iter(measured.values()))['pages']
+            if len({_count(found['pages'][name]['again']) for found in measured.values()}) > 1
+            or (name not in BOUNDED_FIRST_VIEWS and len(
+                {_count(found['pages'][name]['first']) for found in measured.values()}) > 1))
+        rows.append((f'backend calls per page, across {", ".join(measured)} deployments',
+                     'constant' if not changing else 'changes: ' + ', '.join(changing),
+                     '-', '-', 'constant for every page (the deployments list\'s first view '
+                     'bounded by its 20 rows)', _yes(not changing)))
     return rows
 
 

@@ -33,6 +33,14 @@ def panel_pages(ids):
 LIST_PAGES = ('deployments', 'components', 'servers', 'configs')
 
 
+def warm_up(horizon, ids):
+    """The components' pages viewed once before any run is seeded: what any Horizon reads
+    the first time it shows them (each component's own config, cached for good), so that
+    each scale's first view is the first view after seeding."""
+    horizon.view('/project/components/')
+    horizon.view(f'/project/components/{ids["component"]}/')
+
+
 def backend_calls(horizon, ids, skip=()):
     """{page: {"first": calls, "again": calls, ...}}: each page viewed twice, so a cold cache
     shows in the first view and the steady state in the second. Pages in `skip` are left to

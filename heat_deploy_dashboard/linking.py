@@ -3,15 +3,20 @@
 Heat links none of these for a caller: a deployment points at a *derived*
 config, not at the component it came from, and a config does not say which
 stack made it. Everything here is worked out from three listings (configs,
-deployments, stacks) plus the full configs they name, which never change and
-so are fetched once (config_cache): a page costs the same few Heat calls
-however many components and servers there are.
+deployments, stacks) plus the full configs of the components, which never
+change and so are fetched once (config_cache): a page costs the same few Heat
+calls however many components, servers and runs there are.
 
-- A derived config (from a stack deployment or from a trigger) keeps the
-  group and config body of its source, so the two share a fingerprint.
 - Heat names a stack resource's config "<stack>-<resource>-<short id>"
   (Resource.physical_resource_name; short_id.get_id gives 12 lowercase
   characters), so the stack listing gives the stack and resource back.
+- A stack deployment's derived config is named like its component; a run
+  started by our trigger or the CLI "<component or resource>-<ACTION>". The
+  config listing gives these names, so a run is linked without reading its
+  config.
+- Only a run whose name tells nothing (named by hand on the CLI) has its
+  derived config read: it keeps the group and config body of its source, so
+  the two share a fingerprint.
 
 No Django here: the views use it, and it is tested on plain dicts.
 """
@@ -152,85 +157,108 @@ def component_from(config, stack_names):
         stack_name=stack_name, resource_name=resource_name)
 
 
-def link(summaries, configs, deployments, stack_names):
+def link(summaries, deployments, stack_names, read):
     """The project's components, sorted by name, each with its deployments.
 
-    ``summaries``: rows of the config listing (id, name, group);
-    ``configs``: {id: full config} for the listed component-group configs
-    (one missing was deleted since the listing, and is left out);
-    ``deployments``: the deployment listing; ``stack_names``: every stack's
-    name. All plain dicts and strings.
+    ``summaries``: rows of the config listing (id, name, group); ``deployments``: the
+    deployment listing; ``stack_names``: every stack's name; all plain dicts and strings.
+    ``read(config_ids)`` gives {id: full config} for the ids it could read (one deleted since
+    the listing, or left for later, is missing). It is asked for the configs no run points
+    at (the components; read once, they are cached for good), then only for the runs whose
+    names do not tell their component (_attach_by_name): thousands of runs made by a stack,
+    a trigger or the CLI cost no read.
     """
-    components = {}
-    derived = {}
-    for row in summaries:
-        config = configs.get(row['id'])
-        if row.get('group') != COMPONENT_GROUP or config is None:
-            continue
-        if is_derived(config):
-            derived[row['id']] = config
-        else:
-            components[row['id']] = component_from(config, stack_names)
-    _attach(components, derived, deployments, stack_names)
+    listed = {row['id']: row for row in summaries if row.get('group') == COMPONENT_GROUP}
+    runs = [d for d in deployments if d['config_id'] in listed]
+    pointed_at = {d['config_id'] for d in runs}
+    components = _components(read([config_id for config_id in listed
+                                   if config_id not in pointed_at]), stack_names)
+    unnamed = _attach_by_name(components, runs, listed, stack_names)
+    if unnamed:
+        configs = read(sorted({d['config_id'] for d in unnamed}))
+        # A component deployed as it is, without a derived copy, is pointed at by its runs.
+        components.update(_components(configs, stack_names))
+        _attach_by_config(components, configs, unnamed)
     return sorted(components.values(), key=lambda c: (c.name, c.id))
 
 
-def _same_resource(components, derived_name, stack_names):
-    """The component the same stack resource holds now, for a run of an older version.
+def _components(configs, stack_names):
+    return {config_id: component_from(config, stack_names)
+            for config_id, config in configs.items() if not is_derived(config)}
 
-    A stack update that changes a component replaces its config, but Heat re-runs a
-    deployment only if the component has an entry for UPDATE: the servers' deployments then
-    keep derived configs of the replaced version, whose fingerprint no longer matches. The
-    stack and resource names survive the replacement; a run's own name (<resource>-<ACTION>)
-    counts only when a single component has that resource name.
+
+def _named(components, run_name, action, stack_names):
+    """The components a run's derived config name may come from.
+
+    - A stack's deployment: its derived config is named like its component,
+      "<stack>-<resource>-<short id>". After a stack update replaced the component
+      (a new short id), the stack and resource still name it.
+    - Our trigger's and the CLI's: "<component's name or resource>-<ACTION>".
     """
-    stack, resource = stack_and_resource(derived_name, stack_names)
+    stack, resource = stack_and_resource(run_name, stack_names)
     if stack:
         return [c for c in components.values()
                 if (c.stack_name, c.resource_name) == (stack, resource)]
-    named = [c for c in components.values()
-             if c.resource_name and derived_name.startswith(c.resource_name + '-')]
-    return named if len(named) == 1 else []
+    return [c for c in components.values()
+            if run_name == c.name or (action and run_name in (f'{c.name}-{action}',
+                                                              f'{c.run_name}-{action}'))]
 
 
-def _attach(components, derived, deployments, stack_names):
+def _attach_by_name(components, runs, listed, stack_names):
+    """Credits each run its name decides; the runs left need their config read."""
+    shared = []
+    unnamed = []
+    for deployment in runs:
+        config_id = deployment['config_id']
+        if config_id in components:
+            components[config_id].deployments.append(deployment)
+            continue
+        named = _named(components, listed[config_id].get('name') or '',
+                       deployment.get('action'), stack_names)
+        if len(named) == 1:
+            named[0].deployments.append(deployment)
+        elif named:
+            shared.append((deployment, named))
+        else:
+            unnamed.append(deployment)
+    # Two stacks from one template both have a "mysql": Run Action runs a component on its
+    # own servers only, so the one already on the run's server is the one.
+    servers = {c.id: set(c.server_ids) for c in components.values()}
+    for deployment, named in shared:
+        on_server = [c for c in named if deployment['server_id'] in servers[c.id]]
+        if len(on_server) == 1:
+            on_server[0].deployments.append(deployment)
+        else:
+            unnamed.append(deployment)
+    return unnamed
+
+
+def _attach_by_config(components, configs, runs):
+    """Credits runs by their derived config's body, which keeps its component's group and
+    config (the fingerprint). Identical components (two stacks from one template) share a
+    fingerprint: the derived config's name then tells them apart, failing that the component
+    already on the run's server. Still several: Heat's data cannot tell which one ran, so
+    none is credited rather than a wrong one."""
     by_fingerprint = defaultdict(list)
     for component in components.values():
         by_fingerprint[component.fingerprint].append(component)
-
-    # Identical components (two stacks from one template) share a
-    # fingerprint. The derived config's name then tells them apart: a
-    # stack's carries its component's name, a trigger's starts with the
-    # component's run name. Failing that, the component already on the
-    # deployment's server, which needs the first pass done.
-    undecided = []
-    for deployment in deployments:
+    servers = {c.id: set(c.server_ids) for c in components.values()}
+    for deployment in runs:
         config_id = deployment['config_id']
         if config_id in components:
-            # Deployed straight from the component, without a derived copy.
             components[config_id].deployments.append(deployment)
             continue
-        config = derived.get(config_id)
-        if config is None:
+        config = configs.get(config_id)
+        candidates = by_fingerprint.get(fingerprint(config)) if config else None
+        if not candidates:
             continue
-        candidates = (by_fingerprint.get(fingerprint(config))
-                      or _same_resource(components, config.get('name') or '', stack_names))
         if len(candidates) > 1:
-            named = [c for c in candidates
-                     if _named_after(c, config.get('name') or '')]
-            candidates = named or candidates
+            candidates = [c for c in candidates
+                          if _named_after(c, config.get('name') or '')] or candidates
+        if len(candidates) > 1:
+            candidates = [c for c in candidates if deployment['server_id'] in servers[c.id]]
         if len(candidates) == 1:
             candidates[0].deployments.append(deployment)
-        elif candidates:
-            undecided.append((deployment, candidates))
-
-    for deployment, candidates in undecided:
-        on_server = [c for c in candidates
-                     if deployment['server_id'] in c.server_ids]
-        # Still several: Heat's data cannot tell which one ran, so none is
-        # credited rather than a wrong one.
-        if len(on_server) == 1:
-            on_server[0].deployments.append(deployment)
 
 
 def _named_after(component, derived_name):

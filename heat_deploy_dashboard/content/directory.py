@@ -1,8 +1,8 @@
 """The project's software components as the panels show them.
 
-Three Heat listings per request, whatever the number of components and
-servers, plus the full configs the cache does not hold yet (see linking.py
-for how they are put together). Errors come from heatclient unchanged, for
+Three Heat listings per request, whatever the number of components, servers
+and runs, plus the components' configs the cache does not hold yet (see
+linking.py for how they are put together). Errors come from heatclient unchanged, for
 the views to turn into a sentence.
 """
 
@@ -54,16 +54,19 @@ def _directory(request):
     # project; the panels show the project the user is working in.
     summaries = [row for row in map(as_dict, api.heat.configs_list(request))
                  if row.get('project', project) == project]
-    listed = project_runs.deployments(request)
     stack_names = [stack.stack_name
                    for stack in project_servers.stacks(request)]
-    configs = config_cache.get_many(
-        request, [row['id'] for row in summaries
-                  if row.get('group') == linking.COMPONENT_GROUP],
-        seconds=READ_SECONDS)
-    deployments = [as_dict(d) for d in rows.as_they_are(request, listed, configs)]
-    return (linking.link(summaries, configs, deployments, stack_names),
-            len(configs.unread))
+    deployments = [as_dict(d) for d in rows.as_they_are(request,
+                                                        project_runs.deployments(request))]
+    unread = []
+
+    def read(config_ids):
+        configs = config_cache.get_many(request, config_ids, seconds=READ_SECONDS)
+        unread.extend(configs.unread)
+        return configs
+
+    found = linking.link(summaries, deployments, stack_names, read)
+    return found, len(unread)
 
 
 def with_template_inputs(request, component):

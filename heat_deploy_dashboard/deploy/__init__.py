@@ -30,6 +30,7 @@ from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
 from heat_deploy_dashboard.deploy.operations import Operation
 from heat_deploy_dashboard.deploy.operations import operation_of
+from heat_deploy_dashboard.deploy.operations import operation_of_run
 from heat_deploy_dashboard.deploy.results import collect
 from heat_deploy_dashboard.deploy.results import may_have_result
 from heat_deploy_dashboard.deploy.transports import transport_for
@@ -42,5 +43,5 @@ __all__ = [
     'TriggerResult', 'as_timed_out', 'build_derived_config', 'cancel', 'coerce_input_values',
     'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
     'is_cancelled', 'is_overdue', 'late_result',
-    'may_have_result', 'operation_of', 'transport_for', 'trigger',
+    'may_have_result', 'operation_of', 'operation_of_run', 'transport_for', 'trigger',
 ]

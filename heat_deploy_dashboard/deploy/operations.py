@@ -2,10 +2,14 @@
 
 Each run an operation starts carries it in its derived config's options: that config is the
 run's own record in Heat, never changed afterwards, seen by every Horizon host and kept across
-restarts; no other store is needed. What is kept: the operation's id, shared by its runs, who
-started it and when, and the config its runs derive from (a component's, or a config deployed
-from the Configs panel; operations started before it was kept have none). Runs made outside the
-dashboard (the CLI, stacks) have no operation.
+restarts; no other store is needed. Its deployment carries a copy in its input values, which
+Heat keeps without acting on them (as it does a stack deployment's) and lists with every
+deployment: a page finds an operation's runs among thousands without reading their configs.
+
+What is kept: the operation's id, shared by its runs, who started it and when, and the config
+its runs derive from (a component's, or a config deployed from the Configs panel; operations
+started before it was kept have none). Runs made outside the dashboard (the CLI, stacks) have
+no operation.
 """
 
 import dataclasses
@@ -39,7 +43,26 @@ class Operation:
 def operation_of(config) -> Operation | None:
     """The operation that started the run of this derived config, or None."""
     options = derived.as_dict(config).get('options')
-    kept = options.get(derived.OPERATION_OPTION) if isinstance(options, dict) else None
+    return _kept(options.get(derived.OPERATION_OPTION) if isinstance(options, dict) else None)
+
+
+def as_input_values(operation: Operation | None) -> dict:
+    """The deployment's input values that carry its operation (see operation_of_run)."""
+    return {derived.OPERATION_OPTION: operation.as_option()} if operation else {}
+
+
+def operation_of_run(deployment, config=None) -> Operation | None:
+    """The operation that started this run: from the deployment's input values, which Heat
+    lists with every deployment, else (a run started before they carried it) from its
+    derived config, if given."""
+    # Not as_dict: a listing's thousands of rows would each be copied whole.
+    values = (deployment.get('input_values') if isinstance(deployment, dict)
+              else getattr(deployment, 'input_values', None))
+    kept = _kept(values.get(derived.OPERATION_OPTION) if isinstance(values, dict) else None)
+    return kept or (operation_of(config) if config else None)
+
+
+def _kept(kept) -> Operation | None:
     if not isinstance(kept, dict):
         return None
     values = [kept.get(key) for key in ('operation', 'started_by', 'started_at')]

@@ -16,6 +16,7 @@ from heat_deploy_dashboard.deploy.inputs import coerce_input_values
 from heat_deploy_dashboard.deploy.messages import gettext_noop
 from heat_deploy_dashboard.deploy.messages import InputError
 from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_dashboard.deploy.operations import as_input_values
 from heat_deploy_dashboard.deploy.operations import Operation
 from heat_deploy_dashboard.deploy.signals import SignalTransport
 
@@ -117,7 +118,7 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
                 heat, transport, source, run_name=run_name, action=action,
                 server_id=server_id, values=values,
                 timeout_minutes=timeout_minutes,
-                operation_option=operation.as_option() if operation else None)
+                operation=operation)
         except _ServerFailed as failure:
             result.failures.append((server_id, failure.message))
         else:
@@ -129,7 +130,7 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
 def _trigger_one(heat, transport: SignalTransport, source: dict, *,
                  run_name: str, action: str, server_id: str,
                  values: dict, timeout_minutes: int,
-                 operation_option: dict | None):
+                 operation: Operation | None):
     undo: list[tuple[str, Callable[[], object]]] = []
     failed_step = SIGNAL_FAILED
     try:
@@ -141,7 +142,8 @@ def _trigger_one(heat, transport: SignalTransport, source: dict, *,
         config = heat.software_configs.create(**derived.build_derived_config(
             source, name=run_name, action=action, server_id=server_id,
             input_values=values, signal_transport=transport.name,
-            signal_inputs=target.inputs, operation_option=operation_option))
+            signal_inputs=target.inputs,
+            operation_option=operation.as_option() if operation else None))
         undo.append(('derived config %s' % config.id,
                      lambda: heat.software_configs.delete(config.id)))
 
@@ -149,7 +151,7 @@ def _trigger_one(heat, transport: SignalTransport, source: dict, *,
         status, reason = transport.initial_status()
         deployment = heat.software_deployments.create(
             config_id=config.id, server_id=server_id, action=action,
-            status=status, status_reason=reason)
+            status=status, status_reason=reason, input_values=as_input_values(operation))
         return deployment, config
     except Exception:
         LOG.exception('Triggering %s on server %s failed', action, server_id)

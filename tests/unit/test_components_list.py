@@ -1,6 +1,5 @@
 """Project > Software Deployments > Components: the list of components."""
 
-import itertools
 from unittest import mock
 
 from django.core.cache import cache
@@ -8,7 +7,6 @@ from heatclient import exc as heat_exc
 import horizon
 
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard.content import directory
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url
 from tests.unit.components_case import HEAT_MOCKS
@@ -21,6 +19,11 @@ from tests.unit import helpers
 HEAT_FAILED_MESSAGE = ("Unable to retrieve software components: the "
                        "orchestration service could not be reached or "
                        "answered with an error.")
+
+
+def _component(res, component_id):
+    return next(row.datum for row in res.context['table'].get_rows()
+                if row.datum.id == component_id)
 
 
 def _cells(res):
@@ -61,20 +64,32 @@ class ComponentsListTests(ComponentsTestCase):
 
     @helpers.create_mocks(HEAT_MOCKS)
     def test_runs_whose_configs_there_was_no_time_to_read_are_not_counted_yet(self):
-        self.serve()
-        # Time enough to read the first three component-group configs, newest first.
-        with mock.patch.object(directory, 'READ_SECONDS', 3.5), \
-                mock.patch.object(config_cache.time, 'monotonic',
-                                  side_effect=itertools.count()):
+        # Named by hand on the CLI: only its config tells whose run it is.
+        renamed = data.derived(data.MYSQL, 'renamed-derived', data.DB_2, 'BACKUP',
+                               name='nightly-db-dump')
+        self.serve(configs=data.CONFIGS + [renamed], deployments=data.DEPLOYMENTS + [
+            dict(data.DEPLOYMENTS[1], id='renamed-deployment', config_id=renamed['id'])])
+        reads = config_cache.get_many
+
+        def no_time_for_the_renamed_run(request, config_ids, seconds=None):
+            if renamed['id'] not in config_ids:
+                return reads(request, config_ids, seconds)
+            left = config_cache.Configs()
+            left.unread = frozenset(config_ids)
+            return left
+
+        with mock.patch.object(config_cache, 'get_many',
+                               side_effect=no_time_for_the_renamed_run):
             first = self.client.get(INDEX_URL)
         again = self.client.get(INDEX_URL)
 
-        in_group = [c for c in data.CONFIGS if c['group'] == 'component']
         self.assertEqual(200, first.status_code)
         self.assertMessageCount(first, warning=1)
-        self.assertContains(first, f'{len(in_group) - 3} runs are not counted here yet')
-        self.assertEqual(2, _cells(again)[data.MYSQL_ID]['servers'])
+        self.assertContains(first, '1 run is not counted here yet')
         self.assertNotContains(again, 'not counted here yet')
+        mysql = data.MYSQL_ID
+        self.assertEqual([3, 4], [len(_component(res, mysql).deployments)
+                                  for res in (first, again)])
 
     @helpers.create_mocks(HEAT_MOCKS)
     def test_a_component_made_outside_a_stack_shows_dashes(self):
@@ -107,9 +122,9 @@ class ComponentsListTests(ComponentsTestCase):
         res = self.client.get(INDEX_URL)
 
         self.assertEqual(200, res.status_code)
-        # Cold: each component-group config once (3 components, 4 derived);
-        # warm: none, only the three listings.
-        self.assertEqual(7, fetched)
+        # Cold: the 3 components and the running BACKUP's derived config (to look for its
+        # result); the finished runs' names tell their components. Warm: only the listings.
+        self.assertEqual(4, fetched)
         self.assertEqual(fetched, self.mock_config_get.call_count)
         self.assertEqual((2, 2, 2), self.heat_list_calls())
 

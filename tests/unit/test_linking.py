@@ -10,12 +10,23 @@ def _summaries(configs):
     return [{key: c[key] for key in data.SUMMARY_KEYS} for c in configs]
 
 
-def _link(configs=None, deployments=None, stack_names=('demo',)):
+class _Reader:
+    """linking's ``read``: serves these configs, noting every id asked for."""
+
+    def __init__(self, configs):
+        self.configs = {c['id']: c for c in configs}
+        self.asked = []
+
+    def __call__(self, config_ids):
+        self.asked.extend(config_ids)
+        return {i: self.configs[i] for i in config_ids if i in self.configs}
+
+
+def _link(configs=None, deployments=None, stack_names=('demo',), reader=None):
     configs = data.CONFIGS if configs is None else configs
     return linking.link(
-        _summaries(configs), {c['id']: c for c in configs},
-        data.DEPLOYMENTS if deployments is None else deployments,
-        stack_names)
+        _summaries(configs), data.DEPLOYMENTS if deployments is None else deployments,
+        stack_names, reader or _Reader(configs))
 
 
 def _by_id(components):
@@ -108,10 +119,9 @@ def test_a_component_deployed_without_a_derived_config_counts():
 
 
 def test_a_config_deleted_since_the_listing_is_left_out():
-    configs = {c['id']: c for c in data.CONFIGS if c['id'] != data.MYSQL_ID}
+    reader = _Reader([c for c in data.CONFIGS if c['id'] != data.MYSQL_ID])
 
-    components = linking.link(_summaries(data.CONFIGS), configs,
-                              data.DEPLOYMENTS, ['demo'])
+    components = linking.link(_summaries(data.CONFIGS), data.DEPLOYMENTS, ['demo'], reader)
 
     assert data.MYSQL_ID not in _by_id(components)
 
@@ -236,18 +246,84 @@ def test_after_a_stack_update_replaced_a_component_its_servers_still_count():
     assert any(d['action'] == 'BACKUP' for d in new.deployments)
 
 
-def test_a_run_name_alone_is_not_enough_when_two_components_share_the_resource_name():
+def test_two_components_with_one_resource_name_are_told_apart_by_the_server():
     other_stack = copy.deepcopy(_replaced_mysql())
     other_stack.update(id='99999999-0000-4000-8000-00000000bbbb',
                        name='prod-mysql-yyyyyyyyyyyy')
     configs = [_replaced_mysql() if c is data.MYSQL else c for c in data.CONFIGS]
+    reader = _Reader(configs + [other_stack])
 
-    components = _by_id(_link(configs + [other_stack], stack_names=('demo', 'prod')))
+    components = _by_id(_link(configs + [other_stack], stack_names=('demo', 'prod'),
+                              reader=reader))
 
-    for component_id in ('99999999-0000-4000-8000-00000000aaaa',
-                         '99999999-0000-4000-8000-00000000bbbb'):
-        assert not any(d['action'] == 'BACKUP'
-                       for d in components[component_id].deployments)
+    # mysql-BACKUP ran on a server of demo's mysql; prod's is on none.
+    assert any(d['action'] == 'BACKUP'
+               for d in components['99999999-0000-4000-8000-00000000aaaa'].deployments)
+    assert components['99999999-0000-4000-8000-00000000bbbb'].deployments == []
+    assert not set(reader.asked) & {c['id'] for c in data.DERIVED}
+
+
+# What is read: the components, and only the runs whose names tell nothing.
+
+def test_runs_of_stacks_and_triggers_are_linked_without_reading_their_configs():
+    reader = _Reader(data.CONFIGS)
+
+    components = _by_id(_link(reader=reader))
+
+    assert sorted(reader.asked) == sorted([data.MYSQL_ID, data.WORDPRESS_ID, data.REPORT_ID])
+    assert len(components[data.MYSQL_ID].deployments) == 3
+
+
+def _backup(config_id, server_id, name, source=data.MYSQL):
+    run = data.derived(source, config_id, server_id, 'BACKUP', name=name)
+    deployment = dict(data.DEPLOYMENTS[3], id=f'{config_id}-deployment', config_id=config_id,
+                      server_id=server_id)
+    return run, deployment
+
+
+def test_a_run_named_by_hand_is_linked_by_reading_its_config():
+    run, deployment = _backup('renamed-derived', data.DB_2, 'nightly-db-dump')
+    reader = _Reader(data.CONFIGS + [run])
+
+    components = _by_id(_link(data.CONFIGS + [run], data.DEPLOYMENTS + [deployment],
+                              reader=reader))
+
+    assert deployment in components[data.MYSQL_ID].deployments
+    assert reader.asked.count('renamed-derived') == 1
+    assert not set(reader.asked) & {c['id'] for c in data.DERIVED}
+
+
+def test_a_run_on_a_server_both_same_named_components_are_on_is_read():
+    configs, deployments = _twin_stacks()
+    # staging's mysql is on DB_1 too: the name and the server both fit both twins.
+    deployments.append(dict(deployments[-1], id='twin-on-db-1', server_id=data.DB_1))
+    run, deployment = _backup('shared-derived', data.DB_1, 'mysql-BACKUP')
+    reader = _Reader(configs + [run])
+
+    components = _by_id(_link(configs + [run], deployments + [deployment],
+                              ['demo', 'staging'], reader))
+
+    assert reader.asked.count('shared-derived') == 1
+    # Read, its body fits both twins too: neither is credited rather than a wrong one.
+    assert all(deployment not in c.deployments for c in components.values())
+
+
+def test_a_nested_stacks_component_gets_its_stack_runs_and_triggered_runs_by_name():
+    nested = 'demo-web-abcdefghijkl'
+    cache = copy.deepcopy(data.REPORT)
+    cache.update(id='cache-id', name=f'{nested}-cache-mnopqrstuv23')
+    stack_run = data.derived(cache, 'cache-create', data.WEB, 'CREATE')
+    flush, flush_deployment = _backup('cache-flush', data.WEB, 'cache-FLUSH', source=cache)
+    runs = [dict(data.DEPLOYMENTS[0], id='cache-create-deployment', config_id='cache-create',
+                 server_id=data.WEB), dict(flush_deployment, action='FLUSH')]
+    reader = _Reader([cache, stack_run, flush])
+
+    (component,) = _link([cache, stack_run, flush], runs, ['demo', nested], reader)
+
+    assert (component.stack_name, component.resource_name) == (nested, 'cache')
+    assert [d['id'] for d in component.deployments] == [
+        'cache-create-deployment', 'cache-flush-deployment']
+    assert reader.asked == ['cache-id']
 
 
 def test_only_the_template_tells_a_required_input_from_an_empty_default():

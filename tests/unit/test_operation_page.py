@@ -69,6 +69,23 @@ class OperationPageTests(helpers.TestCase):
         self.assertContains(res, 'data-table="operation"')
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_runs_whose_deployments_carry_their_operation_are_found_by_the_listing(self):
+        other = deploy.Operation('0b6b0f3e-5d6e-4f3a-9a57-0d1f5c1e2a3b', 'someone',
+                                 '2026-11-23T07:00:00Z', self.SOURCE)
+        self.mock_deployments_list.return_value = [
+            test_data.deployment(dict(run.to_dict(), input_values={OPERATION_OPTION: (
+                self.OPERATION if 1 <= n <= 3 else other).as_option()}))
+            for n, run in enumerate(self._runs())]
+        self.mock_config_get.side_effect = self._config_get
+
+        res = self.client.get(self.url)
+
+        self.assertEqual(RUN_IDS[1:4], [d.id for d in res.context['table'].data])
+        # The operation's own runs and its source; no other run's config.
+        self.assertEqual({'config-001', 'config-002', 'config-003', self.SOURCE},
+                         {call.args[1] for call in self.mock_config_get.call_args_list})
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_a_finished_operation_offers_neither_cancel_nor_run_again_without_failures(self):
         self.mock_deployments_list.return_value = self._runs(['COMPLETE'] * 5)
         self.mock_config_get.side_effect = self._config_get

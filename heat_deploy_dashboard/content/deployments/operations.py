@@ -1,5 +1,6 @@
-"""An operation's runs, found among the project's deployments by what their derived configs
-say (deploy.operations): Heat lists no more than a project's deployments, whole."""
+"""An operation's runs, found among the project's deployments by what their input values say
+(deploy.operations): Heat lists no more than a project's deployments, whole. Only a run started
+before its deployment carried its operation has its derived config read."""
 
 import dataclasses
 
@@ -42,13 +43,35 @@ def described_runs(request, deployments):
     return [rows.Run(d, configs.get(d.config_id)) for d in deployments], configs
 
 
+def operations_of(request, deployments):
+    """{deployment id: its deploy.Operation, or None} for these runs (heatclient's or dicts).
+    The derived configs of runs whose deployment does not carry an operation (made before it
+    did, or outside the dashboard) are read for at most directory.READ_SECONDS; once read,
+    they are cached for good."""
+    marked = {_id(d): deploy.operation_of_run(d) for d in deployments}
+    older = [d for d in deployments if marked[_id(d)] is None]
+    configs = config_cache.get_many(request, {_config_id(d) for d in older},
+                                    seconds=directory.READ_SECONDS)
+    return dict(marked, **{_id(d): deploy.operation_of_run(d, configs.get(_config_id(d)))
+                           for d in older})
+
+
+def _id(deployment):
+    return deployment['id'] if isinstance(deployment, dict) else deployment.id
+
+
+def _config_id(deployment):
+    return deployment['config_id'] if isinstance(deployment, dict) else deployment.config_id
+
+
 def runs_of(request, operation_id):
     """(the operation's runs, their derived configs by id, the operation, None when no run
     of it is left)."""
-    described, configs = described_runs(request, project_runs.deployments(request))
-    found = [run for run in described
-             if run.operation is not None and run.operation.id == operation_id]
-    return found, configs, found[0].operation if found else None
+    listed = project_runs.deployments(request)
+    found = operations_of(request, listed)
+    described, configs = described_runs(
+        request, [d for d in listed if found[d.id] and found[d.id].id == operation_id])
+    return described, configs, described[0].operation if described else None
 
 
 def source_link(request, operation):
@@ -73,12 +96,10 @@ def recent(request, deployments):
     newest first; runs made outside the dashboard have none."""
     newest = sorted(deployments, key=lambda d: (d['creation_time'], d['id']),
                     reverse=True)[:RECENT_RUNS]
-    configs = config_cache.get_many(request, {d['config_id'] for d in newest},
-                                    seconds=directory.READ_SECONDS)
     found = {}
+    operations = operations_of(request, newest)
     for deployment in newest:
-        config = configs.get(deployment['config_id'])
-        operation = config and deploy.operation_of(config)
+        operation = operations[deployment['id']]
         if operation:
             found.setdefault(operation.id, Recent(operation, deployment['action'], []))
             found[operation.id].statuses.append(project_tables.shown_status(deployment))

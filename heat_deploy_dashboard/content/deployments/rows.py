@@ -29,9 +29,9 @@ PARALLEL_LOOKS = 8
 
 
 class Run(base.APIResourceWrapper):
-    """A run as the tables show it: Heat's deployment, and what its derived config tells of
-    it (each None where the config is gone): its name, the operation that started it
-    (deploy.operations) and the moment it times out (deploy.expiry)."""
+    """A run as the tables show it: Heat's deployment, the operation that started it
+    (deploy.operations), and what its derived config tells of it (each None where the config
+    is gone): its name and the moment it times out (deploy.expiry)."""
 
     _attrs = ['id', 'server_id', 'config_id', 'action', 'status', 'status_reason',
               'creation_time', 'updated_time', 'input_values', 'output_values']
@@ -39,7 +39,7 @@ class Run(base.APIResourceWrapper):
     def __init__(self, deployment, config):
         super().__init__(deployment)
         self.run_name = config['name'] if config else None
-        self.operation = deploy.operation_of(config) if config else None
+        self.operation = deploy.operation_of_run(deployment, config)
         self.deadline = deploy.deadline(config) if config else None
 
     def to_dict(self):

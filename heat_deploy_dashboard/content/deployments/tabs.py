@@ -18,7 +18,7 @@ class OverviewTab(tabs.Tab):
     def get_context_data(self, request):
         deployment = self.tab_group.kwargs['deployment']
         config = self.tab_group.kwargs['config']
-        operation = deploy.operation_of(config) if config else None
+        operation = deploy.operation_of_run(deployment, config)
         server_id = deployment['server_id']
         outputs = runs.outputs(deployment, config or {})
         return {

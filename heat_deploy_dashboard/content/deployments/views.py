@@ -50,9 +50,9 @@ def _filtered(request, deployments, filters):
     for field, value in filters.items():
         wanted = value.strip().lower()
         if field == 'operation':
-            described = operations.described_runs(request, deployments)[0]
-            deployments = [d for d, run in zip(deployments, described)
-                           if run.operation and run.operation.id.startswith(wanted)]
+            found = operations.operations_of(request, deployments)
+            deployments = [d for d in deployments
+                           if found[d.id] and found[d.id].id.startswith(wanted)]
         elif field == 'server':
             deployments = [d for d in deployments
                            if server_names.matches(request, d.server_id, wanted)]

@@ -1,4 +1,5 @@
-"""An operation is recorded in each of its runs' derived configs and read back from them."""
+"""An operation is recorded in each of its runs' derived configs and deployments, and read back
+from them."""
 
 from datetime import datetime
 from datetime import timezone
@@ -7,6 +8,7 @@ from heat_deploy_dashboard.deploy.derived import build_derived_config
 from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
 from heat_deploy_dashboard.deploy.operations import Operation
 from heat_deploy_dashboard.deploy.operations import operation_of
+from heat_deploy_dashboard.deploy.operations import operation_of_run
 from heat_deploy_dashboard.deploy.transports import transport_for
 from heat_deploy_dashboard.deploy.trigger import trigger
 
@@ -65,3 +67,24 @@ def test_every_run_of_one_trigger_carries_the_same_operation(heat):
                      server_ids=['s1', 's2'], operation=OPERATION)
 
     assert [operation_of(config) for config in result.configs] == [OPERATION, OPERATION]
+
+
+def test_each_runs_deployment_carries_its_operation_so_a_listing_tells_it(heat):
+    source_id = heat.add_config(**SOURCE)
+
+    result = trigger(heat, transport_for('NO_SIGNAL'), config_id=source_id, action='BACKUP',
+                     server_ids=['s1', 's2'], operation=OPERATION)
+
+    assert [operation_of_run(heat.software_deployments.get(d.id))
+            for d in result.created] == [OPERATION, OPERATION]
+    assert [heat.deployments[d.id]['input_values'] for d in result.created] == [
+        {OPERATION_OPTION: OPERATION.as_option()}] * 2
+
+
+def test_a_run_whose_deployment_does_not_carry_its_operation_has_its_configs():
+    older = {'id': 'd1', 'input_values': {}}
+    stack_run = {'id': 'd2', 'input_values': {'db_dsn': 'mysql://db'}}
+
+    assert operation_of_run(older, _derived(OPERATION.as_option())) == OPERATION
+    assert operation_of_run(stack_run) is None
+    assert operation_of_run(dict(older, input_values=None), _derived()) is None
