@@ -10,7 +10,8 @@ this process are read before and after.
 
 stdin, first line: {"username", "password", "ports": {service: port}}; then one path a line.
 stdout: one line per view, after REPLY: {"status", "seconds", "calls": {service: n},
-"cache": {"hits": n, "misses": n}}. Anything else on stdout is Horizon's and is ignored.
+"policy_checks": n (oslo.policy's), "cache": {"hits": n, "misses": n}}. Anything else on
+stdout is Horizon's and is ignored.
 """
 
 import collections
@@ -43,6 +44,18 @@ def _count_requests(ports, counter):
     requests.Session.send = counted
 
 
+def _count_policy_checks(counter):
+    from oslo_policy import policy
+
+    enforce = policy.Enforcer.enforce
+
+    def counted(self, *args, **kwargs):
+        counter['policy_checks'] += 1
+        return enforce(self, *args, **kwargs)
+
+    policy.Enforcer.enforce = counted
+
+
 def main():
     spec = json.loads(sys.stdin.readline())
     import django
@@ -51,8 +64,9 @@ def main():
 
     from heat_deploy_dashboard import config_cache
 
-    counter = collections.Counter()
+    counter, checks = collections.Counter(), collections.Counter()
     _count_requests(spec['ports'], counter)
+    _count_policy_checks(checks)
     client = Client()
     login = client.post('/auth/login/', {'username': spec['username'],
                                          'password': spec['password'], 'region': 'default'})
@@ -61,6 +75,7 @@ def main():
     print(REPLY + '{}', flush=True)
     for line in sys.stdin:
         counter.clear()
+        checks.clear()
         before = config_cache.stats()
         started = time.perf_counter()
         response = client.get(line.strip())
@@ -68,6 +83,7 @@ def main():
         after = config_cache.stats()
         print(REPLY + json.dumps({
             'status': response.status_code, 'seconds': seconds, 'calls': dict(counter),
+            'policy_checks': checks['policy_checks'],
             'cache': {name: after[name] - before[name] for name in after}}), flush=True)
 
 

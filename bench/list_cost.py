@@ -45,8 +45,10 @@ def measure_list(horizon, raw_heat, dashboard, rounds):
     def raw():
         list(raw_heat.software_deployments.list())
 
+    floors = []
+
     def floor():
-        horizon.view(HORIZON_FLOOR_PAGE)
+        floors.append(horizon.view(HORIZON_FLOOR_PAGE))
 
     # The first view above was the warm-up.
     samples = measure.interleaved({'page': page, 'raw': raw, 'floor': floor}, rounds,
@@ -60,5 +62,7 @@ def measure_list(horizon, raw_heat, dashboard, rounds):
         'ratio': measure.ratio(samples['page'], samples['raw']),
         'page_statuses': sorted({v['status'] for v in views}),
         'page_calls': views[-1]['calls'],
+        'policy_checks': {'page': views[-1]['policy_checks'],
+                          'floor': floors[-1]['policy_checks']},
         'http_view': _http_view(dashboard),
     }

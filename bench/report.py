@@ -17,29 +17,36 @@ def _yes(met):
 
 
 def _list_cost(results):
-    """At 1,000 runs the page's own part (page - Horizon's floor) against Heat's list; at
-    10,000, where Heat's list is most of it, the whole page."""
+    """At 1,000 runs the page less Horizon's floor against Heat's list, as issue #16 set the
+    goal (the page's part still holds its own wait for Heat's list, so the ratio stays near 1
+    however little the rest costs); at 10,000, where Heat's list is most of it, the page."""
     rows = []
     for scale in ('1000', '10000'):
         found = results.get('list_cost', {}).get(scale)
         if not found:
             continue
         first, http = found['first_view'], found['http_view']
-        floor = found.get('horizon_floor_median', float('nan'))
+        floor, page, raw = (found.get('horizon_floor_median', float('nan')),
+                            found['page_median'], found['raw_median'])
         if scale == '1000':
-            ratio, goal = (found['page_median'] - floor) / found['raw_median'], 0.5
-            what = 'page - floor'
+            ratio, goal, what = (page - floor) / raw, 0.5, 'page - floor'
         else:
-            ratio, goal = found['ratio'], 1.1
-            what = 'page'
-        rows.append((f'list page cost, {int(scale):,} deployments on 50 servers ({what})',
-                     f'first page of 20 runs {_s(found["page_median"])} (first view after seeding '
+            ratio, goal, what = found['ratio'], 1.1, 'page'
+        rows.append((f'list page cost, {int(scale):,} deployments on 50 servers',
+                     f'first page of 20 runs {_s(page)} (first view after seeding '
                      f'{_s(first["seconds"])}, {first["cache"]["misses"]} config reads; over '
                      f'HTTP via gunicorn: {http["status"]} in {_s(http["seconds"])}; '
-                     f'Horizon\'s own Settings page, no backend call: {_s(floor)})',
-                     f'heatclient list {_s(found["raw_median"])}',
-                     f'{ratio:.2f}', f'{what} <= {goal} x list', _yes(ratio <= goal)))
+                     f'Horizon\'s own Settings page, no backend call: {_s(floor)}'
+                     f'{_policy_checks(found)})',
+                     f'heatclient list {_s(raw)}', f'{ratio:.2f}', f'{what} <= {goal} x list',
+                     _yes(ratio <= goal)))
     return rows
+
+
+def _policy_checks(found):
+    checks = found.get('policy_checks')
+    return (f'; oslo.policy checks a view: page {checks["page"]}, Settings page '
+            f'{checks["floor"]}' if checks else '')
 
 
 def _calls_text(calls):

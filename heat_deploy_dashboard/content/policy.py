@@ -1,7 +1,8 @@
-"""Policy checks on views, for pages that need more than their panel."""
+"""Policy checks on views and table actions, for what Horizon's own checks leave out."""
 
 from django.utils.translation import gettext_lazy as _
 from horizon import exceptions
+from horizon.utils.memoized import memoized
 from openstack_dashboard import policy
 
 
@@ -19,3 +20,31 @@ class PolicyRequiredMixin:
             raise exceptions.NotAuthorized(
                 _("You are not allowed to open this page."))
         return super().dispatch(request, *args, **kwargs)
+
+
+@memoized
+def check_once(rules, request):
+    """policy.check of the rules on the request's project, asked once per request."""
+    return policy.check(rules, request)
+
+
+class RulesOncePerRequest:
+    """A table action whose policy_rules are asked once per request, not once per row.
+
+    Horizon asks an action's policy_rules again for every row it is offered on: for an
+    action whose policy target is not the row's (no get_policy_target of its own), the same
+    question with the same answer, about half of a page of runs' own cost. The rules
+    stay declared as policy_rules, where views and readers find them, but the action hands
+    Horizon none and asks them in allowed(), Horizon's public hook for an action's own
+    checks, through check_once. An action that overrides allowed() keeps them by calling
+    super().allowed() first.
+    """
+
+    def __init__(self, **kwargs):
+        # Horizon asks whatever policy_rules the action holds, row by row. Done once: a table
+        # class makes its actions once, and every request shares them.
+        self.request_rules = kwargs.pop('policy_rules', None) or ()
+        super().__init__(**kwargs)
+
+    def allowed(self, request, datum=None):
+        return check_once(self.request_rules, request) and super().allowed(request, datum)

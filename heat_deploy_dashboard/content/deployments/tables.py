@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext
 from django.utils.translation import pgettext_lazy
 from heatclient import exc as heat_exc
 from horizon import exceptions
@@ -19,6 +19,7 @@ from heat_deploy_dashboard.content.deployments import recheck
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
+from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
 from heat_deploy_dashboard import deploy
@@ -100,7 +101,7 @@ def status_column(run_of=lambda datum: datum, verbose_name=_("Status")):
                          display_choices=STATUS_DISPLAY_CHOICES)
 
 
-class CancelDeployment(tables.BatchAction):
+class CancelDeployment(policy.RulesOncePerRequest, tables.BatchAction):
     name = "cancel"
     # "danger" is what makes Horizon ask for confirmation, with the help text below.
     action_type = "danger"
@@ -112,19 +113,22 @@ class CancelDeployment(tables.BatchAction):
     # itself: confirm_words.js names the button by this instead.
     attrs = {'data-dismiss-label': _("Keep running")}
 
+    # Asked for each row as the page renders, in the request's language: ngettext_lazy with
+    # a count would build a new lazy class on every call.
     @staticmethod
     def action_present(count):
-        return ngettext_lazy("Cancel Run", "Cancel Runs", count)
+        return ngettext("Cancel Run", "Cancel Runs", count)
 
     @staticmethod
     def action_past(count):
-        return ngettext_lazy("Cancelled Run", "Cancelled Runs", count)
+        return ngettext("Cancelled Run", "Cancelled Runs", count)
 
     def allowed(self, request, deployment=None):
         # Offered while a run is running; but a click on a page that was still showing it
         # running (a second click, a run that just finished) must not be an error.
-        return (deployment is None or deployment.status == 'IN_PROGRESS'
-                or request.method == 'POST')
+        return super().allowed(request, deployment) and (
+            deployment is None or deployment.status == 'IN_PROGRESS'
+            or request.method == 'POST')
 
     def action(self, request, obj_id):
         deployment = api.deploy.cancel_deployment(request, obj_id)
@@ -156,8 +160,8 @@ class CancelOperation(CancelDeployment):
         return dict(super().get_default_attrs(), **{'data-batch-action': 'false'})
 
     def allowed(self, request, deployment=None):
-        return request.method == 'POST' or any(
-            each.status == 'IN_PROGRESS' for each in self.table.data)
+        return super().allowed(request, deployment) and (request.method == 'POST' or any(
+            each.status == 'IN_PROGRESS' for each in self.table.data))
 
     def handle(self, table, request, obj_ids):
         running = obj_ids or [each.id for each in table.data if each.status == 'IN_PROGRESS']
@@ -167,7 +171,7 @@ class CancelOperation(CancelDeployment):
         return super().handle(table, request, running)
 
 
-class RerunDeployment(tables.LinkAction):
+class RerunDeployment(policy.RulesOncePerRequest, tables.LinkAction):
     name = "rerun"
     verbose_name = _("Run Again")
     url = "horizon:project:deployments:rerun"
@@ -177,18 +181,19 @@ class RerunDeployment(tables.LinkAction):
                     ("orchestration", "software_configs:create"))
 
 
-class DeleteDeployment(tables.DeleteAction):
+class DeleteDeployment(policy.RulesOncePerRequest, tables.DeleteAction):
     help_text = _("This also deletes each run's derived config and the Object Storage "
                   "container its result was sent to. It does not undo what the server did.")
     policy_rules = (("orchestration", "software_deployments:delete"),)
 
+    # Not lazy, as CancelDeployment's: asked for each row.
     @staticmethod
     def action_present(count):
-        return ngettext_lazy("Delete Deployment", "Delete Deployments", count)
+        return ngettext("Delete Deployment", "Delete Deployments", count)
 
     @staticmethod
     def action_past(count):
-        return ngettext_lazy("Deleted Deployment", "Deleted Deployments", count)
+        return ngettext("Deleted Deployment", "Deleted Deployments", count)
 
     def update(self, request, deployment):
         super().update(request, deployment)
@@ -204,7 +209,7 @@ class DeleteDeployment(tables.DeleteAction):
             messages.warning(request, leftover.render(gettext))
 
 
-class RerunFailed(tables.LinkAction):
+class RerunFailed(policy.RulesOncePerRequest, tables.LinkAction):
     """The Run Action form of the operation's component, with its action and inputs, and the
     servers whose run failed ticked."""
 
