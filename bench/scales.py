@@ -51,5 +51,6 @@ def backend_calls(horizon, ids, skip=()):
             continue
         first, again = horizon.view(path), horizon.view(path)
         found[name] = {'status': [first['status'], again['status']], 'first': first['calls'],
-                       'again': again['calls'], 'seconds_again': round(again['seconds'], 3)}
+                       'again': again['calls'], 'seconds_again': round(again['seconds'], 3),
+                       'config_reads_first': first['cache']['misses']}
     return found

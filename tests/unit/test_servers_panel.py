@@ -117,6 +117,32 @@ class ServerPageTests(case.ServersTestCase):
         self.assertEqual(2, self.mock_deployments_list.call_count)
 
     @helpers.create_mocks(case.HEAT_MOCKS)
+    def test_a_long_history_is_paged_and_a_page_reads_its_own_runs_configs_only(self):
+        # 25 older runs, a minute apart, each of its own (since deleted) config: 29 in all.
+        older = [dict(data.BACKUP, id=f'00000000-0000-4000-8000-{n:012d}',
+                      config_id=f'older-{n}',
+                      creation_time=f'2026-11-20T{n // 60:02d}:{n % 60:02d}:00Z')
+                 for n in range(25)]
+        self.serve(infos=data.DB_1_RUNS + older)
+
+        with self.settings(API_RESULT_PAGE_SIZE=10):
+            first = self.client.get(case.server_url())
+            shown = [d.id for d in first.context['table'].data]
+            reads = self.mock_config_get.call_count
+            last = self.client.get(case.server_url() + '?marker=' + shown[-1])
+
+        self.assertEqual(10, len(shown))
+        self.assertEqual(data.RUNNING['id'], shown[0])
+        # The configs of the page's 10 runs, not of the other 19.
+        self.assertEqual(10, reads)
+        self.assertContains(first, '?marker=' + shown[-1])
+        bars = [rect for rect in ET.fromstring(first.context['timeline']).iter(
+            '{http://www.w3.org/2000/svg}rect') if 'hdd-timeline-run' in rect.get('class', '')]
+        self.assertEqual(10, len(bars))
+        self.assertEqual(10, len(last.context['table'].data))
+        self.assertNotIn(shown[0], [d.id for d in last.context['table'].data])
+
+    @helpers.create_mocks(case.HEAT_MOCKS)
     def test_the_timeline_has_one_bar_per_run(self):
         self.serve(infos=data.DB_1_RUNS)
 

@@ -6,11 +6,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from horizon import exceptions
+from horizon import tables
 from horizon import tabs
+from horizon.utils import functions as horizon_utils
 from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import paging
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import errors
@@ -58,7 +61,10 @@ def _timeline_words():
         span=gettext("From %(start)s to %(end)s"))
 
 
-class HistoryTab(tabs.TableTab):
+class HistoryTab(tables.PagedTableMixin, tabs.TableTab):
+    """The server's runs a page at a time, newest first, as the deployments list pages them:
+    a page reads the derived configs of its own runs only, however long the history."""
+
     name = _("History")
     slug = "history"
     table_classes = (project_tables.ServerHistoryTable,)
@@ -67,20 +73,24 @@ class HistoryTab(tabs.TableTab):
 
     @memoized.memoized_method
     def _history(self):
-        """(the server's deployments newest first, their derived configs by id), or None
-        when Heat could not be read."""
+        """(the page of the server's runs asked for, newest first, their derived configs by
+        id), or None when Heat could not be read."""
         try:
             found = project_runs.deployments(
                 self.request, server_id=self.tab_group.kwargs['server_id'])
+            # Heat's times are fixed-width UTC strings, so they sort in time order.
+            found = sorted(found, key=lambda d: (d.creation_time, d.id), reverse=True)
+            marker, direction = self._get_marker()
+            page = paging.page_of(found, horizon_utils.get_page_size(self.request),
+                                  marker, direction)
+            self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
             # One config lookup for the runs, their inputs and the running runs' signals.
-            configs = config_cache.get_many(self.request, {d.config_id for d in found})
-            found = rows.as_they_are(self.request, found, configs)
+            configs = config_cache.get_many(self.request, {d.config_id for d in page.rows})
+            shown = rows.as_they_are(self.request, page.rows, configs)
         except Exception:
             errors.heat_failed(self.request, _RETRIEVE_HISTORY)
             return None
-        found = [rows.Run(d, configs.get(d.config_id)) for d in found]
-        # Heat's times are fixed-width UTC strings, so they sort in time order.
-        return sorted(found, key=lambda d: (d.creation_time, d.id), reverse=True), configs
+        return [rows.Run(d, configs.get(d.config_id)) for d in shown], configs
 
     def get_deployments_data(self):
         history = self._history()
