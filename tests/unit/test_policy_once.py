@@ -7,6 +7,7 @@ from unittest import mock
 
 from django.test.utils import override_settings
 from django.urls import reverse
+from heatclient.v1 import software_configs
 from openstack_auth import policy
 
 from heat_deploy_dashboard import api
@@ -113,6 +114,21 @@ class MemberTests(PolicyOnceTestCase):
         self.assertContains(res, f'operation__row_{running}__action_cancel')
         # Run Again on Failed and each row's Run Again ask the same rules.
         self.assertEqual({1}, {self.asked[rule] for rule in ROW_ACTION_RULES[:3]})
+
+    @helpers.create_mocks({api.heat: ('configs_list',)})
+    def test_the_configs_list_asks_its_row_actions_rules_once(self):
+        self.mock_configs_list.return_value = [software_configs.SoftwareConfig(None, {
+            'id': f'c0ffee00-0000-4000-8000-{n:012d}', 'name': f'config-{n}',
+            'group': 'script', 'creation_time': '2026-11-22T03:20:17Z'}, loaded=True)
+            for n in range(ROWS)]
+
+        res = self.client.get(reverse('horizon:project:configs:index'))
+
+        self.assertEqual(ROWS, len(res.context['table'].data))
+        # Deploy, Copy and Delete on each row, their rules asked once.
+        self.assertEqual(ROWS, res.content.decode().count('/deploy/'))
+        self.assertEqual({1}, {self.asked[rule] for rule in (
+            'software_deployments:create', 'software_configs:delete')})
 
 
 class ReaderTests(PolicyOnceTestCase):

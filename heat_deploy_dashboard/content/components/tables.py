@@ -4,6 +4,7 @@ from horizon import tables
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import empty
+from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
 from heat_deploy_dashboard.content import times
@@ -19,7 +20,7 @@ TRIGGER_RULES = (
 )
 
 
-class TriggerAction(tables.LinkAction):
+class TriggerAction(policy.RulesOncePerRequest, tables.LinkAction):
     name = "trigger"
     verbose_name = _("Run Action")
     url = "horizon:project:components:trigger"
@@ -30,7 +31,8 @@ class TriggerAction(tables.LinkAction):
     def allowed(self, request, component=None):
         # Actions run on the servers a component is deployed on; with none
         # there is nothing to choose from.
-        return component is None or bool(component.server_ids)
+        return super().allowed(request, component) and (
+            component is None or bool(component.server_ids))
 
 
 def _joined(names):

@@ -2,6 +2,7 @@ from django.utils.translation import gettext_lazy as _
 from horizon import tables
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
 from heat_deploy_dashboard import linking
@@ -29,7 +30,7 @@ class CreateConfig(tables.LinkAction):
     policy_rules = CREATE_RULES
 
 
-class DeployConfig(tables.LinkAction):
+class DeployConfig(policy.RulesOncePerRequest, tables.LinkAction):
     name = "deploy"
     verbose_name = _("Deploy")
     url = "horizon:project:configs:deploy"
@@ -41,10 +42,11 @@ class DeployConfig(tables.LinkAction):
         # A derived config belongs to one run. The list's summary rows have
         # no inputs to tell, so there the form itself explains.
         inputs = getattr(config, 'inputs', None)
-        return not (inputs and linking.is_derived({'inputs': inputs}))
+        return super().allowed(request, config) and not (
+            inputs and linking.is_derived({'inputs': inputs}))
 
 
-class CopyConfig(tables.LinkAction):
+class CopyConfig(policy.RulesOncePerRequest, tables.LinkAction):
     name = "copy"
     verbose_name = _("Copy")
     url = "horizon:project:configs:copy"
@@ -54,7 +56,7 @@ class CopyConfig(tables.LinkAction):
     policy_rules = CREATE_RULES + (("orchestration", "software_configs:show"),)
 
 
-class DeleteConfig(tables.LinkAction):
+class DeleteConfig(policy.RulesOncePerRequest, tables.LinkAction):
     # A form rather than Horizon's confirmation dialog: it says which
     # deployments still use the config, and shows the CLI command.
     name = "delete"
