@@ -2,48 +2,30 @@
 Running and Run Again on Failed; the Deployments list's Operation column and filter."""
 
 from django.urls import reverse
-from heatclient.v1 import software_configs
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
 from tests.unit import helpers
+from tests.unit import operation_data
 from tests.unit import test_data
 
 
-RUN_IDS = [f'00000000-0000-4000-8000-00000000000{n}' for n in range(5)]
+RUN_IDS = operation_data.RUN_IDS
 
 
 class OperationPageTests(helpers.TestCase):
     """One operation's page: where Run Action leads."""
 
-    SOURCE = '7c0d1e2f-3a4b-4c5d-8e6f-708192a3b4c5'
-    OPERATION = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
-                                 '2026-11-23T08:00:00Z', SOURCE)
+    SOURCE = operation_data.SOURCE
+    OPERATION = operation_data.OPERATION
 
     def setUp(self):
         super().setUp()
         self.url = reverse('horizon:project:deployments:operation', args=[self.OPERATION.id])
 
-    def _config_get(self, request, config_id):
-        if config_id == self.SOURCE:
-            return software_configs.SoftwareConfig(None, {
-                'id': self.SOURCE, 'name': 'mysql', 'group': 'component', 'config': {},
-                'inputs': [], 'outputs': [], 'options': {}}, loaded=True)
-        config = test_data.named_config(request, config_id)
-        if config_id in ('config-001', 'config-002', 'config-003'):
-            return software_configs.SoftwareConfig(None, dict(
-                config.to_dict(), options={OPERATION_OPTION: self.OPERATION.as_option()},
-                inputs=[{'name': 'backup_dir', 'type': 'String', 'value': '/srv/<b>x</b>'}]),
-                loaded=True)
-        return config
-
-    def _runs(self, statuses=('COMPLETE', 'IN_PROGRESS', 'FAILED', 'COMPLETE', 'COMPLETE')):
-        """A run per status, run-00N's config config-00N: runs 1 to 3 are the operation's."""
-        return [test_data.deployment(dict(
-            test_data.DEPLOYMENTS[0], id=RUN_IDS[n], config_id=f'config-{n:03d}',
-            server_id=f'server-{n}', status=status,
-            creation_time=f'2025-03-01T00:{n:02d}:00Z')) for n, status in enumerate(statuses)]
+    _config_get = staticmethod(operation_data.config_get)
+    _runs = staticmethod(operation_data.runs)
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_the_page_shows_the_action_who_started_it_its_inputs_runs_and_counts(self):

@@ -2,7 +2,6 @@
 per row, and still offers each row the actions its state and the user's rules allow."""
 
 import collections
-import functools
 from unittest import mock
 
 from django.test.utils import override_settings
@@ -12,8 +11,8 @@ from openstack_auth import policy
 
 from heat_deploy_dashboard import api
 from tests.unit import helpers
+from tests.unit import operation_data
 from tests.unit import test_data
-from tests.unit import test_operation_page
 
 ROWS = 20
 RUNNING = 3
@@ -68,12 +67,11 @@ class PolicyOnceTestCase(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def view_operation(self):
-        """An operation's page (test_operation_page's): a run running, one failed."""
-        page = test_operation_page.OperationPageTests
-        self.mock_deployments_list.return_value = page._runs(self)
-        self.mock_config_get.side_effect = functools.partial(page._config_get, page)
+        """An operation's page (operation_data's): a run running, one failed."""
+        self.mock_deployments_list.return_value = operation_data.runs()
+        self.mock_config_get.side_effect = operation_data.config_get
         res = self.client.get(reverse('horizon:project:deployments:operation',
-                                      args=[page.OPERATION.id]))
+                                      args=[operation_data.OPERATION.id]))
         self.assertEqual(200, res.status_code)
         return res
 
@@ -110,7 +108,7 @@ class MemberTests(PolicyOnceTestCase):
 
         self.assertContains(res, 'id="operation__action_cancel_all"')
         self.assertContains(res, 'id="operation__action_rerun_failed"')
-        running = test_operation_page.RUN_IDS[1]
+        running = operation_data.RUN_IDS[1]
         self.assertContains(res, f'operation__row_{running}__action_cancel')
         # Run Again on Failed and each row's Run Again ask the same rules.
         self.assertEqual({1}, {self.asked[rule] for rule in ROW_ACTION_RULES[:3]})
@@ -150,6 +148,6 @@ class ReaderTests(PolicyOnceTestCase):
 
         for action in ('cancel_all', 'rerun_failed'):
             self.assertNotContains(res, 'operation__action_' + action)
-        for run_id in test_operation_page.RUN_IDS:
+        for run_id in operation_data.RUN_IDS:
             for action in ('cancel', 'rerun'):
                 self.assertNotContains(res, f'operation__row_{run_id}__action_{action}')
