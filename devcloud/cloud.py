@@ -11,6 +11,7 @@ from devcloud.services import horizon
 from devcloud.services import identity
 from devcloud.services import infra
 from devcloud.services import keystone
+from devcloud.services import mistral
 from devcloud.services import swift
 from devcloud.services import zaqar
 
@@ -62,6 +63,7 @@ class Cloud:
             zaqar.start(self.layout, self.sup, self.progress)
             self.progress('Heat: starting the engine and the API')
             heat.start(self.layout, self.sup, self.progress)
+            mistral.start(self.layout, self.sup, self.progress)
             horizon.start(self.layout, self.sup, self.progress)
             if self.with_demo:
                 self.demo_stack = demo.start(self.layout, self.sup, self.progress)

@@ -24,6 +24,7 @@ PORT_OFFSETS = {
     'memcached': 50,
     'redis': 60,
     'zaqar': 62,
+    'mistral': 64,
 }
 DEFAULT_PORT_BASE = 20000
 

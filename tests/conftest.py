@@ -13,6 +13,7 @@ import shutil
 import sys
 
 from heatclient import client as heat_client
+from mistralclient.api import client as mistral_client
 import pytest
 from swiftclient import client as swift_client
 from zaqarclient.queues.v2 import client as zaqar_client
@@ -114,3 +115,11 @@ def start_run(heat, find_transport, demo_resources):
     yield start
     for deployment_id in created:
         deploy.delete(heat, deployment_id, find_transport)
+
+
+@pytest.fixture(scope='session')
+def mistral(session):
+    """The demo user's Mistral v2 client, at the workflowv2 endpoint of the catalog."""
+    return mistral_client.client(
+        mistral_url=session.get_endpoint(service_type='workflowv2', interface='public'),
+        session=session)

@@ -67,7 +67,7 @@ def ensure_identity(layout):
     for role in SERVICE_ROLES:
         ensure.role(role)
     service = ensure.project('service')
-    for name in ('heat', 'swift', 'zaqar'):
+    for name in ('heat', 'swift', 'zaqar', 'mistral'):
         user = ensure.user(name, credentials.SERVICE_PASSWORD, project=service)
         ensure.grant('admin', user, project=service)
         ensure.grant('service', user, project=service)
@@ -90,3 +90,4 @@ def ensure_identity(layout):
     ensure.endpoint('swift', 'object-store',
                     layout.url('swift_proxy', '/v1/AUTH_%(tenant_id)s'), credentials.REGION)
     ensure.endpoint('zaqar', 'messaging', layout.url('zaqar'), credentials.REGION)
+    ensure.endpoint('mistral', 'workflowv2', layout.url('mistral', '/v2'), credentials.REGION)

@@ -8,7 +8,7 @@ import subprocess
 from devcloud import credentials
 from devcloud import process
 
-DATABASES = ('keystone', 'heat')
+DATABASES = ('keystone', 'heat', 'mistral')
 
 
 def _chown_tree(path, user):
@@ -45,14 +45,27 @@ def start_postgres(layout, sup, progress):
     if first_start:
         _psql(layout, f"CREATE ROLE {credentials.DB_USER} LOGIN PASSWORD "
                       f"'{credentials.DB_PASSWORD}'", log=sup.log_path('postgres-setup'))
-        for name in DATABASES:
+    # A cloud made before a service was added gets that service's database on its next start.
+    for name in DATABASES:
+        if not _database_exists(layout, name):
             _psql(layout, f'CREATE DATABASE {name} OWNER {credentials.DB_USER}',
                   log=sup.log_path('postgres-setup'))
 
 
-def _psql(layout, sql, check=True, log=os.devnull):
-    argv = ['psql', '-h', str(layout.path('postgres', 'run')), '-p', str(layout.port('postgres')),
+def _psql_argv(layout, sql):
+    return ['psql', '-h', str(layout.path('postgres', 'run')), '-p', str(layout.port('postgres')),
             '-U', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAtc', sql]
+
+
+def _database_exists(layout, name):
+    sql = f"SELECT 1 FROM pg_database WHERE datname = '{name}'"
+    found = subprocess.run(_psql_argv(layout, sql), capture_output=True, text=True, check=True,
+                           user='postgres', group='postgres', extra_groups=[]).stdout
+    return found.strip() == '1'
+
+
+def _psql(layout, sql, check=True, log=os.devnull):
+    argv = _psql_argv(layout, sql)
     with open(log, 'ab') as out:
         code = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT, user='postgres',
                               group='postgres', extra_groups=[]).returncode

@@ -1,0 +1,98 @@
+"""Mistral, the workflow service that runs schedules and rolling runs: its API, its engine
+(with the notifier and the periodic server that fires cron triggers) and an executor, each a
+process of its own as operators run them, over the cloud's RabbitMQ and PostgreSQL."""
+
+from devcloud import credentials
+from devcloud import layout as layout_mod
+from devcloud import process
+from devcloud.services import infra
+
+# [keystone_authtoken] serves twice: the API's token checks, and Mistral's own service user,
+# which trusts are delegated to and which gets the trust-scoped token of each cron firing.
+CONF = '''\
+[DEFAULT]
+use_stderr = true
+transport_url = {rabbit}
+# oslo.service otherwise waits up to 60 s for a stopping server's work.
+graceful_shutdown_timeout = 5
+
+[api]
+host = 127.0.0.1
+port = {port}
+api_workers = 1
+
+[database]
+connection = {db}
+max_pool_size = 5
+max_overflow = 5
+
+[pecan]
+auth_enable = True
+
+[keystone_authtoken]
+www_authenticate_uri = {keystone}
+auth_url = {keystone}
+auth_type = password
+username = mistral
+password = {password}
+project_name = service
+user_domain_name = Default
+project_domain_name = Default
+memcached_servers = {memcached}
+
+[keystone]
+timeout = 30
+
+[cron_trigger]
+enabled = True
+# The periodic server fires the triggers (running them in the API is deprecated).
+run_in_api = False
+
+[engine]
+host = 127.0.0.1
+
+[executor]
+type = remote
+host = 127.0.0.1
+
+[notifier]
+type = remote
+host = 127.0.0.1
+
+[oslo_policy]
+enforce_scope = False
+enforce_new_defaults = False
+'''
+
+# (service name, mistral-server --server value)
+SERVERS = (
+    ('mistral-api', 'api'),
+    ('mistral-engine', 'engine,notifier,periodic'),
+    ('mistral-executor', 'executor'),
+)
+
+
+def conf_path(layout):
+    return layout.path('mistral', 'mistral.conf')
+
+
+def start(layout, sup, progress):
+    progress('Mistral: starting its API, engine and executor')
+    conf = conf_path(layout)
+    conf.parent.mkdir(parents=True, exist_ok=True)
+    conf.write_text(CONF.format(
+        rabbit=infra.rabbitmq_url(layout), port=layout.port('mistral'),
+        db=infra.database_url(layout, 'mistral'), keystone=layout.url('keystone'),
+        password=credentials.SERVICE_PASSWORD, memcached=infra.memcached_address(layout)))
+    stamp = conf.parent / '.db-synced'
+    if not stamp.exists():
+        process.run([layout_mod.venv_bin('mistral-db-manage'), '--config-file', str(conf),
+                     'upgrade', 'head'], sup.log_path('mistral-setup'))
+        stamp.touch()
+    argv = [layout_mod.venv_bin('mistral-server'), '--config-file', str(conf), '--server']
+    started = [(name, sup.start(name, argv + [servers])) for name, servers in SERVERS]
+    for name, proc in started:
+        if name == 'mistral-api':
+            sup.wait_until(name, proc, lambda: process.http_answers(layout.url('mistral', '/')))
+        else:
+            sup.check_alive(name, proc)
