@@ -9,11 +9,11 @@ INSTALLED := $(VENV)/.installed
 install: $(INSTALLED)
 
 $(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt setup.cfg \
-		package.json package-lock.json
+		runner/pyproject.toml package.json package-lock.json
 	sh devcloud/install-system-packages.sh
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -c constraints.txt -r requirements-devcloud.txt \
-		-r test-requirements.txt -e .
+		-r test-requirements.txt -e ./runner[mistral] -e .
 	@command -v npm >/dev/null || { echo "ESLint needs Node.js 20 or newer and npm"; exit 1; }
 	npm ci --no-audit --no-fund --silent
 	touch $@
@@ -36,7 +36,8 @@ lint: install
 unit: install
 	$(BIN)/python -m pytest -n auto tests/unit
 
-# The wheel alone in a clean venv (build/packaging): pip check, and every panel rendered.
+# Both wheels (the plugin's and runner/'s) in a clean venv (build/packaging): pip check, and
+# every panel rendered; and the runner's alone with [mistral]: no Horizon, its actions load.
 packaging: install
 	$(BIN)/python -m pytest tests/packaging
 

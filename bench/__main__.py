@@ -12,7 +12,7 @@ import sys
 import time
 
 from devcloud import layout as layout_mod
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.integration import dashboard as dashboard_mod
 
 from bench import browser as browser_mod

@@ -31,7 +31,7 @@ import psutil
 import requests
 
 from devcloud import layout as layout_mod
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.integration import dashboard as dashboard_mod
 
 from bench import horizon_views

@@ -9,7 +9,7 @@ cancelled, so no later page polls them.
 
 import time
 
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 
 from bench import measure
 from bench import seed

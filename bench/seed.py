@@ -1,6 +1,6 @@
 """Seeding deployments through Heat's real API, the way the dashboard makes them.
 
-Every seeded run is made by heat_deploy_dashboard.deploy.trigger (derived config, then
+Every seeded run is made by heat_deploy_runner.trigger (derived config, then
 deployment), ten servers to an operation as one Run Action makes them, with NO_SIGNAL so it is
 finished at once and the pages have nothing to poll. The servers are made-up ids: Heat does not
 check server_id for a standalone deployment
@@ -13,7 +13,7 @@ import threading
 import time
 import uuid
 
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 
 SERVERS = 50
 # Servers per trigger call: each call reads the source config once, then makes a derived

@@ -10,8 +10,8 @@ in the page every 50 ms. Both clocks are this machine's.
 
 import time
 
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy import tempurl
+import heat_deploy_runner as deploy
+from heat_deploy_runner import tempurl
 
 from bench import measure
 

@@ -4,7 +4,7 @@ that trigger needs and against `openstack software deployment create`.
 All three start the same run: BACKUP of the demo's mysql component on one demo server, with
 NO_SIGNAL (the CLI of python-heatclient 5.3.0 fails on TEMP_URL_SIGNAL; that failure is
 recorded too). The form is timed until its redirect comes back, the redirect not followed: the
-deployment exists then. The raw baseline is heat_deploy_dashboard.deploy.trigger on a bare
+deployment exists then. The raw baseline is heat_deploy_runner.trigger on a bare
 heatclient: exactly the calls a trigger needs (read the config, create the derived config,
 create the deployment).
 """
@@ -14,7 +14,7 @@ import subprocess
 import uuid
 
 from devcloud import credentials
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 
 from bench import measure
 

@@ -11,8 +11,8 @@ import time
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.deploy.derived import as_dict
 from heat_deploy_dashboard import spare_cache
+from heat_deploy_runner.derived import as_dict
 
 # Per project: Heat shows a config to its own project only, and a cached
 # copy must not reach anyone Heat would refuse it to.

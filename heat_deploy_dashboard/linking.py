@@ -27,7 +27,7 @@ from dataclasses import field
 import json
 import re
 
-from heat_deploy_dashboard.deploy.derived import SERVER_ID
+from heat_deploy_runner.derived import SERVER_ID
 
 COMPONENT_GROUP = 'component'
 

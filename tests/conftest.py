@@ -21,7 +21,7 @@ from zaqarclient.queues.v2 import client as zaqar_client
 from devcloud import cloud as cloud_mod
 from devcloud import layout as layout_mod
 from devcloud.services import identity
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 
 TEST_PORT_BASE = 21000
 

@@ -14,7 +14,7 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 from heat_deploy_dashboard.api import heat
 from heat_deploy_dashboard.api import swift
 from heat_deploy_dashboard.api import zaqar
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 
 _Need = namedtuple('_Need', 'service keyword client')
 

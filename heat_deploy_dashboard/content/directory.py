@@ -17,9 +17,9 @@ from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import project_servers
-from heat_deploy_dashboard.deploy.derived import as_dict
 from heat_deploy_dashboard import linking
 from heat_deploy_dashboard import spare_cache
+from heat_deploy_runner.derived import as_dict
 
 LOG = logging.getLogger(__name__)
 

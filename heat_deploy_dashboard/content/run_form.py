@@ -15,12 +15,12 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import verbatim_forms
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy import cli
-from heat_deploy_dashboard.deploy import definition
-from heat_deploy_dashboard.deploy import inputs as heat_inputs
-from heat_deploy_dashboard.deploy.trigger import DEFAULT_TIMEOUT_MINUTES
-from heat_deploy_dashboard.deploy.trigger import derived_name
+import heat_deploy_runner as deploy
+from heat_deploy_runner import cli
+from heat_deploy_runner import definition
+from heat_deploy_runner import inputs as heat_inputs
+from heat_deploy_runner.trigger import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.trigger import derived_name
 
 # Input fields get this prefix so that no input name can collide with the
 # form's own fields.

@@ -1,7 +1,7 @@
 """What the deployments pages promise besides the journeys: a visible live status line, one
 poller, and a run's actions shown once (each check found a bug, since fixed)."""
 
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.browser import pages
 
 

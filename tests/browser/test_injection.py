@@ -20,7 +20,7 @@ from urllib import parse
 import pytest
 from selenium.webdriver.common.by import By
 
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.browser import pages
 from tests.integration import waiting
 

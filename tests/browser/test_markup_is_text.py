@@ -5,7 +5,7 @@ import json
 
 from selenium.webdriver.common.by import By
 
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.browser import pages
 from tests.integration import waiting
 

@@ -3,8 +3,8 @@ them on a timeline."""
 
 from selenium.webdriver.common.by import By
 
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy import runs
+import heat_deploy_runner as deploy
+from heat_deploy_runner import runs
 from tests.browser import pages
 from tests.integration import waiting
 

@@ -7,8 +7,8 @@ from heatclient import exc as heat_exc
 import pytest
 from swiftclient import exceptions as swift_exc
 
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy import runs
+import heat_deploy_runner as deploy
+from heat_deploy_runner import runs
 from tests.integration import dashboard
 from tests.integration import waiting
 

@@ -3,9 +3,9 @@
 import re
 import uuid
 
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy import tempurl
+import heat_deploy_runner as deploy
+from heat_deploy_runner import derived
+from heat_deploy_runner import tempurl
 from tests.integration import dashboard
 from tests.integration import waiting
 

@@ -34,7 +34,7 @@ from swiftclient import client as swift_client
 
 from devcloud import credentials
 from devcloud.services import identity
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.integration import corpus
 from tests.integration import waiting
 

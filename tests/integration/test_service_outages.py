@@ -11,7 +11,7 @@ import time
 import pytest
 
 from devcloud import credentials
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.integration import dashboard
 from tests.integration import test_outages as outages
 from tests.integration import waiting

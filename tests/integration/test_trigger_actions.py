@@ -6,7 +6,7 @@ from heatclient import exc as heat_exc
 import pytest
 from swiftclient import exceptions as swift_exc
 
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.integration import waiting
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from devcloud import process
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.integration import waiting
 
 # Heat stores server ids in 36 characters: a longer one makes Heat's database refuse the

@@ -5,8 +5,8 @@ time of the cloud's start on its existing data."""
 
 import pytest
 
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy import tempurl
+from heat_deploy_runner import derived
+from heat_deploy_runner import tempurl
 from tests.integration import dashboard
 from tests.integration import test_outages as outages
 from tests.integration import waiting

@@ -8,7 +8,7 @@ from unittest import mock
 import pytest
 import requests
 
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.integration import waiting
 
 TRANSPORT = 'ZAQAR_SIGNED_URL_SIGNAL'

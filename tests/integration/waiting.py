@@ -2,7 +2,7 @@
 
 import time
 
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 
 
 def wait_for(what, check, timeout=60, interval=0.25):

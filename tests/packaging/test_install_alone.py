@@ -2,41 +2,47 @@
 and so it does beside heat-dashboard, the official Heat plugin.
 
 `pip install .` into an existing Horizon must bring everything the plugin imports. This builds
-the wheel (pip wheel --no-deps), installs it into a venv of its own under build/packaging/ that
-sees nothing of the project's venv (pip install -c constraints.txt <wheel>), runs pip check,
-and then, with that venv's python and the repository off sys.path, renders every page of the
-plugin under Horizon's test settings with the plugin enabled from the installed package
-(render_panels.py), and has a user without roles refused the Deploy form.
+the two wheels of this repository (pip wheel --no-deps): heat-deploy-runner (runner/, which
+the plugin requires, and which is on no index) and the plugin's. It installs them into a venv
+of its own under build/packaging/ that sees nothing of the project's venv, as an operator
+would, both wheels named (pip install -c constraints.txt <runner wheel> <plugin wheel>), runs
+pip check, and then, with that venv's python and the repository off sys.path, renders every
+page of the plugin under Horizon's test settings with the plugin enabled from the installed
+package (render_panels.py), and has a user without roles refused the Deploy form.
 
 Then the same Horizon gets heat-dashboard (pip install -c constraints.txt heat-dashboard, in a
-copy of that venv, so that the venv of the wheel alone stays as it was): pip check again, and
+copy of that venv, so that the venv of the wheels alone stays as it was): pip check again, and
 every page of the plugin rendered with both plugins enabled, heat-dashboard's enabled files and
 its _1699 settings file applied before ours, twice: with its policy files copied where that
 file names them (its registration of the "orchestration" scope is kept), and without (ours
 takes its place, and still refuses a user without roles). heat-dashboard's Stacks page is
 rendered in both, its listing stood in. The two renders run side by side.
 
+test_runner_alone.py installs the runner's wheel alone, as a Mistral host would, with the
+helpers here.
+
 What is kept between runs, under build/packaging/ (delete it to start afresh), because it
 makes a run much faster (measured on a busy 2-core machine):
 
-- build-env/: setuptools for building the wheel, installed once. pip's build isolation
+- build-env/: setuptools for building the wheels, installed once. pip's build isolation
   downloads setuptools again for every build (pip's HTTP cache keeps nothing where the index
   answers without cache headers, as here): 7 to 12 s a build instead of about 3.
 - venv/: the clean venv. A new one downloads about 115 distributions (75 MB) and writes
   300 MB: 65 s to 2 min, the rest of the test 20 to 40 s. So the venv is reused when all that
-  decides which distributions pip installs is unchanged: constraints.txt, the wheel's
+  decides which distributions pip installs is unchanged: constraints.txt, both wheels'
   Requires-Dist and Requires-Python, the interpreter and pip (every version being pinned by
   constraints.txt, pip would install the same set again), and the venv still holds what the
-  last fresh install left. The wheel is then reinstalled alone (--no-deps --force-reinstall,
-  about 5 s) whenever its content changed, so the pages are always those of the wheel just
+  last fresh install left. A wheel is then reinstalled alone (--no-deps --force-reinstall,
+  about 5 s) whenever its content changed, so the pages are always those of the wheels just
   built. Anything else builds the venv from nothing.
 - venv-heat-dashboard/: venv/ copied with hard links (about 3 s, no space), and heat-dashboard
   installed into it (3 to 14 s: 6 downloads, heat-dashboard and 5 XStatic packages): reused,
-  and the wheel reinstalled into it, on the same terms as venv/.
+  and the wheels reinstalled into it, on the same terms as venv/.
 
 Needs PyPI (and pip's configured indexes), nothing else.
 """
 
+import contextlib
 import fcntl
 import hashlib
 import importlib.metadata
@@ -63,10 +69,17 @@ BESIDE = WORK / 'venv-heat-dashboard'
 BESIDE_STAMP = WORK / 'venv-heat-dashboard.json'
 RENDER_DIR = WORK / 'render'
 CONSTRAINTS = REPO / 'constraints.txt'
-PYPROJECT = REPO / 'pyproject.toml'
 
-# What a build of the package reads: the package and the top-level packaging files.
-SOURCES = ('heat_deploy_dashboard', 'setup.cfg', 'pyproject.toml', 'MANIFEST.in', 'README.md')
+# The distributions this repository builds, each from its folder (the runner's first: the
+# plugin requires it).
+RUNNER = 'heat-deploy-runner'
+DASHBOARD = 'heat-deploy-dashboard'
+PROJECTS = {RUNNER: 'runner', DASHBOARD: '.'}
+# What a build of the packages reads: the plugin's package and top-level packaging files, and
+# runner/ (its package and its own packaging files).
+SOURCES = ('heat_deploy_dashboard', 'runner', 'setup.cfg', 'pyproject.toml', 'MANIFEST.in',
+           'README.md')
+IGNORED = shutil.ignore_patterns('__pycache__', '*.pyc', '*.egg-info')
 
 PANELS = {'components', 'deployments', 'servers', 'configs'}
 # What heat-dashboard is installed as, its version from constraints.txt.
@@ -78,7 +91,7 @@ PROJECT_ONLY = {'openstack-heat', 'keystone', 'swift', 'zaqar', 'pytest', 'pytes
                 'selenium', 'gunicorn'}
 
 # The project venv's pip drives the other interpreters (pip --python), so that the clean
-# venv holds no pip of its own: only the wheel and what it depends on.
+# venv holds no pip of its own: only the wheels and what they depend on.
 PIP = [sys.executable, '-m', 'pip']
 
 
@@ -119,27 +132,41 @@ def _load(path):
         return None
 
 
+def _ignored(folder, names):
+    """What a copy of the sources leaves out; runner/'s own build/ and dist/ too."""
+    ignored = IGNORED(folder, names)
+    if pathlib.Path(folder) == REPO / PROJECTS[RUNNER]:
+        ignored |= {'build', 'dist'} & set(names)
+    return ignored
+
+
 def _copy_sources():
-    """A fresh copy of what the build reads: setuptools builds in the source tree, and its
+    """A fresh copy of what the builds read: setuptools builds in the source tree, and its
     build/lib/ there would keep files the package no longer has."""
     shutil.rmtree(SRC, ignore_errors=True)
     SRC.mkdir(parents=True)
     for name in SOURCES:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(source, SRC / name,
-                            ignore=shutil.ignore_patterns('__pycache__', '*.pyc', '*.egg-info'))
+            shutil.copytree(source, SRC / name, ignore=_ignored)
         else:
             shutil.copy2(source, SRC / name)
 
 
-def _build_env():
-    """A venv with the build backend pyproject.toml asks for, made once per build-system."""
+def _toml(path):
     try:
         import tomllib
     except ImportError:  # Python 3.10
         from pip._vendor import tomli as tomllib
-    requires = tomllib.loads(PYPROJECT.read_text())['build-system']['requires']
+    return tomllib.loads(path.read_text())
+
+
+def _build_env():
+    """A venv with the build backends both pyproject.toml files ask for, made once per
+    build-system."""
+    requires = sorted({each for folder in PROJECTS.values()
+                       for each in _toml(REPO / folder / 'pyproject.toml')['build-system'][
+                           'requires']})
     key = _sha256(json.dumps(requires), json.dumps(_interpreter()))
     stamp = BUILD_ENV / 'key'
     if stamp.exists() and stamp.read_text() == key and _python(BUILD_ENV).exists():
@@ -150,14 +177,18 @@ def _build_env():
     stamp.write_text(key)
 
 
-def _build_wheel():
+def _build_wheels(*names):
+    """The wheels of the named distributions (all of PROJECTS by default), by name, built from
+    one fresh copy of the sources in the one build env."""
     _copy_sources()
     _build_env()
     shutil.rmtree(DIST, ignore_errors=True)
-    _run(PIP + ['--python', _python(BUILD_ENV), 'wheel', '-q', '--no-deps',
-                '--no-build-isolation', '-w', DIST, SRC])
-    [wheel] = DIST.glob('*.whl')
-    return wheel
+    wheels = {}
+    for name in names or PROJECTS:
+        _run(PIP + ['--python', _python(BUILD_ENV), 'wheel', '-q', '--no-deps',
+                    '--no-build-isolation', '-w', DIST, SRC / PROJECTS[name]])
+        [wheels[name]] = DIST.glob(name.replace('-', '_') + '-*.whl')
+    return wheels
 
 
 def _wheel_facts(wheel):
@@ -193,46 +224,58 @@ def _pinned():
                           if '===' in line and not line.startswith('#'))
 
 
-def _reuse_or_make(venv, stamp_path, wheel, make, extra, what, timings):
+def _reuse_or_make(venv, stamp_path, wheels, make, extra, what, timings):
     """venv as make() leaves it, reused while nothing that decides what pip installs changed
-    (see the module's docstring); the wheel reinstalled into it when its content changed."""
-    requires, content = _wheel_facts(wheel)
-    key = _sha256(CONSTRAINTS.read_bytes(), json.dumps(requires), json.dumps(_interpreter()),
-                  extra)
+    (see the module's docstring); each of wheels (by name) reinstalled into it when its
+    content changed."""
+    facts = {name: _wheel_facts(wheel) for name, wheel in sorted(wheels.items())}
+    key = _sha256(CONSTRAINTS.read_bytes(),
+                  json.dumps({name: requires for name, (requires, _) in facts.items()}),
+                  json.dumps(_interpreter()), extra)
+    contents = {name: content for name, (_, content) in facts.items()}
     stamp = _load(stamp_path) or {}
     reused = (stamp.get('key') == key and _python(venv).exists()
               and stamp.get('installed') == _installed(venv))
     stamp_path.unlink(missing_ok=True)
     started = time.monotonic()
     if reused:
-        if stamp.get('wheel') != content:
+        changed = [name for name in contents if stamp.get('wheels', {}).get(name) !=
+                   contents[name]]
+        if changed:
             _run(PIP + ['--python', _python(venv), 'install', '-q', '--no-compile',
-                        '--no-deps', '--force-reinstall', '-c', CONSTRAINTS, wheel])
-        timings[f'{what}: reused, wheel reinstalled' if stamp.get('wheel') != content
+                        '--no-deps', '--force-reinstall', '-c', CONSTRAINTS,
+                        *(wheels[name] for name in changed)])
+        timings[f'{what}: reused, {" and ".join(changed)} reinstalled' if changed
                 else f'{what}: reused as it was'] = time.monotonic() - started
     else:
         shutil.rmtree(venv, ignore_errors=True)
         make()
         timings[f'{what}: built and installed'] = time.monotonic() - started
-    stamp_path.write_text(json.dumps({'key': key, 'wheel': content,
+    stamp_path.write_text(json.dumps({'key': key, 'wheels': contents,
                                       'installed': _installed(venv)}))
     return reused
 
 
-def _clean_venv(wheel, timings):
-    def make():
-        # Made from the base interpreter: nothing of the project's venv is visible in it.
-        _run([sys.executable, '-m', 'venv', '--without-pip', VENV])
-        # --no-compile: the pages compile what they import; compiling all of Horizon's
-        # dependencies up front doubles the install's time.
-        _run(PIP + ['--python', _python(VENV), 'install', '-q', '--no-compile',
-                    '-c', CONSTRAINTS, wheel])
-    return _reuse_or_make(VENV, VENV_STAMP, wheel, make, '', 'venv', timings)
+def _fresh_venv(venv, *requirements):
+    """A new venv, made from the base interpreter (nothing of the project's venv is visible
+    in it), with requirements installed into it under constraints.txt."""
+    _run([sys.executable, '-m', 'venv', '--without-pip', venv])
+    # --no-compile: the pages compile what they import; compiling all of Horizon's
+    # dependencies up front doubles the install's time.
+    _run(PIP + ['--python', _python(venv), 'install', '-q', '--no-compile',
+                '-c', CONSTRAINTS, *requirements])
 
 
-def _venv_beside_heat_dashboard(wheel, timings):
+def _clean_venv(wheels, timings):
+    # Both wheels named, as an operator installs them: the runner's is on no index.
+    return _reuse_or_make(VENV, VENV_STAMP, wheels,
+                          lambda: _fresh_venv(VENV, wheels[RUNNER], wheels[DASHBOARD]),
+                          '', 'venv', timings)
+
+
+def _venv_beside_heat_dashboard(wheels, timings):
     """The clean venv, as _clean_venv() just left it, with heat-dashboard installed into it the
-    way an operator adds it to that Horizon; in a copy, so that venv/ keeps the wheel alone.
+    way an operator adds it to that Horizon; in a copy, so that venv/ keeps the wheels alone.
 
     The copy is made of hard links, and stays independent of venv/: neither pip nor Python
     writes into an existing file (pip removes a file before writing it anew, and moves away
@@ -243,7 +286,7 @@ def _venv_beside_heat_dashboard(wheel, timings):
         _run(['cp', '-al', VENV, BESIDE], timeout=120)
         _run(PIP + ['--python', _python(BESIDE), 'install', '-q', '--no-compile',
                     '-c', CONSTRAINTS, HEAT_DASHBOARD])
-    return _reuse_or_make(BESIDE, BESIDE_STAMP, wheel, make, HEAT_DASHBOARD,
+    return _reuse_or_make(BESIDE, BESIDE_STAMP, wheels, make, HEAT_DASHBOARD,
                           'venv beside heat-dashboard', timings)
 
 
@@ -253,17 +296,20 @@ def _start_render(venv, mode=''):
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     report = folder / 'report.json'
-    environment = {'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
-                   'HOME': os.environ.get('HOME', str(folder)),
-                   'LANG': 'C.UTF-8',
-                   'RENDER_WORK_DIR': str(folder), 'RENDER_REPORT': str(report),
-                   'RENDER_HEAT_DASHBOARD': mode}
     # -I: no PYTHON* variables, no user site, not even the script's own folder on sys.path;
     # from its folder, outside the source tree.
     process = subprocess.Popen([str(_python(venv)), '-I', str(HERE / 'render_panels.py')],
-                               cwd=folder, env=environment, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=_environment(
+                                   folder, RENDER_WORK_DIR=str(folder),
+                                   RENDER_REPORT=str(report), RENDER_HEAT_DASHBOARD=mode))
     return process, report
+
+
+def _environment(folder, **variables):
+    """All the environment a clean venv's python is given: no PYTHON* variables."""
+    return {'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
+            'HOME': os.environ.get('HOME', str(folder)), 'LANG': 'C.UTF-8', **variables}
 
 
 def _finish_render(started):
@@ -281,7 +327,7 @@ def _inside(path, folder):
 
 
 def _assert_pages(returncode, stderr, report, venv):
-    """Every page of the plugin answered 200, all of it from the installed wheel in venv, and
+    """Every page of the plugin answered 200, all of it from the installed wheels in venv, and
     a user without roles was refused the Deploy form."""
     assert report is not None, (
         f'render_panels.py wrote no report (exit {returncode})\n{stderr[-8000:]}')
@@ -314,50 +360,61 @@ def _assert_pages(returncode, stderr, report, venv):
         assert status == 403 or (status == 302 and '/auth/login/' in location), refusal
     assert refusal['trouble'] == [], refusal
 
-    # All of it from the installed wheel.
+    # All of it from the installed wheels.
     assert _inside(installed['prefix'], venv)
     assert _inside(installed['package'], venv)
     assert len(installed['enabled']) >= len(PANELS) + 1
     for path in installed['enabled'] + installed['panels'] + installed['snippets']:
         assert _inside(path, venv), path
-    for entry in installed['sys_path']:
-        assert not entry or not _inside(entry, REPO) or _inside(entry, venv) or \
-            pathlib.Path(entry).resolve() == HERE, entry
-    assert not any(_inside(entry, pathlib.Path(sys.prefix)) for entry in installed['sys_path']
-                   if entry), 'the project venv is on the clean venv\'s path'
+    _assert_isolated(installed['sys_path'], venv)
 
-    # Nothing but the wheel and its dependencies (and heat-dashboard, where it was added).
+    # Nothing but the wheels and their dependencies (and heat-dashboard, where it was added).
     names = _distributions(installed['distributions'])
-    assert 'heat-deploy-dashboard' in names
+    assert {DASHBOARD, RUNNER} <= names
     assert names & PROJECT_ONLY == set()
     assert 'pip' not in names
     return installed, names
 
 
-def _report_timings(timings, since=0):
-    """Write all timings so far to timings.json; print those from the since-th on."""
-    (WORK / 'timings.json').write_text(json.dumps(timings, indent=1))
+def _assert_isolated(sys_path, venv):
+    """Nothing of the repository (but this folder) nor of the project venv on sys_path."""
+    for entry in sys_path:
+        assert not entry or not _inside(entry, REPO) or _inside(entry, venv) or \
+            pathlib.Path(entry).resolve() == HERE, entry
+    assert not any(_inside(entry, pathlib.Path(sys.prefix)) for entry in sys_path
+                   if entry), 'the project venv is on the clean venv\'s path'
+
+
+def _report_timings(timings, since=0, name='timings.json'):
+    """Write all timings so far to build/packaging/<name>; print those from the since-th on."""
+    (WORK / name).write_text(json.dumps(timings, indent=1))
     print('\n'.join(f'{what}: {seconds:.1f} s'
                     for what, seconds in list(timings.items())[since:]))
 
 
-@pytest.fixture(scope='module')
-def wheel_and_venv():
-    """The wheel built and the clean venv ready, build/packaging/ locked meanwhile: one run at
-    a time on it (make test, and someone else's)."""
+@contextlib.contextmanager
+def _locked():
+    """build/packaging/ locked: one run at a time on it (make test, and someone else's). Gives
+    the timings of what is done meanwhile."""
     WORK.mkdir(parents=True, exist_ok=True)
-    timings = {}
     with open(WORK / '.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        yield {}
+
+
+@pytest.fixture(scope='module')
+def wheel_and_venv():
+    """Both wheels built and the clean venv ready, build/packaging/ locked meanwhile."""
+    with _locked() as timings:
         started = time.monotonic()
-        wheel = _build_wheel()
-        timings['wheel built'] = time.monotonic() - started
-        _clean_venv(wheel, timings)
-        yield wheel, timings
+        wheels = _build_wheels()
+        timings['wheels built'] = time.monotonic() - started
+        _clean_venv(wheels, timings)
+        yield wheels, timings
 
 
 def test_the_wheel_installs_alone_and_serves_every_panel(wheel_and_venv):
-    _wheel, timings = wheel_and_venv
+    _wheels, timings = wheel_and_venv
 
     started = time.monotonic()
     _run(PIP + ['--python', _python(VENV), 'check'])
@@ -369,7 +426,7 @@ def test_the_wheel_installs_alone_and_serves_every_panel(wheel_and_venv):
     _report_timings(timings)
 
     installed, names = _assert_pages(returncode, stderr, report, VENV)
-    # Alone: no heat-dashboard, the policy files ours, from the installed wheel.
+    # Alone: no heat-dashboard, the policy files ours, from the installed wheels.
     assert HEAT_DASHBOARD not in names
     assert installed['heat_dashboard'] is None
     assert installed['snippet_warnings'] == []
@@ -379,10 +436,10 @@ def test_the_wheel_installs_alone_and_serves_every_panel(wheel_and_venv):
 
 
 def test_the_wheel_serves_every_panel_beside_heat_dashboard(wheel_and_venv):
-    wheel, timings = wheel_and_venv
+    wheels, timings = wheel_and_venv
     since = len(timings)
 
-    _venv_beside_heat_dashboard(wheel, timings)
+    _venv_beside_heat_dashboard(wheels, timings)
     started = time.monotonic()
     _run(PIP + ['--python', _python(BESIDE), 'check'])
     timings['pip check beside heat-dashboard'] = time.monotonic() - started

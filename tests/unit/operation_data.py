@@ -3,8 +3,8 @@ operation page's tests and the policy tests share."""
 
 from heatclient.v1 import software_configs
 
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
+import heat_deploy_runner as deploy
+from heat_deploy_runner.derived import OPERATION_OPTION
 from tests.unit import test_data
 
 RUN_IDS = [f'00000000-0000-4000-8000-00000000000{n}' for n in range(5)]

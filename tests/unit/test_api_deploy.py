@@ -7,7 +7,7 @@ api/ builds them.
 from openstack_auth import utils as auth_utils
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.unit.deploy.fakes import FakeHeat
 from tests.unit.deploy.fakes import FakeSwift
 from tests.unit.deploy.zaqar_fakes import FakeZaqar

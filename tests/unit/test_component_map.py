@@ -5,8 +5,8 @@ import re
 
 from django.urls import reverse
 
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
+import heat_deploy_runner as deploy
+from heat_deploy_runner.derived import OPERATION_OPTION
 
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url

@@ -11,9 +11,9 @@ from novaclient.v2 import servers as nova_servers_api
 from openstack_dashboard.api import nova
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy.messages import Message
-from heat_deploy_dashboard.deploy.trigger import DEPLOYMENT_FAILED
+import heat_deploy_runner as deploy
+from heat_deploy_runner.messages import Message
+from heat_deploy_runner.trigger import DEPLOYMENT_FAILED
 from tests.unit import components_data as demo
 from tests.unit import configs_case as case
 from tests.unit import helpers

@@ -4,7 +4,7 @@ from django.urls import reverse
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.unit import helpers
 from tests.unit import test_data
 

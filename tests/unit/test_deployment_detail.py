@@ -8,9 +8,9 @@ from heatclient import exc as heat_exc
 from heatclient.v1 import software_configs
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
-from heat_deploy_dashboard.deploy import runs
+import heat_deploy_runner as deploy
+from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner import runs
 from tests.unit import helpers
 from tests.unit import test_data
 

@@ -4,8 +4,8 @@ Running and Run Again on Failed; the Deployments list's Operation column and fil
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
+import heat_deploy_runner as deploy
+from heat_deploy_runner.derived import OPERATION_OPTION
 from tests.unit import helpers
 from tests.unit import operation_data
 from tests.unit import test_data

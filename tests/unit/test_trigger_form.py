@@ -3,7 +3,7 @@
 import copy
 import re
 
-from heat_deploy_dashboard import deploy
+import heat_deploy_runner as deploy
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import PolicyEnforcedTestCase

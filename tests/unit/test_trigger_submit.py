@@ -9,9 +9,9 @@ from django.urls import reverse
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard.content import directory
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy.trigger import DEPLOYMENT_FAILED
-from heat_deploy_dashboard.deploy.trigger import SIGNAL_FAILED
+import heat_deploy_runner as deploy
+from heat_deploy_runner.trigger import DEPLOYMENT_FAILED
+from heat_deploy_runner.trigger import SIGNAL_FAILED
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import TRIGGER_MOCKS

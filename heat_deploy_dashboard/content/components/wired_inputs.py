@@ -4,7 +4,7 @@ produced it since."""
 
 import dataclasses
 
-from heat_deploy_dashboard.deploy import inputs as heat_inputs
+from heat_deploy_runner import inputs as heat_inputs
 
 
 @dataclasses.dataclass(frozen=True)

@@ -6,8 +6,8 @@ from horizon import forms
 from horizon import messages
 
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard.deploy.trigger import derived_name
 from heat_deploy_dashboard import linking
+from heat_deploy_runner.trigger import derived_name
 
 DEFAULT_ACTION = 'CREATE'
 # Heat's columns: a config's name holds 255 characters (a server's id 36,

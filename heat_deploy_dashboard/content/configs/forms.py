@@ -11,10 +11,10 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import verbatim_forms
-from heat_deploy_dashboard.deploy import cli
-from heat_deploy_dashboard.deploy import definition
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy.messages import InputError
+from heat_deploy_runner import cli
+from heat_deploy_runner import definition
+from heat_deploy_runner import derived
+from heat_deploy_runner.messages import InputError
 
 # Offered, not imposed: a group names the hook on the server that runs the
 # config, and a server may have hooks of its own.

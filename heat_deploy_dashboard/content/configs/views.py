@@ -24,9 +24,9 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_servers
-from heat_deploy_dashboard.deploy import cli
-from heat_deploy_dashboard.deploy import derived
 from heat_deploy_dashboard import linking
+from heat_deploy_runner import cli
+from heat_deploy_runner import derived
 
 INDEX_URL = 'horizon:project:configs:index'
 DETAIL_URL = 'horizon:project:configs:detail'

@@ -12,8 +12,8 @@ from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import project_runs
-from heat_deploy_dashboard import deploy
 from heat_deploy_dashboard import linking
+import heat_deploy_runner as deploy
 
 # A component's page lists this many of its latest operations, found among this many of its
 # latest runs: a bound on the configs a view reads, however many runs there are.

@@ -18,8 +18,8 @@ from heatclient.v1 import software_deployments
 from openstack_dashboard.api import base
 
 from heat_deploy_dashboard.content.deployments import recheck
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy import derived
+import heat_deploy_runner as deploy
+from heat_deploy_runner import derived
 
 LOG = logging.getLogger(__name__)
 

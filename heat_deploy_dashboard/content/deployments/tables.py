@@ -22,9 +22,9 @@ from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy import cli
-from heat_deploy_dashboard.deploy import runs
+import heat_deploy_runner as deploy
+from heat_deploy_runner import cli
+from heat_deploy_runner import runs
 
 LOG = logging.getLogger(__name__)
 

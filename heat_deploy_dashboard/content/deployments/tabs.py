@@ -4,9 +4,9 @@ from horizon import tabs
 from heat_deploy_dashboard.content.deployments import operations
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import server_names
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy import cli
-from heat_deploy_dashboard.deploy import runs
+import heat_deploy_runner as deploy
+from heat_deploy_runner import cli
+from heat_deploy_runner import runs
 
 
 class OverviewTab(tabs.Tab):

@@ -32,9 +32,9 @@ from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
-from heat_deploy_dashboard import deploy
-from heat_deploy_dashboard.deploy import cli
-from heat_deploy_dashboard.deploy import runs
+import heat_deploy_runner as deploy
+from heat_deploy_runner import cli
+from heat_deploy_runner import runs
 
 
 # What Heat checks for the calls a run's page makes: the deployment and its derived config.

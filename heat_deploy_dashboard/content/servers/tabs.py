@@ -19,10 +19,10 @@ from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.servers import tables as project_tables
-from heat_deploy_dashboard.deploy import cli
-from heat_deploy_dashboard.deploy import masking
-from heat_deploy_dashboard.deploy import runs
-from heat_deploy_dashboard.deploy import timeline
+from heat_deploy_runner import cli
+from heat_deploy_runner import masking
+from heat_deploy_runner import runs
+from heat_deploy_runner import timeline
 
 # What the history could not do when Heat fails it (errors.heat_failed).
 _RETRIEVE_HISTORY = _("retrieve this server's software deployments")

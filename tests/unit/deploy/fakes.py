@@ -114,6 +114,12 @@ class _Deployments:
             self, copy.deepcopy(self._heat.deployments[deployment_id]),
             loaded=True)
 
+    def list(self, server_id=None):
+        self._heat._call('software_deployments.list', server_id=server_id)
+        return [self._resource(deployment_id) for deployment_id, stored
+                in self._heat.deployments.items()
+                if server_id is None or stored['server_id'] == server_id]
+
     def get(self, deployment_id):
         self._heat._call('software_deployments.get', deployment_id)
         self._found(deployment_id)

@@ -5,14 +5,14 @@ import time
 
 import pytest
 
-from heat_deploy_dashboard.deploy.cancel import cancel
-from heat_deploy_dashboard.deploy.cancel import cancel_reason
-from heat_deploy_dashboard.deploy.cancel import is_cancelled
-from heat_deploy_dashboard.deploy.cancel import late_result
-from heat_deploy_dashboard.deploy.derived import derived_input_values
-from heat_deploy_dashboard.deploy.tempurl import signal_location
-from heat_deploy_dashboard.deploy.transports import transport_for
-from heat_deploy_dashboard.deploy.trigger import trigger
+from heat_deploy_runner.cancel import cancel
+from heat_deploy_runner.cancel import cancel_reason
+from heat_deploy_runner.cancel import is_cancelled
+from heat_deploy_runner.cancel import late_result
+from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.tempurl import signal_location
+from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.trigger import trigger
 
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, 0, 999999,

@@ -3,7 +3,7 @@
 import shlex
 import subprocess
 
-from heat_deploy_dashboard.deploy import cli
+from heat_deploy_runner import cli
 
 
 def _run_in_shell(script):

@@ -4,11 +4,11 @@ from heatclient import exc as heat_exc
 import pytest
 from swiftclient.exceptions import ClientException
 
-from heat_deploy_dashboard.deploy.delete import delete
-from heat_deploy_dashboard.deploy.derived import derived_input_values
-from heat_deploy_dashboard.deploy.tempurl import signal_location
-from heat_deploy_dashboard.deploy.transports import transport_for
-from heat_deploy_dashboard.deploy.trigger import trigger
+from heat_deploy_runner.delete import delete
+from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.tempurl import signal_location
+from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.trigger import trigger
 
 
 @pytest.fixture

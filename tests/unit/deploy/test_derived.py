@@ -4,10 +4,10 @@ from heatclient.common import deployment_utils
 from heatclient.v1.software_configs import SoftwareConfig
 import pytest
 
-from heat_deploy_dashboard.deploy.derived import build_derived_config
-from heat_deploy_dashboard.deploy.derived import derived_input_values
-from heat_deploy_dashboard.deploy.derived import is_derived_for
-from heat_deploy_dashboard.deploy.tempurl import TempUrlSignal
+from heat_deploy_runner.derived import build_derived_config
+from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.derived import is_derived_for
+from heat_deploy_runner.tempurl import TempUrlSignal
 
 from .fakes import FakeSwift
 

@@ -3,14 +3,14 @@ import functools
 
 import pytest
 
-from heat_deploy_dashboard.deploy.cancel import cancel
-from heat_deploy_dashboard.deploy.expiry import deadline
-from heat_deploy_dashboard.deploy.expiry import expire
-from heat_deploy_dashboard.deploy.expiry import is_overdue
-from heat_deploy_dashboard.deploy.expiry import TIMED_OUT_PREFIX
-from heat_deploy_dashboard.deploy.tempurl import signal_location
-from heat_deploy_dashboard.deploy.transports import transport_for
-from heat_deploy_dashboard.deploy.trigger import trigger
+from heat_deploy_runner.cancel import cancel
+from heat_deploy_runner.expiry import deadline
+from heat_deploy_runner.expiry import expire
+from heat_deploy_runner.expiry import is_overdue
+from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
+from heat_deploy_runner.tempurl import signal_location
+from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.trigger import trigger
 
 UTC = datetime.timezone.utc
 MINUTE = datetime.timedelta(minutes=1)

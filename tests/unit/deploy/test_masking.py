@@ -1,4 +1,4 @@
-from heat_deploy_dashboard.deploy import masking
+from heat_deploy_runner import masking
 
 TEMP_URL = ('http://127.0.0.1:8080/v1/AUTH_abc/mysql-BACKUP-1234/5678'
             '?temp_url_sig=4b4037a49ff8&temp_url_expires=2147483586')

@@ -2,11 +2,11 @@
 
 import functools
 
-from heat_deploy_dashboard.deploy.derived import derived_input_values
-from heat_deploy_dashboard.deploy.results import may_have_result
-from heat_deploy_dashboard.deploy.tempurl import signal_location
-from heat_deploy_dashboard.deploy.transports import transport_for
-from heat_deploy_dashboard.deploy.trigger import trigger
+from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.results import may_have_result
+from heat_deploy_runner.tempurl import signal_location
+from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.trigger import trigger
 
 
 def _run_config(heat, transport):

@@ -4,13 +4,13 @@ from them."""
 from datetime import datetime
 from datetime import timezone
 
-from heat_deploy_dashboard.deploy.derived import build_derived_config
-from heat_deploy_dashboard.deploy.derived import OPERATION_OPTION
-from heat_deploy_dashboard.deploy.operations import Operation
-from heat_deploy_dashboard.deploy.operations import operation_of
-from heat_deploy_dashboard.deploy.operations import operation_of_run
-from heat_deploy_dashboard.deploy.transports import transport_for
-from heat_deploy_dashboard.deploy.trigger import trigger
+from heat_deploy_runner.derived import build_derived_config
+from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.operations import Operation
+from heat_deploy_runner.operations import operation_of
+from heat_deploy_runner.operations import operation_of_run
+from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.trigger import trigger
 
 SOURCE = {'name': 'mysql', 'group': 'script', 'config': 'true', 'inputs': [],
           'options': {'enable_hiera': True}}

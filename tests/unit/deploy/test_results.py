@@ -7,13 +7,13 @@ from heatclient import exc as heat_exc
 import pytest
 from zaqarclient.transport import errors as zaqar_errors
 
-from heat_deploy_dashboard.deploy.cancel import cancel_reason
-from heat_deploy_dashboard.deploy.cancel import late_result
-from heat_deploy_dashboard.deploy.derived import derived_input_values
-from heat_deploy_dashboard.deploy.results import collect
-from heat_deploy_dashboard.deploy.results import outcome
-from heat_deploy_dashboard.deploy.transports import transport_for
-from heat_deploy_dashboard.deploy.trigger import trigger
+from heat_deploy_runner.cancel import cancel_reason
+from heat_deploy_runner.cancel import late_result
+from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.results import collect
+from heat_deploy_runner.results import outcome
+from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.trigger import trigger
 
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, 0)

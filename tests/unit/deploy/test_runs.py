@@ -1,7 +1,7 @@
 import datetime
 
-from heat_deploy_dashboard.deploy import masking
-from heat_deploy_dashboard.deploy import runs
+from heat_deploy_runner import masking
+from heat_deploy_runner import runs
 
 UTC = datetime.timezone.utc
 CONFIG = {

@@ -8,9 +8,9 @@ import pytest
 from swiftclient.client import Connection
 from swiftclient.exceptions import ClientException
 
-from heat_deploy_dashboard.deploy.tempurl import signal_location
-from heat_deploy_dashboard.deploy.tempurl import storage_url
-from heat_deploy_dashboard.deploy.tempurl import TempUrlSignal
+from heat_deploy_runner.tempurl import signal_location
+from heat_deploy_runner.tempurl import storage_url
+from heat_deploy_runner.tempurl import TempUrlSignal
 
 from .fakes import FakeSwift
 

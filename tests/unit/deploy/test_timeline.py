@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 import pytest
 
-from heat_deploy_dashboard.deploy import timeline
+from heat_deploy_runner import timeline
 
 UTC = datetime.timezone.utc
 SVG = '{http://www.w3.org/2000/svg}'

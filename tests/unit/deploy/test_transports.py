@@ -1,13 +1,13 @@
 import pytest
 
-from heat_deploy_dashboard.deploy.messages import InputError
-from heat_deploy_dashboard.deploy.signals import NoSignal
-from heat_deploy_dashboard.deploy.tempurl import TempUrlSignal
-from heat_deploy_dashboard.deploy.transports import transport_for
-from heat_deploy_dashboard.deploy.transports import TRANSPORT_NAMES
-from heat_deploy_dashboard.deploy.transports import transport_of
+from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.signals import NoSignal
+from heat_deploy_runner.tempurl import TempUrlSignal
+from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.transports import TRANSPORT_NAMES
+from heat_deploy_runner.transports import transport_of
 
-from heat_deploy_dashboard.deploy.zaqar import ZaqarSignedUrlSignal
+from heat_deploy_runner.zaqar import ZaqarSignedUrlSignal
 
 from .fakes import FakeSwift
 from .zaqar_fakes import FakeZaqar

@@ -4,9 +4,9 @@ import re
 import pytest
 from zaqarclient.transport import errors as zaqar_errors
 
-from heat_deploy_dashboard.deploy import masking
-from heat_deploy_dashboard.deploy import zaqar
-from heat_deploy_dashboard.deploy.zaqar import ZaqarSignedUrlSignal
+from heat_deploy_runner import masking
+from heat_deploy_runner import zaqar
+from heat_deploy_runner.zaqar import ZaqarSignedUrlSignal
 
 from .zaqar_fakes import FakeZaqar
 from .zaqar_fakes import MESSAGING_PROJECT

@@ -28,11 +28,11 @@ import re
 
 from zaqarclient.transport import errors as zaqar_errors
 
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy.signals import ClaimedResult
-from heat_deploy_dashboard.deploy.signals import SignalTarget
-from heat_deploy_dashboard.deploy.signals import SignalTransport
-from heat_deploy_dashboard.deploy.signals import unique_name
+from heat_deploy_runner import derived
+from heat_deploy_runner.signals import ClaimedResult
+from heat_deploy_runner.signals import SignalTarget
+from heat_deploy_runner.signals import SignalTransport
+from heat_deploy_runner.signals import unique_name
 
 LOG = logging.getLogger(__name__)
 

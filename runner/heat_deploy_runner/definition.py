@@ -13,10 +13,10 @@ import unicodedata
 from heatclient.common import template_format
 import yaml
 
-from heat_deploy_dashboard.deploy import inputs as input_types
-from heat_deploy_dashboard.deploy.messages import gettext_noop
-from heat_deploy_dashboard.deploy.messages import InputError
-from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_runner import inputs as input_types
+from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.messages import Message
 
 TYPES = (input_types.STRING, input_types.NUMBER, input_types.BOOLEAN,
          input_types.JSON, input_types.COMMA_DELIMITED_LIST)

@@ -13,12 +13,12 @@ result.
 import logging
 from collections.abc import Callable, Mapping
 
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy.signals import COMPLETE
-from heat_deploy_dashboard.deploy.signals import FAILED
-from heat_deploy_dashboard.deploy.signals import IN_PROGRESS
-from heat_deploy_dashboard.deploy.signals import SignalTransport
-from heat_deploy_dashboard.deploy.transports import transport_of
+from heat_deploy_runner import derived
+from heat_deploy_runner.signals import COMPLETE
+from heat_deploy_runner.signals import FAILED
+from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner.signals import SignalTransport
+from heat_deploy_runner.transports import transport_of
 
 LOG = logging.getLogger(__name__)
 

@@ -19,11 +19,11 @@ from datetime import timezone
 import logging
 from urllib import parse
 
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy.signals import FAILED
-from heat_deploy_dashboard.deploy.signals import IN_PROGRESS
-from heat_deploy_dashboard.deploy import tempurl
-from heat_deploy_dashboard.deploy import zaqar
+from heat_deploy_runner import derived
+from heat_deploy_runner.signals import FAILED
+from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner import tempurl
+from heat_deploy_runner import zaqar
 
 LOG = logging.getLogger(__name__)
 

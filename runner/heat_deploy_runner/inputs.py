@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 import json
 import math
 
-from heat_deploy_dashboard.deploy.messages import gettext_noop
-from heat_deploy_dashboard.deploy.messages import InputError
-from heat_deploy_dashboard.deploy.messages import Message
+from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.messages import Message
 
 STRING = 'String'
 NUMBER = 'Number'

@@ -3,14 +3,14 @@ name stored in a derived config's deploy_signal_transport input)."""
 
 from collections.abc import Callable, Mapping
 
-from heat_deploy_dashboard.deploy.derived import SIGNAL_TRANSPORT
-from heat_deploy_dashboard.deploy.messages import gettext_noop
-from heat_deploy_dashboard.deploy.messages import InputError
-from heat_deploy_dashboard.deploy.messages import Message
-from heat_deploy_dashboard.deploy.signals import NoSignal
-from heat_deploy_dashboard.deploy.signals import SignalTransport
-from heat_deploy_dashboard.deploy.tempurl import TempUrlSignal
-from heat_deploy_dashboard.deploy.zaqar import ZaqarSignedUrlSignal
+from heat_deploy_runner.derived import SIGNAL_TRANSPORT
+from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.messages import Message
+from heat_deploy_runner.signals import NoSignal
+from heat_deploy_runner.signals import SignalTransport
+from heat_deploy_runner.tempurl import TempUrlSignal
+from heat_deploy_runner.zaqar import ZaqarSignedUrlSignal
 
 TRANSPORT_NAMES = (TempUrlSignal.name, ZaqarSignedUrlSignal.name, NoSignal.name)
 

@@ -26,10 +26,10 @@ import uuid
 from swiftclient import exceptions as swift_exc
 from swiftclient import utils as swift_utils
 
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy.signals import SignalTarget
-from heat_deploy_dashboard.deploy.signals import SignalTransport
-from heat_deploy_dashboard.deploy.signals import unique_name
+from heat_deploy_runner import derived
+from heat_deploy_runner.signals import SignalTarget
+from heat_deploy_runner.signals import SignalTransport
+from heat_deploy_runner.signals import unique_name
 
 LOG = logging.getLogger(__name__)
 

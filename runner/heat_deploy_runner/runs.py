@@ -4,9 +4,9 @@ used, its duration, its outputs. Pure, shared by every page that shows runs."""
 import datetime
 import json
 
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy import inputs
-from heat_deploy_dashboard.deploy import masking
+from heat_deploy_runner import derived
+from heat_deploy_runner import inputs
+from heat_deploy_runner import masking
 
 # Inputs Heat or a trigger adds to tell the server how to run and report; not the run's inputs.
 _DEPLOY_INPUT_PREFIX = 'deploy_'

@@ -11,11 +11,11 @@ import logging
 
 from heatclient import exc as heat_exc
 
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy.messages import gettext_noop
-from heat_deploy_dashboard.deploy.messages import Message
-from heat_deploy_dashboard.deploy.signals import SignalTransport
-from heat_deploy_dashboard.deploy.transports import transport_of
+from heat_deploy_runner import derived
+from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import Message
+from heat_deploy_runner.signals import SignalTransport
+from heat_deploy_runner.transports import transport_of
 
 LOG = logging.getLogger(__name__)
 

@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from dataclasses import field
 import logging
 
-from heat_deploy_dashboard.deploy import derived
-from heat_deploy_dashboard.deploy.inputs import coerce_input_values
-from heat_deploy_dashboard.deploy.messages import gettext_noop
-from heat_deploy_dashboard.deploy.messages import InputError
-from heat_deploy_dashboard.deploy.messages import Message
-from heat_deploy_dashboard.deploy.operations import as_input_values
-from heat_deploy_dashboard.deploy.operations import Operation
-from heat_deploy_dashboard.deploy.signals import SignalTransport
+from heat_deploy_runner import derived
+from heat_deploy_runner.inputs import coerce_input_values
+from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.messages import Message
+from heat_deploy_runner.operations import as_input_values
+from heat_deploy_runner.operations import Operation
+from heat_deploy_runner.signals import SignalTransport
 
 LOG = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from datetime import datetime
 from datetime import timezone
 import uuid
 
-from heat_deploy_dashboard.deploy import derived
+from heat_deploy_runner import derived
 
 
 @dataclasses.dataclass(frozen=True)

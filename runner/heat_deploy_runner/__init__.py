@@ -1,0 +1,47 @@
+"""Triggering actions of Heat software configs, without Django.
+
+The one place that builds derived configs and signal URLs. It works on the
+caller's own clients: a heatclient v1 Client and, for TEMP_URL_SIGNAL, a
+swiftclient Connection, for ZAQAR_SIGNED_URL_SIGNAL a zaqarclient v2 Client. Used alike by
+the dashboard's forms, the integration tests and the benchmark.
+
+    transport = transport_for('TEMP_URL_SIGNAL', swift=swift)
+    result = trigger(heat, transport, config_id=..., action='BACKUP',
+                     server_ids=[...], input_values={...})
+    cancel(heat, deployment_id, user)
+    delete(heat, deployment_id, partial(transport_for, swift=swift))
+    collect(heat, deployment, config, partial(transport_for, zaqar=zaqar))
+    expire(heat, deployment, config)
+"""
+
+from heat_deploy_runner.cancel import cancel
+from heat_deploy_runner.cancel import is_cancelled
+from heat_deploy_runner.cancel import late_result
+from heat_deploy_runner.delete import delete
+from heat_deploy_runner.derived import build_derived_config
+from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.expiry import as_timed_out
+from heat_deploy_runner.expiry import deadline
+from heat_deploy_runner.expiry import expire
+from heat_deploy_runner.expiry import is_overdue
+from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
+from heat_deploy_runner.inputs import coerce_input_values
+from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.messages import Message
+from heat_deploy_runner.operations import Operation
+from heat_deploy_runner.operations import operation_of
+from heat_deploy_runner.operations import operation_of_run
+from heat_deploy_runner.results import collect
+from heat_deploy_runner.results import may_have_result
+from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.transports import TRANSPORT_NAMES
+from heat_deploy_runner.trigger import trigger
+from heat_deploy_runner.trigger import TriggerResult
+
+__all__ = [
+    'InputError', 'Message', 'Operation', 'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES',
+    'TriggerResult', 'as_timed_out', 'build_derived_config', 'cancel', 'coerce_input_values',
+    'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
+    'is_cancelled', 'is_overdue', 'late_result',
+    'may_have_result', 'operation_of', 'operation_of_run', 'transport_for', 'trigger',
+]

@@ -1,0 +1,175 @@
+"""The actions of the rolling workflow (workflows/rolling_v1.yaml), run by Mistral's executor.
+
+Each calls the same code as the dashboard's Run Action: ``trigger`` makes the runs of one
+batch, ``wait`` watches them as the run page's poll does (applying results Heat does not read
+itself, and time-outs). A server's failure is data the workflow counts, never an action error;
+an action fails only when it cannot do its job at all (bad input, Heat refusing the call).
+
+Mistral makes a new action object per call: nothing is kept between calls but the workflow's
+own variables.
+"""
+
+from datetime import datetime
+from datetime import timezone
+import time
+
+from heatclient import exc as heat_exc
+from mistral_lib import actions
+
+import heat_deploy_runner as deploy
+from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.messages import Message
+from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner.operations import Operation
+from heat_deploy_runner.signals import FAILED
+from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner.trigger import DEFAULT_TIMEOUT_MINUTES
+
+# As often as the run page polls (deployment_poller.js), so that a run from Mistral and one
+# from the form see a server's result equally soon.
+POLL_SECONDS = 1.5
+# One wait call returns within this; the workflow calls again while runs are in progress,
+# so no action runs for hours and a cancelled execution stops within a call.
+WAIT_SECONDS = 50
+
+COMPONENT_GONE = gettext_noop('The component %(config_id)s no longer exists.')
+TOO_MANY_FAILED = gettext_noop('Servers failed: %(failed)s, more than the %(allowed)s '
+                               'allowed.')
+STOPPED = gettext_noop('Stopped: servers failed: %(failed)s, more than the %(allowed)s '
+                       'allowed; not started: %(not_started)s.')
+ALL_BUSY = gettext_noop('Skipped: every server is still running an earlier run '
+                        '(%(servers)s).')
+
+
+def batches_of(server_ids, batch_size):
+    """The servers in order, in batches of ``batch_size`` (0: all in one batch)."""
+    size = batch_size if batch_size and batch_size > 0 else max(len(server_ids), 1)
+    return [server_ids[start:start + size] for start in range(0, len(server_ids), size)]
+
+
+def is_busy(heat, server_id):
+    return any(row.status == IN_PROGRESS
+               for row in heat.software_deployments.list(server_id=server_id))
+
+
+class PlanAction(actions.Action):
+    """Whether the operation can start, and its batches. With ``skip_busy`` (a schedule's
+    firing), servers still running an earlier run are left out, never run twice at once."""
+
+    def __init__(self, config_id, server_ids, batch_size=0, skip_busy=False):
+        super().__init__()
+        self.config_id = config_id
+        self.server_ids = list(server_ids)
+        self.batch_size = batch_size
+        self.skip_busy = skip_busy
+
+    def run(self, context):
+        heat = clients_mod.clients_for(context.security).heat
+        started_at = datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+        plan = {'batches': [], 'skipped': [], 'problem': None, 'started_at': started_at}
+        try:
+            heat.software_configs.get(self.config_id)
+        except heat_exc.HTTPNotFound:
+            plan['problem'] = str(Message(COMPONENT_GONE, {'config_id': self.config_id}))
+            return plan
+        servers = self.server_ids
+        if self.skip_busy:
+            plan['skipped'] = [server for server in servers if is_busy(heat, server)]
+            servers = [server for server in servers if server not in plan['skipped']]
+            if not servers:
+                plan['problem'] = str(Message(ALL_BUSY, {'servers': ', '.join(plan['skipped'])}))
+                return plan
+        plan['batches'] = batches_of(servers, self.batch_size)
+        return plan
+
+
+class TriggerAction(actions.Action):
+    """One batch's runs, carrying the operation whose id is the workflow execution's."""
+
+    def __init__(self, config_id, action_name, server_ids, started_by, started_at,
+                 name=None, input_values=None, transport='TEMP_URL_SIGNAL',
+                 timeout_minutes=DEFAULT_TIMEOUT_MINUTES):
+        super().__init__()
+        self.config_id = config_id
+        self.action_name = action_name
+        self.server_ids = server_ids
+        self.started_by = started_by
+        self.started_at = started_at
+        self.name = name
+        self.input_values = input_values or {}
+        self.transport = transport
+        self.timeout_minutes = timeout_minutes
+
+    def run(self, context):
+        clients = clients_mod.clients_for(context.security)
+        operation = Operation(context.execution.workflow_execution_id, self.started_by,
+                              self.started_at, self.config_id)
+        try:
+            made = deploy.trigger(
+                clients.heat, clients.find_transport(self.transport),
+                config_id=self.config_id, action=self.action_name,
+                server_ids=self.server_ids, input_values=self.input_values,
+                timeout_minutes=self.timeout_minutes, name=self.name, operation=operation)
+        except InputError as refused:
+            return actions.Result(error=str(refused.message))
+        return {'deployment_ids': [run.id for run in made.created],
+                'failed_to_start': [[server, str(message)] for server, message in made.failures]}
+
+
+class WaitAction(actions.Action):
+    """The batch's runs, watched until none is in progress or WAIT_SECONDS have passed:
+    ``done``, and the servers whose run failed."""
+
+    def __init__(self, deployment_ids):
+        super().__init__()
+        self.deployment_ids = deployment_ids
+
+    def run(self, context):
+        clients = clients_mod.clients_for(context.security)
+        give_up = time.monotonic() + WAIT_SECONDS
+        while True:
+            rows = [settled(clients, run_id) for run_id in self.deployment_ids]
+            running = [row for row in rows if row.status == IN_PROGRESS]
+            if not running or time.monotonic() >= give_up:
+                break
+            time.sleep(POLL_SECONDS)
+        failed = [row.server_id for row in rows if row.status == FAILED]
+        return {'done': not running, 'failed': failed, 'failed_count': len(failed)}
+
+
+def settled(clients, deployment_id):
+    """The run as the run page would show it: a result waiting where Heat does not look
+    applied, and a run past its deadline marked timed out."""
+    heat = clients.heat
+    row = heat.software_deployments.get(deployment_id)
+    if row.status != IN_PROGRESS:
+        return row
+    config = heat.software_configs.get(row.config_id)
+    row = deploy.collect(heat, row, config, clients.find_transport)
+    if row.status == IN_PROGRESS:
+        row = deploy.expire(heat, row, config)
+    return row
+
+
+class JudgeAction(actions.Action):
+    """Whether the operation stops after a batch: ``stop``, why, or None to go on."""
+
+    def __init__(self, failed, max_failures, batches, next_batch):
+        super().__init__()
+        self.failed = failed
+        self.max_failures = max_failures
+        self.batches = batches
+        self.next_batch = next_batch
+
+    def run(self, context):
+        return {'stop': stop_reason(self.failed, self.max_failures, self.batches,
+                                    self.next_batch)}
+
+
+def stop_reason(failed, max_failures, batches, next_batch):
+    if len(failed) <= max_failures:
+        return None
+    counts = {'failed': len(failed), 'allowed': max_failures,
+              'not_started': sum(len(batch) for batch in batches[next_batch:])}
+    return str(Message(STOPPED if counts['not_started'] else TOO_MANY_FAILED, counts))

@@ -1,0 +1,25 @@
+"""The Mistral workflows of heat-deploy-runner, by name, with their definitions.
+
+A definition never changes once released: a changed one gets a new name (rolling_v2), so cron
+triggers made for the old one keep running what they were made for.
+"""
+
+from importlib import resources
+
+ROLLING = 'heat_deploy.rolling_v1'
+
+
+def definition(name):
+    """The workflow's YAML definition, as workflows.create takes it."""
+    filename = name.split('.', 1)[1] + '.yaml'
+    return resources.files(__name__).joinpath(filename).read_text(encoding='utf-8')
+
+
+def ensure(mistral, name=ROLLING):
+    """Make the workflow in the client's project unless it has it (python-mistralclient v2).
+
+    Private to the project: its users need no admin to have it, and a project's cron triggers
+    keep the copy they were made for.
+    """
+    if not mistral.workflows.list(name=name):
+        mistral.workflows.create(definition(name), scope='private')

@@ -1,0 +1,164 @@
+"""The rolling workflow's actions on the in-memory Heat and Swift, with the contexts Mistral
+gives them: one execution's id, the user's token or a trust."""
+
+import functools
+from unittest import mock
+
+from mistral_lib import actions as mistral_actions
+import pytest
+
+import heat_deploy_runner as deploy
+from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner import operations
+
+EXECUTION_ID = '7d3a63a5-4a7e-4ad4-9d54-0b5b1f3a6c11'
+
+
+@pytest.fixture
+def context():
+    return mock.Mock(**{'execution.workflow_execution_id': EXECUTION_ID,
+                        'security.trust_id': None})
+
+
+@pytest.fixture
+def cloud(heat, swift, monkeypatch):
+    clients = clients_mod.Clients(heat, functools.partial(deploy.transport_for, swift=swift))
+    monkeypatch.setattr(clients_mod, 'clients_for', lambda security: clients)
+    monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
+    return clients
+
+
+@pytest.fixture
+def component(heat):
+    return heat.add_config(name='mysql', group='component', config={'configs': [
+        {'actions': ['BACKUP'], 'tool': 'script', 'config': 'echo hi'}]})
+
+
+def test_batches_keep_the_order_and_size_zero_is_one_batch():
+    assert actions.batches_of(['a', 'b', 'c'], 2) == [['a', 'b'], ['c']]
+    assert actions.batches_of(['a', 'b', 'c'], 0) == [['a', 'b', 'c']]
+    assert actions.batches_of(['a'], 5) == [['a']]
+
+
+def test_plan_names_a_deleted_component_and_plans_nothing(cloud, context):
+    plan = actions.PlanAction('gone', ['s1'], batch_size=1).run(context)
+    assert plan['batches'] == []
+    assert plan['problem'] == 'The component gone no longer exists.'
+
+
+def test_a_schedules_plan_leaves_out_busy_servers(cloud, context, heat, component):
+    heat.software_deployments.create(config_id=component, server_id='busy',
+                                     status='IN_PROGRESS')
+    heat.software_deployments.create(config_id=component, server_id='idle', status='COMPLETE')
+    plan = actions.PlanAction(component, ['busy', 'idle'], 1, skip_busy=True).run(context)
+    assert plan['batches'] == [['idle']] and plan['skipped'] == ['busy']
+    assert plan['problem'] is None
+    # Started by hand, the operator's choice stands.
+    assert actions.PlanAction(component, ['busy', 'idle'], 1).run(context)['batches'] == [
+        ['busy'], ['idle']]
+
+
+def test_a_firing_with_every_server_busy_says_so(cloud, context, heat, component):
+    heat.software_deployments.create(config_id=component, server_id='busy',
+                                     status='IN_PROGRESS')
+    plan = actions.PlanAction(component, ['busy'], 1, skip_busy=True).run(context)
+    assert plan['batches'] == []
+    assert plan['problem'] == ('Skipped: every server is still running an earlier run '
+                               '(busy).')
+
+
+def test_trigger_makes_the_batch_runs_carrying_the_execution_as_operation(
+        cloud, context, heat, component):
+    made = actions.TriggerAction(component, 'BACKUP', ['s1', 's2'], 'alice',
+                                 '2026-11-24T10:00:00Z', name='mysql').run(context)
+    assert made['failed_to_start'] == []
+    runs = [heat.software_deployments.get(run_id) for run_id in made['deployment_ids']]
+    assert [run.server_id for run in runs] == ['s1', 's2']
+    assert {operations.operation_of_run(run) for run in runs} == {operations.Operation(
+        EXECUTION_ID, 'alice', '2026-11-24T10:00:00Z', component)}
+    assert {heat.configs[run.config_id]['name'] for run in runs} == {'mysql-BACKUP'}
+
+
+def test_trigger_refuses_bad_input_as_an_action_error_and_makes_nothing(
+        cloud, context, heat, component):
+    refused = actions.TriggerAction(component, ' ', ['s1'], 'alice',
+                                    '2026-11-24T10:00:00Z').run(context)
+    assert isinstance(refused, mistral_actions.Result)
+    assert refused.error == 'Choose an action to run.'
+    assert heat.deployments == {}
+
+
+def test_a_server_that_could_not_start_is_counted_not_raised(cloud, context, heat, component):
+    heat.fail('software_deployments.create', RuntimeError('boom'),
+              when=lambda **kwargs: kwargs['server_id'] == 's2')
+    made = actions.TriggerAction(component, 'BACKUP', ['s1', 's2'], 'alice',
+                                 '2026-11-24T10:00:00Z').run(context)
+    assert len(made['deployment_ids']) == 1
+    assert made['failed_to_start'] == [[
+        's2', 'Could not start BACKUP on server s2: its deployment could not be created.']]
+
+
+def test_wait_returns_done_with_the_failed_servers(cloud, context, heat, component):
+    ids = [heat.software_deployments.create(config_id=component, server_id=server,
+                                            status=status).id
+           for server, status in (('s1', 'COMPLETE'), ('s2', 'FAILED'))]
+    assert actions.WaitAction(ids).run(context) == {
+        'done': True, 'failed': ['s2'], 'failed_count': 1}
+
+
+def test_wait_gives_the_workflow_back_control_while_runs_go_on(
+        cloud, context, heat, component, monkeypatch):
+    monkeypatch.setattr(actions, 'WAIT_SECONDS', 0)
+    run = heat.software_deployments.create(config_id=component, server_id='s1',
+                                           status='IN_PROGRESS')
+    assert actions.WaitAction([run.id]).run(context) == {
+        'done': False, 'failed': [], 'failed_count': 0}
+
+
+def test_wait_sees_a_result_the_server_sent_while_it_waited(cloud, context, heat, component):
+    made = actions.TriggerAction(component, 'BACKUP', ['s1'], 'alice',
+                                 '2026-11-24T10:00:00Z').run(context)
+    [run_id] = made['deployment_ids']
+    polls = []
+    read = heat.software_deployments.get
+
+    def get(deployment_id):
+        polls.append(deployment_id)
+        if len(polls) == 3:
+            heat.deployments[run_id]['status'] = 'COMPLETE'
+        return read(deployment_id)
+    heat.software_deployments.get = get
+    assert actions.WaitAction([run_id]).run(context) == {
+        'done': True, 'failed': [], 'failed_count': 0}
+    assert len(polls) > 2
+
+
+@pytest.mark.parametrize('failed, allowed, next_batch, reason', [
+    (['s1'], 1, 1, None),
+    (['s1'], 0, 1, 'Stopped: servers failed: 1, more than the 0 allowed; not started: 2.'),
+    (['s1', 's2'], 1, 3, 'Servers failed: 2, more than the 1 allowed.'),
+    ([], 0, 3, None),
+])
+def test_judge_stops_once_more_servers_failed_than_allowed(failed, allowed, next_batch,
+                                                           reason, context):
+    batches = [['s1'], ['s2'], ['s3']]
+    assert actions.JudgeAction(failed, allowed, batches, next_batch).run(context) == {
+        'stop': reason}
+
+
+def test_an_execution_started_through_the_api_uses_the_users_token_as_it_is():
+    security = mock.Mock(trust_id=None, auth_token='the-token', service_catalog={
+        'expires_at': '2999-01-01T00:00:00.000000Z', 'methods': ['password'],
+        'project': {'id': 'p1', 'name': 'demo', 'domain': {'id': 'default'}},
+        'user': {'id': 'u1', 'name': 'demo', 'domain': {'id': 'default'}},
+        'catalog': [{'type': 'orchestration', 'name': 'heat', 'endpoints': [
+            {'interface': 'public', 'region': 'RegionOne', 'region_id': 'RegionOne',
+             'url': 'http://heat.example.com/v1/p1'}]}]})
+    with mock.patch('keystoneauth1.session.Session.request') as request:
+        session = clients_mod.session_for(security)
+        assert session.get_token() == 'the-token'
+        assert session.get_endpoint(service_type='orchestration',
+                                    interface='public') == 'http://heat.example.com/v1/p1'
+        assert clients_mod._endpoint(session, 'messaging') is None
+    request.assert_not_called()
