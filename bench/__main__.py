@@ -2,7 +2,8 @@
 bench/RESULTS.md and bench/results.json. It reports; it never asserts a goal.
 
 `python -m bench NAME` runs only the figure NAME (one of ALONE) on a fresh cloud and prints its
-results, leaving bench/RESULTS.md and bench/results.json as the whole bench wrote them.
+results, leaving bench/RESULTS.md and bench/results.json as the whole bench wrote them. The
+idle cloud's memory is measured on every start, so `python -m bench cloud_memory` is just that.
 """
 
 import json
@@ -19,6 +20,7 @@ from bench import browser as browser_mod
 from bench import cache_ratio
 from bench import clients
 from bench import cloud as bench_cloud
+from bench import cloud_memory
 from bench import concurrent_polls
 from bench import fleet as fleet_mod
 from bench import horizon_views
@@ -27,6 +29,7 @@ from bench import machine
 from bench import memory
 from bench import poll_cost
 from bench import report
+from bench import rolling_cost
 from bench import scales
 from bench import seed
 from bench import signal_to_screen
@@ -46,6 +49,7 @@ class Bench:
         self.layout = the_cloud.layout
         self.results = results
         session = clients.user_session(self.layout)
+        self.session = session
         self.heat = clients.raw_heat(session)
         self.swift = clients.swift(session)
         self.demo = {r.resource_name: r.physical_resource_id
@@ -117,6 +121,16 @@ class Bench:
         self.results['concurrent_polls'] = concurrent_polls.measure_concurrent(
             self.layout, self.heat, self.swift, self.fleet.wait_config_id, self.horizon_master())
 
+    def cloud_memory(self):
+        """Nothing more: run() measures the idle cloud's memory on every start."""
+
+    def rolling_cost(self):
+        bench_cloud.progress('rolling cost: a Mistral-run operation vs the same runs from the '
+                             'form')
+        self.results['rolling_cost'] = rolling_cost.measure_rolling(
+            self.heat, self.swift, self.session, self.demo['mysql'],
+            [self.demo['db_server_1'], self.demo['db_server_2']])
+
     def run(self):
         scales.warm_up(self.horizon, self.ids)
         scales.grow_to(10, self.heat, self.seeder)
@@ -125,6 +139,7 @@ class Bench:
         self.results['trigger_cost'] = trigger_cost.measure_trigger(
             self.layout, self.dashboard, self.heat, layout_mod.venv_bin('openstack'),
             self.demo['mysql'], self.demo['db_server_1'])
+        self.rolling_cost()
         # While the deployments page is still short: 1,000 views of every panel's pages.
         self.memory()
         self.browser_figures()
@@ -162,12 +177,16 @@ class Bench:
 
 
 # The figures that can run alone, for working on one without waiting for the whole bench.
-ALONE = {'concurrent_polls': Bench.concurrent_polls, 'backend_calls': Bench.backend_calls}
+ALONE = {'concurrent_polls': Bench.concurrent_polls, 'backend_calls': Bench.backend_calls,
+         'rolling_cost': Bench.rolling_cost, 'cloud_memory': Bench.cloud_memory}
 
 
 def run(results, figure):
     with bench_cloud.fresh_cloud() as the_cloud:
         results['cloud_start_seconds'] = round(the_cloud.startup_seconds, 1)
+        # Idle: before the bench logs in, makes its servers' stack or seeds anything.
+        bench_cloud.progress('memory of the whole cloud, idle after start')
+        results['cloud_memory'] = cloud_memory.measure_cloud_memory(the_cloud.sup.processes)
         bench = Bench(the_cloud, results)
         try:
             figure(bench)

@@ -191,6 +191,34 @@ def _trigger_cost(results):
     ]
 
 
+def _rolling_cost(results):
+    """Report-only: no issue sets a goal for what running an operation through Mistral may
+    add to the same runs started from the form."""
+    found = results.get('rolling_cost')
+    if not found:
+        return []
+    medians = found['medians']
+    failures = len(found['failures'])
+    return [('Mistral-run operation vs the same runs from the form (BACKUP on 2 servers, '
+             'TEMP_URL_SIGNAL, until every run is COMPLETE)',
+             f'execution, one batch {_s(medians["mistral"])} (one server at a time '
+             f'{_s(medians["mistral_one_at_a_time"])}, '
+             f'{found["one_at_a_time_over_form"]:.2f} x the form\'s'
+             + (f'; {failures} failures' if failures else '') + ')',
+             f'form: trigger, then the run page\'s polls every 1.5 s {_s(medians["form"])}',
+             f'{found["mistral_over_form"]:.2f}', '- (reported)', '-')]
+
+
+def _cloud_memory(results):
+    found = results.get('cloud_memory')
+    if not found:
+        return []
+    return [('memory of the whole cloud, idle after start',
+             f'PSS {found["pss_mb"]:.0f} MB (RSS {found["rss_mb"]:.0f} MB, '
+             f'{found["processes"]} processes; Mistral {found["mistral_pss_mb"]:.0f} MB PSS)',
+             '-', '-', f'PSS < {found["goal_mb"]} MB', _yes(found['pss_mb'] < found['goal_mb']))]
+
+
 def _config_cache(results):
     found = results.get('config_cache')
     if not found:
@@ -228,7 +256,8 @@ def _seeding(results):
 def markdown(results):
     rows = (_list_cost(results) + _backend_calls(results) + _signal_to_screen(results)
             + _poll_cost(results) + _concurrent_polls(results) + _trigger_cost(results)
-            + _config_cache(results) + _memory(results) + _seeding(results))
+            + _rolling_cost(results) + _config_cache(results) + _memory(results)
+            + _cloud_memory(results) + _seeding(results))
     machine = results['machine']
     lines = ['# Benchmark results', '',
              'Written by `make bench` (bench/); raw numbers in bench/results.json. Medians of '

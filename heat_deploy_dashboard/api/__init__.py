@@ -1,6 +1,7 @@
 from heat_deploy_dashboard.api import deploy
 from heat_deploy_dashboard.api import heat
 from heat_deploy_dashboard.api import keystone
+from heat_deploy_dashboard.api import mistral
 from heat_deploy_dashboard.api import swift
 from heat_deploy_dashboard.api import zaqar
 
@@ -8,6 +9,7 @@ __all__ = [
     "deploy",
     "heat",
     "keystone",
+    "mistral",
     "swift",
     "zaqar",
 ]

@@ -1,5 +1,5 @@
-"""How the panels say that Heat could not do what a page or form asked: one sentence shape,
-built here and nowhere else."""
+"""How the panels say that Heat (or Mistral, for rolling runs) could not do what a page or
+form asked: one sentence shape, built here and nowhere else."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -9,14 +9,22 @@ from horizon import exceptions
 POLL_FAILED = gettext_lazy('The orchestration service could not be reached.')
 
 
-def heat_failed_message(doing, outcome=None):
-    """What could not be done (``doing``, e.g. "retrieve software configs"), that Heat is why,
-    what did not happen (``outcome``, e.g. "Nothing was started."), and what to do."""
-    sentences = [_("Unable to %(doing)s: the orchestration service could not be reached or "
-                   "answered with an error.") % {'doing': doing}]
+# (the service as the sentence names it, the service's own name)
+HEAT = (gettext_lazy('the orchestration service'), 'Heat')
+MISTRAL = (gettext_lazy('the workflow service'), 'Mistral')
+
+
+def heat_failed_message(doing, outcome=None, service=HEAT):
+    """What could not be done (``doing``, e.g. "retrieve software configs"), that the service
+    (Heat unless told) is why, what did not happen (``outcome``, e.g. "Nothing was
+    started."), and what to do."""
+    described, name = service
+    sentences = [_("Unable to %(doing)s: %(service)s could not be reached or answered with "
+                   "an error.") % {'doing': doing, 'service': described}]
     if outcome:
         sentences.append(outcome)
-    sentences.append(_("Try again later, or ask your cloud administrator to check Heat."))
+    sentences.append(_("Try again later, or ask your cloud administrator to check "
+                       "%(name)s.") % {'name': name})
     return ' '.join(str(sentence) for sentence in sentences)
 
 
@@ -29,11 +37,11 @@ def _already_said(request, message):
     return any(str(each.message) == message for each in said)
 
 
-def heat_failed(request, doing, outcome=None, redirect=None):
+def heat_failed(request, doing, outcome=None, redirect=None, service=HEAT):
     """Report the exception being handled as heat_failed_message, through Horizon (which logs
     it, and redirects when asked). details='' keeps the client's raw error text (URLs,
     tracebacks from Heat) out of the page."""
-    message = heat_failed_message(doing, outcome)
+    message = heat_failed_message(doing, outcome, service)
     exceptions.handle(request, message, details='', redirect=redirect,
                       ignore=_already_said(request, message))
 

@@ -6,10 +6,11 @@ restarts; no other store is needed. Its deployment carries a copy in its input v
 Heat keeps without acting on them (as it does a stack deployment's) and lists with every
 deployment: a page finds an operation's runs among thousands without reading their configs.
 
-What is kept: the operation's id, shared by its runs, who started it and when, and the config
+What is kept: the operation's id, shared by its runs, who started it and when, the config
 its runs derive from (a component's, or a config deployed from the Configs panel; operations
-started before it was kept have none). Runs made outside the dashboard (the CLI, stacks) have
-no operation.
+started before it was kept have none), and what ran it when not the dashboard itself
+(``ROLLING``: a rolling run, the Mistral execution of that id). Runs made outside the
+dashboard (the CLI, stacks) have no operation.
 """
 
 import dataclasses
@@ -19,6 +20,9 @@ import uuid
 
 from heat_deploy_runner import derived
 
+# Operation.runner of a rolling run (runs in batches, executed by Mistral).
+ROLLING = 'mistral'
+
 
 @dataclasses.dataclass(frozen=True)
 class Operation:
@@ -27,6 +31,7 @@ class Operation:
     # ISO 8601, UTC, as Heat writes its own times.
     started_at: str
     source: str | None = None
+    runner: str | None = None
 
     @classmethod
     def new(cls, started_by: str, source: str,
@@ -36,8 +41,11 @@ class Operation:
                    source)
 
     def as_option(self) -> dict:
-        return {'operation': self.id, 'started_by': self.started_by,
+        kept = {'operation': self.id, 'started_by': self.started_by,
                 'started_at': self.started_at, 'source': self.source}
+        if self.runner:
+            kept['runner'] = self.runner
+        return kept
 
 
 def operation_of(config) -> Operation | None:
@@ -68,5 +76,6 @@ def _kept(kept) -> Operation | None:
     values = [kept.get(key) for key in ('operation', 'started_by', 'started_at')]
     if not all(isinstance(value, str) and value for value in values):
         return None
-    source = kept.get('source')
-    return Operation(*values, source=source if isinstance(source, str) and source else None)
+    source, runner = kept.get('source'), kept.get('runner')
+    return Operation(*values, source=source if isinstance(source, str) and source else None,
+                     runner=runner if runner == ROLLING else None)

@@ -308,6 +308,15 @@ def _cases():
     run('timeout-over-a-week', timeout=str(7 * 24 * 60 + 1))
     run('transport-unknown', transport='BOGUS')
     run('string-nul', input__backup_dir='a\x00b')
+    # Batches (the cloud has Mistral): nothing may reach the workflow service.
+    run('batch-zero', batch_size='0')
+    run('batch-negative', batch_size='-1')
+    run('batch-text', batch_size='two')
+    run('batch-fraction', batch_size='1.5')
+    run('batch-huge', batch_size=HUGE)
+    run('batch-failures-negative', batch_size='1', max_failures='-1')
+    run('batch-failures-huge', batch_size='1', max_failures=HUGE)
+    run('batch-with-a-bad-input', batch_size='1', input__retention_days='seven')
     return cases
 
 

@@ -6,20 +6,23 @@ import json
 
 import pytest
 
+from devcloud import credentials
 import heat_deploy_runner as deploy
 from heat_deploy_runner import workflows
+from tests.integration import corpus
+from tests.integration import dashboard
 from tests.integration import waiting
 
 FINISHED = ('SUCCESS', 'ERROR', 'CANCELLED')
 
 
 @pytest.fixture(scope='module')
-def rolling(mistral):
-    workflows.ensure(mistral)
-    workflows.ensure(mistral)  # a second call finds it and makes nothing
-    assert [w.name for w in mistral.workflows.list(name=workflows.ROLLING)] == [
-        workflows.ROLLING]
-    return workflows.ROLLING
+def rolling(mistral, session):
+    made = workflows.ensure(mistral, session.get_project_id())
+    # A second call finds it and makes nothing.
+    assert workflows.ensure(mistral, session.get_project_id()) == made
+    assert [w.id for w in mistral.workflows.list(name=workflows.ROLLING)] == [made]
+    return made
 
 
 @pytest.fixture
@@ -88,3 +91,60 @@ def test_a_rolling_run_of_batches_completes_with_every_output(
         assert run.status == 'COMPLETE', run.status_reason
         assert run.output_values['backup_file'].startswith('backups/backup-')
         assert run.input_values['heat_deploy_dashboard']['started_by'] == 'demo'
+
+
+def test_from_run_action_a_rolling_run_stops_and_its_page_says_why(
+        user, demo_resources, operation_runs):
+    """Run Action with batches on the real dashboard: the operation's page follows the
+    Mistral execution to its end and names the servers it did not start."""
+    servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
+    form = f'/project/components/{demo_resources["mysql"]}/run/'
+    assert 'Servers at a time' in user.get(form).text
+
+    # No such table: the backup fails (exit 3) on the first server, so the second is left.
+    response = user.post(form, {
+        'action': 'BACKUP', 'servers': servers, 'transport': 'TEMP_URL_SIGNAL',
+        'timeout': '10', 'batch_size': '1', 'max_failures': '0',
+        'input__backup_dir': 'rolling', 'input__retention_days': '5',
+        'input__tables': 'no_such_table', 'input__labels': '{}', 'input__pause_seconds': '0',
+        'input__backup_file': ''})
+
+    assert 'Started BACKUP on 2 servers, 1 at a time.' in dashboard.messages(response.text)
+    execution_id = response.url.rstrip('/').rsplit('/', 1)[1]
+
+    def stopped():
+        page = user.get(f'/project/deployments/operations/{execution_id}/')
+        return page if 'hdd-rolling-not-started' in page.text else None
+    page = waiting.wait_for('the rolling run to stop', stopped, timeout=120)
+    assert ('Stopped: servers failed: 1, more than the 0 allowed; not started: 1.'
+            in page.text)
+    [run] = operation_runs(execution_id)
+    assert (run.server_id, run.status) == (servers[0], 'FAILED')
+
+
+def test_another_project_and_the_admin_can_neither_see_nor_stop_a_rolling_run(
+        cloud, user, mistral, rolling, demo_resources, operation_runs):
+    """Mistral shows an admin every project's executions: the page must not. The demo user
+    is the positive control, and stops it."""
+    # A server no agent reads: its run stays in progress, and so does the rolling run.
+    started = mistral.executions.create(rolling, workflow_input={
+        'config_id': demo_resources['mysql'], 'name': 'mysql', 'action_name': 'BACKUP',
+        'server_ids': ['no-agent-reads-this', demo_resources['db_server_2']],
+        'started_by': 'demo', 'batch_size': 1, 'timeout_minutes': 5})
+    page = f'/project/deployments/operations/{started.id}/'
+    waiting.wait_for('the first batch to start', lambda: operation_runs(started.id))
+    for name, password in ((credentials.OTHER_USER, credentials.OTHER_PASSWORD),
+                           ('admin', credentials.ADMIN_PASSWORD)):
+        intruder = corpus.User(cloud.layout.dashboard_url, name, password)
+        shown = intruder.get(page)
+        assert shown.status_code == 404 or 'not found' in shown.text.lower(), name
+        assert 'no-agent-reads-this' not in shown.text
+        intruder.post(page, {'action': 'operation__cancel_all'})
+        assert mistral.executions.get(started.id).state == 'RUNNING', name
+
+    user.post(page, {'action': 'operation__cancel_all'})
+
+    assert _finished(mistral, started.id, timeout=30).state == 'CANCELLED'
+    [run] = operation_runs(started.id)
+    assert run.server_id == 'no-agent-reads-this'
+    assert run.status == 'FAILED' and run.status_reason.startswith('Cancelled by demo')

@@ -48,6 +48,24 @@ MESSAGING_SERVICE = {
 }
 
 
+# Mistral, for rolling runs: absent from Horizon's test catalog too (with_workflows adds it).
+WORKFLOW_SERVICE = {
+    "type": "workflowv2",
+    "name": "mistral",
+    "endpoints_links": [],
+    "endpoints": [
+        {"region": "RegionOne",
+         "interface": "public",
+         "url": "http://public.mistral.example.com:8989/v2"},
+    ],
+}
+
+
+def with_workflows(TEST):
+    """Add the workflow service (Mistral) to the logged-in user's catalog."""
+    TEST.service_catalog.append(copy.deepcopy(WORKFLOW_SERVICE))
+
+
 def with_messaging(TEST):
     """Add the messaging service to the logged-in user's catalog."""
     TEST.service_catalog.append(copy.deepcopy(MESSAGING_SERVICE))

@@ -155,7 +155,9 @@ class TriggerFormTests(ComponentsTestCase):
         self.serve()
         test_data.with_messaging(self)
         self.mock_trigger_action.return_value = deploy.TriggerResult(
-            created=data.deployments([data.DEPLOYMENTS[3]]))
+            created=data.deployments([data.DEPLOYMENTS[3]]),
+            operation=deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
+                                       '2026-11-23T08:00:00Z'))
 
         res = self.get_ajax(trigger_url(data.MYSQL_ID))
         posted = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(

@@ -80,7 +80,7 @@ class TriggerSubmitTests(ComponentsTestCase):
                                               config_id='a-new-derived-config')])
         self.mock_trigger_action.return_value = deploy.TriggerResult(
             created=[deployment], configs=[dict(data.DERIVED[3], id='a-new-derived-config',
-                                                name='mysql-BACKUP')])
+                                                name='mysql-BACKUP')], operation=OPERATION)
         self.post(trigger_url(data.MYSQL_ID), mysql_form(servers=[data.DB_1]))
         self.mock_config_get.reset_mock()
         self.mock_deployments_list.return_value = [deployment]

@@ -5,9 +5,16 @@ from django.utils.translation import ngettext
 from horizon import forms
 from horizon import messages
 
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import linking
+from heat_deploy_runner import masking
+
+
+# Above any component's server count; a bound keeps a typo from reaching the workflow.
+MAX_SERVERS = 10000
 
 
 class TriggerForm(run_form.RunForm):
@@ -22,7 +29,7 @@ class TriggerForm(run_form.RunForm):
         error_messages={'required': _("Choose at least one server.")})
 
     field_order = ['action', 'confirm_lifecycle', 'servers', 'transport',
-                   'timeout']
+                   'timeout', 'batch_size', 'max_failures']
 
     def __init__(self, request, *args, component, wired=(), **kwargs):
         super().__init__(request, *args, **kwargs)
@@ -43,9 +50,25 @@ class TriggerForm(run_form.RunForm):
             # A re-run targets the servers of the run it repeats.
             self.initial['servers'] = [s for s in self.initial['servers']
                                        if s in component.server_ids]
+        if api.mistral.is_available(request):
+            self._add_batch_fields()
         self.add_input_fields(component.inputs)
         for each in wired:
             self._prefill(each)
+
+    def _add_batch_fields(self):
+        """Rolling runs, like AWX's serial batches or SSM's MaxConcurrency and MaxErrors: only
+        with the workflow service (Mistral) in the catalog, which runs them."""
+        self.fields['batch_size'] = forms.IntegerField(
+            label=_("Servers at a time"), required=False, min_value=1, max_value=MAX_SERVERS,
+            help_text=_("Run on this many servers at a time, the next ones once each of them "
+                        "has finished. The workflow service (Mistral) runs the batches: they "
+                        "go on with this page closed. Empty: every server at once."))
+        self.fields['max_failures'] = forms.IntegerField(
+            label=_("Failures allowed"), required=False, min_value=0, max_value=MAX_SERVERS,
+            initial=0,
+            help_text=_("With batches: once more servers than this have failed, no further "
+                        "batch starts, and the servers left are marked not started."))
 
     def _prefill(self, wired):
         """An input the stack fed from another component's output starts at the value the
@@ -75,7 +98,20 @@ class TriggerForm(run_form.RunForm):
             self.add_error('confirm_lifecycle', _(
                 "%(action)s is a lifecycle action: tick the box to confirm "
                 "that you want to run it.") % {'action': cleaned['action']})
+        if cleaned.get('batch_size'):
+            self._refuse_secrets_in_batches(cleaned)
         return cleaned
+
+    def _refuse_secrets_in_batches(self, cleaned):
+        # Mistral keeps a workflow's input in the clear, in its database and API.
+        for declared in self._inputs:
+            name = declared['name']
+            given = cleaned.get('input_values', {}).get(name)
+            if (masking.is_secret_name(name) and given is not None
+                    and given != declared.get('default')):
+                self.add_error(run_form.INPUT_PREFIX + name, _(
+                    "A secret cannot be given to a run in batches: the workflow service would "
+                    "keep it in the clear. Run without batches, or leave it at its default."))
 
     def shown_commands(self):
         """The CLI commands of the run as the form shows it."""
@@ -84,6 +120,9 @@ class TriggerForm(run_form.RunForm):
                              self.component.run_name)
 
     def handle(self, request, data):
+        """The id of the operation started (its page follows it), or False."""
+        if data.get('batch_size'):
+            return self._start_in_batches(request, data)
         action = data['action']
         result = self.start(request, self.component.id, action,
                             data['servers'], self.component.run_name)
@@ -96,5 +135,25 @@ class TriggerForm(run_form.RunForm):
             count) % {'action': action, 'count': count})
         for _server, message in result.failures:
             messages.error(request, message.render(gettext))
-        # The view goes on to the operation's runs.
-        return result
+        return result.operation.id
+
+    def _start_in_batches(self, request, data):
+        action, servers = data['action'], data['servers']
+        try:
+            execution = api.mistral.rolling_start(request, {
+                'config_id': self.component.id, 'name': self.component.run_name,
+                'action_name': action, 'server_ids': servers,
+                'started_by': request.user.username, 'input_values': data['input_values'],
+                'transport': data['transport'], 'timeout_minutes': data['timeout'],
+                'batch_size': data['batch_size'], 'max_failures': data.get('max_failures') or 0,
+            })
+        except Exception:
+            errors.heat_failed(request, _("start %(action)s in batches") % {'action': action},
+                               _("Nothing was started."), service=errors.MISTRAL)
+            return False
+        messages.success(request, ngettext(
+            "Started %(action)s on %(count)d server, %(size)d at a time.",
+            "Started %(action)s on %(count)d servers, %(size)d at a time.",
+            len(servers)) % {'action': action, 'count': len(servers),
+                             'size': data['batch_size']})
+        return execution.id

@@ -130,9 +130,9 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
     success_url = reverse_lazy('horizon:project:deployments:index')
     policy_rules = project_tables.TRIGGER_RULES
 
-    def get_success_url_from_handled(self, result):
+    def get_success_url_from_handled(self, operation_id):
         # The runs just started, followed together as they finish.
-        return deployments_tables.operation_url(result.operation.id)
+        return deployments_tables.operation_url(operation_id)
 
     def find_component(self, request, component_id):
         if request.method == 'POST':

@@ -160,15 +160,34 @@ class CancelOperation(CancelDeployment):
         return dict(super().get_default_attrs(), **{'data-batch-action': 'false'})
 
     def allowed(self, request, deployment=None):
+        rolling_run = self.table.rolling_run
         return super().allowed(request, deployment) and (request.method == 'POST' or any(
-            each.status == 'IN_PROGRESS' for each in self.table.data))
+            each.status == 'IN_PROGRESS' for each in self.table.data) or (
+                rolling_run is not None and rolling_run.running))
 
     def handle(self, table, request, obj_ids):
+        # A rolling run first: no further batch starts while its running runs are cancelled.
+        # A batch being started at this moment may still make its runs; they show here.
+        stopped = table.rolling_run is not None and table.rolling_run.running and (
+            self._stop_batches(request, table.rolling_run.id))
         running = obj_ids or [each.id for each in table.data if each.status == 'IN_PROGRESS']
         if not running:
-            messages.info(request, _("Nothing of this operation was running."))
+            if stopped:
+                messages.success(request, _("No further batch of this operation will start."))
+            else:
+                messages.info(request, _("Nothing of this operation was running."))
             return shortcuts.redirect(table.get_full_url())
         return super().handle(table, request, running)
+
+    @staticmethod
+    def _stop_batches(request, execution_id):
+        try:
+            api.mistral.execution_cancel(request, execution_id)
+        except Exception:
+            errors.heat_failed(request, _("stop the operation's further batches"),
+                               service=errors.MISTRAL)
+            return False
+        return True
 
 
 class RerunDeployment(policy.RulesOncePerRequest, tables.LinkAction):
@@ -341,6 +360,9 @@ class DeploymentsTable(tables.DataTable):
 
 class OperationRunsTable(DeploymentsTable):
     """The runs of one operation, one per server."""
+
+    # The operation's rolling run (api.mistral.Execution), if it is one: set by the view.
+    rolling_run = None
 
     duration = tables.Column(_duration, verbose_name=_("Elapsed"))
     time_left = tables.Column(_time_left, verbose_name=_("Time Left"))

@@ -20,6 +20,7 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content.deployments import operations
 from heat_deploy_dashboard.content.deployments import paging
+from heat_deploy_dashboard.content.deployments import rolling
 from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
@@ -108,26 +109,48 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
 
     @memoized.memoized_method
     def _operation(self):
-        """(runs, configs by id, operation), or None when Heat could not be read."""
+        """(runs, configs by id, operation, rolling run or None), or None when Heat could not
+        be read."""
+        operation_id = self.kwargs['operation_id']
         try:
-            found, configs, operation = operations.runs_of(self.request,
-                                                           self.kwargs['operation_id'])
+            found, configs, operation = operations.runs_of(self.request, operation_id)
         except Exception:
             errors.heat_failed(self.request, _("retrieve the operation's runs"))
             return None
+        # Mistral is asked only for a rolling run, or an operation with no run yet (its
+        # first batch is being planned or started).
+        execution = (self._rolling_run(operation_id)
+                     if operation is None or operation.runner == deploy.ROLLING else None)
+        if operation is None and execution is not None:
+            asked = execution.workflow_input
+            operation = deploy.Operation(execution.id, asked.get('started_by', ''),
+                                         execution.created_at, asked.get('config_id'),
+                                         runner=deploy.ROLLING)
         if operation is None:
             # Another project's operation, or one whose runs were all deleted: one answer.
             raise http.Http404(_("No run of this operation is left: it was deleted, or it "
                                  "is not in your project."))
         names = server_names.names(self.request)
         found.sort(key=lambda run: (names.get(run.server_id) or run.server_id, run.id))
-        return found, configs, operation
+        return found, configs, operation, execution
+
+    def _rolling_run(self, operation_id):
+        if not api.mistral.is_available(self.request):
+            return None
+        try:
+            return api.mistral.execution_get(self.request, operation_id)
+        except Exception:
+            errors.heat_failed(self.request, _("retrieve the operation's batches"),
+                               service=errors.MISTRAL)
+            return None
 
     def get_data(self):
         found = self._operation()
         if found is None:
             self.table._no_data_message = _("The operation's runs could not be loaded.")
             return []
+        # Cancel All Running stops the rolling run's next batches too (tables.CancelOperation).
+        self.table.rolling_run = found[3]
         return found[0]
 
     def get_context_data(self, **kwargs):
@@ -137,16 +160,23 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         if found is None:
             context['title'] = _("Operation %(id)s") % {'id': self.kwargs['operation_id'][:8]}
             return context
-        runs_found, configs, operation = found
+        runs_found, configs, operation, execution = found
         context['operation'] = operation
-        first = runs_found[0]
+        names = server_names.names(self.request)
+        if execution is not None:
+            context['rolling'] = rolling.summary(execution, runs_found, names)
+            asked = execution.workflow_input
+            action, count = asked.get('action_name', ''), len(asked.get('server_ids') or [])
+        else:
+            action, count = runs_found[0].action, len(runs_found)
         context['title'] = ngettext(
             "%(action)s on %(count)d server", "%(action)s on %(count)d servers",
-            len(runs_found)) % {'action': first.action, 'count': len(runs_found)}
-        context['action'] = first.action
+            count) % {'action': action, 'count': count}
+        context['action'] = action
         context['source'] = operations.source_link(self.request, operation)
         context['dependents'] = self._dependents(operation, context['source'])
-        context['inputs'] = runs.run_inputs(configs[first.config_id])
+        context['inputs'] = (runs.run_inputs(configs[runs_found[0].config_id]) if runs_found
+                             else rolling.asked_inputs(execution))
         context['counts'] = project_tables.status_counts(
             map(project_tables.shown_status, runs_found))
         return context

@@ -21,6 +21,7 @@ from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
@@ -104,7 +105,7 @@ class TriggerAction(actions.Action):
     def run(self, context):
         clients = clients_mod.clients_for(context.security)
         operation = Operation(context.execution.workflow_execution_id, self.started_by,
-                              self.started_at, self.config_id)
+                              self.started_at, self.config_id, runner=operations.ROLLING)
         try:
             made = deploy.trigger(
                 clients.heat, clients.find_transport(self.transport),

@@ -15,11 +15,16 @@ def definition(name):
     return resources.files(__name__).joinpath(filename).read_text(encoding='utf-8')
 
 
-def ensure(mistral, name=ROLLING):
-    """Make the workflow in the client's project unless it has it (python-mistralclient v2).
+def ensure(mistral, project_id, name=ROLLING):
+    """The id of the project's own copy of the workflow, made unless it has one
+    (python-mistralclient v2).
 
     Private to the project: its users need no admin to have it, and a project's cron triggers
-    keep the copy they were made for.
+    keep the copy they were made for. By id, as Mistral shows an admin every project's
+    private workflows, so that a name alone could mean another project's.
     """
-    if not mistral.workflows.list(name=name):
-        mistral.workflows.create(definition(name), scope='private')
+    for found in mistral.workflows.list(name=name):
+        if found.project_id == project_id:
+            return found.id
+    [made] = mistral.workflows.create(definition(name), scope='private')
+    return made.id

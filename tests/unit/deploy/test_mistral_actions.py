@@ -11,6 +11,7 @@ import heat_deploy_runner as deploy
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
+from heat_deploy_runner import workflows
 
 EXECUTION_ID = '7d3a63a5-4a7e-4ad4-9d54-0b5b1f3a6c11'
 
@@ -76,7 +77,7 @@ def test_trigger_makes_the_batch_runs_carrying_the_execution_as_operation(
     runs = [heat.software_deployments.get(run_id) for run_id in made['deployment_ids']]
     assert [run.server_id for run in runs] == ['s1', 's2']
     assert {operations.operation_of_run(run) for run in runs} == {operations.Operation(
-        EXECUTION_ID, 'alice', '2026-11-24T10:00:00Z', component)}
+        EXECUTION_ID, 'alice', '2026-11-24T10:00:00Z', component, runner='mistral')}
     assert {heat.configs[run.config_id]['name'] for run in runs} == {'mysql-BACKUP'}
 
 
@@ -162,3 +163,35 @@ def test_an_execution_started_through_the_api_uses_the_users_token_as_it_is():
                                     interface='public') == 'http://heat.example.com/v1/p1'
         assert clients_mod._endpoint(session, 'messaging') is None
     request.assert_not_called()
+
+
+class _Workflows:
+    """python-mistralclient's workflows manager, as an admin sees it: every project's."""
+
+    def __init__(self, *existing):
+        self.existing = list(existing)
+        self.made = []
+
+    def list(self, name=None):
+        return [each for each in self.existing if each.name == name]
+
+    def create(self, definition, scope='private'):
+        made = mock.Mock(id=f'made-{len(self.made)}', project_id='mine', scope=scope)
+        made.name = workflows.ROLLING
+        self.made.append(definition)
+        return [made]
+
+
+def _workflow(workflow_id, project_id):
+    found = mock.Mock(id=workflow_id, project_id=project_id)
+    found.name = workflows.ROLLING
+    return found
+
+
+def test_the_projects_own_copy_of_the_workflow_is_used_and_made_only_once():
+    client = mock.Mock(workflows=_Workflows(_workflow('theirs', 'other-project')))
+    assert workflows.ensure(client, 'mine') == 'made-0'
+    assert client.workflows.made == [workflows.definition(workflows.ROLLING)]
+    client.workflows.existing.append(_workflow('made-0', 'mine'))
+    assert workflows.ensure(client, 'mine') == 'made-0'
+    assert len(client.workflows.made) == 1

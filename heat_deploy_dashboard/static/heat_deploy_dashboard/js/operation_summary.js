@@ -13,8 +13,10 @@
       var count = shown[this.getAttribute('data-count-of')] || 0;
       $(this).toggleClass('hidden', !count).find('.hdd-count-number').text(count);
     });
+    // A rolling run still going on can be stopped between its batches too.
+    var rollingOn = $('.hdd-rolling[data-refresh-seconds]').length > 0;
     $table.find('.table_actions [id$="__action_cancel_all"]')
-      .toggleClass('hidden', !shown.IN_PROGRESS);
+      .toggleClass('hidden', !(shown.IN_PROGRESS || rollingOn));
     $table.find('.table_actions [id$="__action_rerun_failed"]')
       .toggleClass('hidden', !(shown.FAILED || shown.CANCELLED));
   }

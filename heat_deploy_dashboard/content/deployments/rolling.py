@@ -1,0 +1,66 @@
+"""What an operation's page shows of a rolling run (a Mistral execution of heat-deploy-runner's
+rolling workflow): how it stands, why it stopped, and the servers it has not started."""
+
+from django.utils.translation import gettext_lazy as _
+
+from heat_deploy_runner import masking
+from heat_deploy_runner import runs
+
+STATES = {
+    'IDLE': _("Starting"),
+    'RUNNING': _("Running in batches"),
+    'PAUSED': _("Paused"),
+    'SUCCESS': _("Every batch has run"),
+    'ERROR': _("Stopped"),
+    'CANCELLED': _("Cancelled"),
+}
+# Reloaded this often while the execution runs, so that each batch's runs appear.
+REFRESH_SECONDS = 5
+
+
+def reason(execution):
+    """Why the rolling run stopped, in a sentence for the user; None while it goes on."""
+    said = execution.output
+    # The workflow's own sentences: the plan's problem, or the judge's stop.
+    for key in ('stop', 'problem'):
+        if isinstance(said.get(key), str) and said[key]:
+            return said[key]
+    if execution.state == 'CANCELLED':
+        return _("It was cancelled: no further batch starts.")
+    if execution.state != 'ERROR':
+        return None
+    if 'Failed to find action' in (execution.state_info or ''):
+        return _("The workflow service cannot find this dashboard's actions: heat-deploy-runner "
+                 "is not installed on its hosts.")
+    # Mistral's own state_info holds tracebacks: not for this page.
+    return _("The workflow service could not go on with it: its execution %(id)s says why.") % {
+        'id': execution.id}
+
+
+def summary(execution, runs, names):
+    """{state, reason, running, batch_size, max_failures, waiting, not_started, refresh}:
+    ``waiting``, servers whose batch has not come yet, while it runs; ``not_started``,
+    servers it ended without starting."""
+    asked = execution.workflow_input
+    started = {run.server_id for run in runs}
+    left = [names.get(server) or server for server in asked.get('server_ids') or []
+            if server not in started]
+    running = execution.running
+    return {
+        'state': STATES.get(execution.state, execution.state),
+        'reason': reason(execution),
+        'running': running,
+        'batch_size': asked.get('batch_size'),
+        'max_failures': asked.get('max_failures') or 0,
+        'waiting': left if running else [],
+        'not_started': [] if running else left,
+        'refresh': REFRESH_SECONDS if running else None,
+    }
+
+
+def asked_inputs(execution):
+    """The input values it runs with, as a run's page shows a run's (secrets masked), for
+    before its first run exists."""
+    given = execution.workflow_input.get('input_values') or {}
+    return [{'name': name, 'value': runs.display_text(None, masking.mask_value(name, value))}
+            for name, value in sorted(given.items())]

@@ -1,0 +1,209 @@
+"""Rolling runs in the panels: Run Action's batches (offered only with the workflow service in
+the catalog), started as a Mistral execution; an operation page following one, from before its
+first run to why it stopped; Cancel All Running stopping its further batches."""
+
+import json
+from unittest import mock
+
+from django.contrib.messages import get_messages
+from django.urls import reverse
+from mistralclient.api.v2 import executions
+
+from heat_deploy_dashboard import api
+from heat_deploy_runner.derived import OPERATION_OPTION
+from tests.unit.components_case import ComponentsTestCase
+from tests.unit.components_case import mysql_form
+from tests.unit.components_case import TRIGGER_MOCKS
+from tests.unit.components_case import trigger_url
+from tests.unit import components_data as data
+from tests.unit import helpers
+from tests.unit import operation_data
+from tests.unit import test_data
+
+EXECUTION_ID = '9f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f'
+OPERATION_URL = reverse('horizon:project:deployments:operation', args=[EXECUTION_ID])
+ROLLING_MOCKS = {**TRIGGER_MOCKS, api.mistral: ('rolling_start',)}
+
+
+def execution(state='RUNNING', servers=(data.DB_1, data.DB_2), output=None, project=None,
+              **fields):
+    return api.mistral.Execution(executions.Execution(None, dict({
+        'id': EXECUTION_ID, 'state': state, 'state_info': None,
+        'workflow_name': 'heat_deploy.rolling_v1', 'project_id': project,
+        'created_at': '2026-11-24 10:00:00', 'updated_at': '2026-11-24 10:00:05',
+        'input': json.dumps({'config_id': data.MYSQL_ID, 'action_name': 'BACKUP',
+                             'server_ids': list(servers), 'started_by': 'test_user',
+                             'input_values': {'backup_dir': 'backups',
+                                              'db_password': 'hunter2'},
+                             'batch_size': 1, 'max_failures': 0}),
+        'output': json.dumps(output or {})}, **fields)))
+
+
+class RunInBatchesTests(ComponentsTestCase):
+
+    def _messages(self, res):
+        return [(m.level_tag, str(m)) for m in get_messages(res.wsgi_request)]
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_without_the_workflow_service_the_form_offers_no_batches(self):
+        self.serve()
+        res = self.client.get(trigger_url(data.MYSQL_ID))
+        self.assertNotIn('batch_size', res.context['form'].fields)
+        self.assertNotContains(res, 'Servers at a time')
+
+    @helpers.create_mocks(ROLLING_MOCKS)
+    def test_batches_start_a_mistral_execution_whose_page_follows_it(self):
+        test_data.with_workflows(self)
+        self.serve()
+        self.assertContains(self.client.get(trigger_url(data.MYSQL_ID)), 'Servers at a time')
+        self.mock_rolling_start.return_value = execution()
+
+        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            batch_size='1', max_failures='0', input__retention_days='14'))
+
+        self.assertNoFormErrors(res)
+        self.assertRedirectsNoFollow(res, OPERATION_URL)
+        self.mock_rolling_start.assert_called_once_with(helpers.IsHttpRequest(), {
+            'config_id': data.MYSQL_ID, 'name': 'mysql', 'action_name': 'BACKUP',
+            'server_ids': [data.DB_1, data.DB_2], 'started_by': 'test_user',
+            'input_values': {'backup_dir': 'backups', 'retention_days': 14, 'compress': True,
+                             'tables': ['users', 'posts'], 'labels': {'schedule': 'manual'},
+                             'backup_file': ''},
+            'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 1,
+            'max_failures': 0})
+        self.mock_trigger_action.assert_not_called()
+        self.assertEqual([('success', 'Started BACKUP on 2 servers, 1 at a time.')],
+                         self._messages(res))
+
+    @helpers.create_mocks(ROLLING_MOCKS)
+    def test_a_secret_is_not_handed_to_the_workflow_service(self):
+        test_data.with_workflows(self)
+        secret = {'name': 'db_password', 'type': 'String', 'default': ''}
+        self.serve(configs=[dict(data.MYSQL, inputs=data.MYSQL['inputs'] + [secret])]
+                   + data.CONFIGS[1:])
+
+        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            batch_size='1', input__db_password='hunter2'))
+
+        self.assertFormErrors(res, 1)
+        self.assertContains(res, 'A secret cannot be given to a run in batches')
+        self.mock_rolling_start.assert_not_called()
+
+    @helpers.create_mocks(ROLLING_MOCKS)
+    def test_mistral_failing_says_so_and_nothing_started(self):
+        test_data.with_workflows(self)
+        self.serve()
+        self.mock_rolling_start.side_effect = ConnectionError('refused')
+
+        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(batch_size='2'))
+
+        self.assertEqual([('error', 'Unable to start BACKUP in batches: the workflow service '
+                                    'could not be reached or answered with an error. Nothing '
+                                    'was started. Try again later, or ask your cloud '
+                                    'administrator to check Mistral.')],
+                         self._messages(res))
+
+
+class RollingOperationPageTests(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        test_data.with_workflows(self)
+
+    def _runs_of_execution(self, statuses):
+        """Runs of the execution on DB_1 (and DB_2), carrying it as their operation."""
+        kept = {'operation': EXECUTION_ID, 'started_by': 'test_user',
+                'started_at': '2026-11-24T10:00:00Z', 'source': data.MYSQL_ID,
+                'runner': 'mistral'}
+        return [test_data.deployment(dict(
+            test_data.DEPLOYMENTS[0], id=f'00000000-0000-4000-8000-0000000000a{n}',
+            config_id=f'config-00{n}', server_id=server, status=status,
+            input_values={OPERATION_OPTION: kept}))
+            for n, (server, status) in enumerate(zip((data.DB_1, data.DB_2), statuses))]
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
+    def test_before_its_first_run_the_page_shows_the_rolling_run(self):
+        self.mock_deployments_list.return_value = []
+        self.mock_config_get.side_effect = operation_data.config_get
+        self.mock_execution_get.return_value = execution()
+
+        res = self.client.get(OPERATION_URL)
+
+        self.assertEqual(200, res.status_code)
+        self.assertEqual('BACKUP on 2 servers', res.context['title'])
+        self.assertContains(res, 'Running in batches')
+        self.assertContains(res, 'data-refresh-seconds="5"')
+        self.assertContains(res, '1 server at a time, 0 failures allowed')
+        self.assertContains(res, 'db_password = <code>********</code>')
+        self.assertNotContains(res, 'hunter2')
+        self.assertEqual([data.DB_1, data.DB_2], res.context['rolling']['waiting'])
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
+    def test_a_stopped_rolling_run_says_why_and_which_servers_it_did_not_start(self):
+        self.mock_deployments_list.return_value = self._runs_of_execution(['FAILED'])
+        self.mock_config_get.side_effect = operation_data.config_get
+        reason = 'Stopped: servers failed: 1, more than the 0 allowed; not started: 1.'
+        self.mock_execution_get.return_value = execution(
+            'ERROR', state_info='Failure caused by error in tasks: judge\nTraceback...',
+            output={'stop': reason})
+
+        res = self.client.get(OPERATION_URL)
+
+        self.assertContains(res, reason)
+        self.assertNotContains(res, 'Traceback')
+        self.assertNotContains(res, 'data-refresh-seconds')
+        self.assertEqual([data.DB_2], res.context['rolling']['not_started'])
+        self.assertNotContains(res, 'operation__action_cancel_all')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
+    def test_missing_actions_on_the_mistral_hosts_are_named(self):
+        self.mock_deployments_list.return_value = []
+        self.mock_execution_get.return_value = execution(
+            'ERROR', state_info='Failed to run task [error=Failed to find action '
+                                '[action_name=heat_deploy.plan, namespace=]...')
+
+        res = self.client.get(OPERATION_URL)
+
+        self.assertContains(res, 'heat-deploy-runner is not installed on its hosts')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
+    def test_no_run_and_no_execution_of_the_project_is_not_found(self):
+        self.mock_deployments_list.return_value = []
+        self.mock_execution_get.return_value = None
+        self.assertEqual(404, self.client.get(OPERATION_URL).status_code)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get', 'execution_cancel'),
+                           api.deploy: ('cancel_deployment',)})
+    def test_cancel_all_stops_further_batches_then_cancels_the_running_runs(self):
+        runs = self._runs_of_execution(['IN_PROGRESS', 'COMPLETE'])
+        self.mock_deployments_list.return_value = runs
+        self.mock_config_get.side_effect = operation_data.config_get
+        self.mock_execution_get.return_value = execution()
+        calls = mock.Mock()
+        calls.attach_mock(self.mock_execution_cancel, 'execution_cancel')
+        calls.attach_mock(self.mock_cancel_deployment, 'cancel_deployment')
+
+        res = self.client.post(OPERATION_URL, {'action': 'operation__cancel_all'})
+
+        self.assertEqual(302, res.status_code)
+        self.assertEqual(['execution_cancel', 'cancel_deployment'],
+                         [call[0] for call in calls.mock_calls if '.' not in call[0]])
+        self.mock_execution_cancel.assert_called_once_with(helpers.IsHttpRequest(),
+                                                           EXECUTION_ID)
+        self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(),
+                                                            runs[0].id)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_an_operation_of_the_form_never_asks_mistral(self):
+        self.mock_deployments_list.return_value = operation_data.runs()
+        self.mock_config_get.side_effect = operation_data.config_get
+        with mock.patch.object(api.mistral, 'execution_get') as execution_get:
+            res = self.client.get(reverse('horizon:project:deployments:operation',
+                                          args=[operation_data.OPERATION.id]))
+        self.assertEqual(200, res.status_code)
+        execution_get.assert_not_called()
