@@ -1,7 +1,10 @@
 """The whole local cloud: start every service in order, stop them all by PID."""
 
+import contextlib
 import fcntl
 import os
+import signal
+import threading
 import time
 
 from devcloud import demo
@@ -88,7 +91,24 @@ class Cloud:
         self.sup.start_service(name)
 
     def stop(self):
-        self.sup.stop_all()
+        with _signals_held():
+            self.sup.stop_all()
         if self._lock:
             self._lock.close()
             self._lock = None
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Ctrl-C and SIGTERM ignored while the cloud stops: a second Ctrl-C (or a wrapper passing
+    one on) would otherwise end the stop half-way and leave the other services running."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {number: signal.signal(number, signal.SIG_IGN)
+            for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, handler)

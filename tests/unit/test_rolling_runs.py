@@ -171,6 +171,33 @@ class RollingOperationPageTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
                            api.mistral: ('execution_get',)})
+    def test_with_mistral_down_the_page_says_so_rather_than_not_found(self):
+        self.mock_deployments_list.return_value = []
+        self.mock_execution_get.side_effect = ConnectionError('refused')
+
+        res = self.client.get(OPERATION_URL)
+
+        self.assertEqual(200, res.status_code)
+        self.assertContains(res, "The operation&#x27;s runs could not be loaded.")
+        self.assertEqual(["Unable to retrieve the operation's batches: the workflow service "
+                          "could not be reached or answered with an error. Try again later, "
+                          "or ask your cloud administrator to check Mistral."],
+                         [str(m) for m in get_messages(res.wsgi_request)])
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
+    def test_with_mistral_down_a_rolling_runs_runs_still_show(self):
+        self.mock_deployments_list.return_value = self._runs_of_execution(['COMPLETE'])
+        self.mock_config_get.side_effect = operation_data.config_get
+        self.mock_execution_get.side_effect = ConnectionError('refused')
+
+        res = self.client.get(OPERATION_URL)
+
+        self.assertEqual(1, len(res.context['table'].data))
+        self.assertNotIn('rolling', res.context)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
     def test_no_run_and_no_execution_of_the_project_is_not_found(self):
         self.mock_deployments_list.return_value = []
         self.mock_execution_get.return_value = None

@@ -119,8 +119,16 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             return None
         # Mistral is asked only for a rolling run, or an operation with no run yet (its
         # first batch is being planned or started).
-        execution = (self._rolling_run(operation_id)
-                     if operation is None or operation.runner == deploy.ROLLING else None)
+        try:
+            execution = (self._rolling_run(operation_id)
+                         if operation is None or operation.runner == deploy.ROLLING else None)
+        except Exception:
+            errors.heat_failed(self.request, _("retrieve the operation's batches"),
+                               service=errors.MISTRAL)
+            if operation is None:
+                # Not "not found": its first runs may be on their way.
+                return None
+            execution = None
         if operation is None and execution is not None:
             asked = execution.workflow_input
             operation = deploy.Operation(execution.id, asked.get('started_by', ''),
@@ -137,12 +145,7 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
     def _rolling_run(self, operation_id):
         if not api.mistral.is_available(self.request):
             return None
-        try:
-            return api.mistral.execution_get(self.request, operation_id)
-        except Exception:
-            errors.heat_failed(self.request, _("retrieve the operation's batches"),
-                               service=errors.MISTRAL)
-            return None
+        return api.mistral.execution_get(self.request, operation_id)
 
     def get_data(self):
         found = self._operation()

@@ -41,14 +41,16 @@ def session_for(security) -> ks_session.Session:
                               timeout=TIMEOUT_SECONDS)
 
 
-def _trust_session(trust_id):
-    # Only inside Mistral's processes, whose configuration holds its service user. The
-    # first import registers the [keystone_authtoken] options Mistral's own clients read.
+def _trust_session(trust_id, conf=None):
+    """A session of Mistral's service user scoped to the trust: ``conf`` is Mistral's own
+    configuration (oslo.config's global one, inside Mistral's processes)."""
+    # The first import registers the [keystone_authtoken] options Mistral's clients read.
     import keystonemiddleware.auth_token  # noqa: F401
     from oslo_config import cfg
 
+    # A trust carries its own project: the service user's own scope must go.
     auth = loading.load_auth_from_conf_options(
-        cfg.CONF, 'keystone_authtoken', trust_id=trust_id, project_id=None,
+        conf or cfg.CONF, 'keystone_authtoken', trust_id=trust_id, project_id=None,
         project_name=None, project_domain_id=None, project_domain_name=None,
         domain_id=None, domain_name=None)
     return ks_session.Session(auth=auth, timeout=TIMEOUT_SECONDS)

@@ -4,7 +4,10 @@ gives them: one execution's id, the user's token or a trust."""
 import functools
 from unittest import mock
 
+from keystoneauth1.identity import generic
+from keystoneauth1 import loading
 from mistral_lib import actions as mistral_actions
+from oslo_config import cfg
 import pytest
 
 import heat_deploy_runner as deploy
@@ -195,3 +198,35 @@ def test_the_projects_own_copy_of_the_workflow_is_used_and_made_only_once():
     client.workflows.existing.append(_workflow('made-0', 'mine'))
     assert workflows.ensure(client, 'mine') == 'made-0'
     assert len(client.workflows.made) == 1
+
+
+MISTRAL_CONF = '''
+[keystone_authtoken]
+auth_type = password
+auth_url = http://keystone.example.com/v3
+username = mistral
+password = secret
+project_name = service
+user_domain_name = Default
+project_domain_name = Default
+'''
+
+
+def test_a_cron_firing_works_through_its_trust_as_mistrals_service_user(tmp_path):
+    conf_file = tmp_path / 'mistral.conf'
+    conf_file.write_text(MISTRAL_CONF)
+    conf = cfg.ConfigOpts()
+    loading.register_auth_conf_options(conf, 'keystone_authtoken')
+    conf(args=[], default_config_files=[str(conf_file)])
+    security = mock.Mock(trust_id='trust-1', auth_token='fixed-token-of-the-firing')
+
+    with mock.patch('keystoneauth1.session.Session.request') as request:
+        session = clients_mod._trust_session(security.trust_id, conf)
+    request.assert_not_called()
+
+    assert isinstance(session.auth, generic.Password)
+    scope = session.auth.get_cache_id_elements()
+    assert (scope['trust_id'], scope['username']) == ('trust-1', 'mistral')
+    # Keystone refuses a trust together with another scope.
+    assert not any(scope[key] for key in ('project_id', 'project_name', 'project_domain_id',
+                                          'project_domain_name', 'domain_id', 'domain_name'))
