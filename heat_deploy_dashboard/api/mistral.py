@@ -86,3 +86,78 @@ def execution_get(request, execution_id):
 def execution_cancel(request, execution_id):
     """Stop the rolling run: no batch starts after this (runs already started go on)."""
     return Execution(mistralclient(request).executions.update(execution_id, 'CANCELLED'))
+
+
+# Schedules: a cron trigger each, and an environment of the same name holding the schedule's
+# record, which stays while the schedule is paused (its trigger deleted). The prefix tells
+# ours from the project's other triggers and environments.
+SCHEDULE_PREFIX = 'hdd-'
+
+
+def _own(request, rows):
+    # Mistral lists an admin every project's; Heat's calls answer the working project's.
+    return [row for row in rows if getattr(row, 'project_id', None) == request.user.project_id
+            and row.name.startswith(SCHEDULE_PREFIX)]
+
+
+@profiler.trace
+def schedule_records(request):
+    """The project's schedules' records: Mistral environments, ``variables`` a dict."""
+    return _own(request, mistralclient(request).environments.list())
+
+
+@profiler.trace
+def schedule_record_get(request, name):
+    found = mistralclient(request).environments.get(name)
+    if found.project_id != request.user.project_id:
+        raise mistral_base.APIException(404, 'not found')
+    return found
+
+
+@profiler.trace
+def schedule_record_save(request, name, variables, create=False):
+    manager = mistralclient(request).environments
+    if create:
+        return manager.create(name=name, variables=variables, scope='private',
+                              description='heat-deploy-dashboard schedule')
+    return manager.update(name=name, variables=variables)
+
+
+@profiler.trace
+def schedule_record_delete(request, name):
+    mistralclient(request).environments.delete(name)
+
+
+@profiler.trace
+def cron_triggers_list(request):
+    return _own(request, mistralclient(request).cron_triggers.list(limit=1000))
+
+
+@profiler.trace
+def cron_trigger_create(request, name, workflow_input, pattern=None, first_time=None):
+    """A trigger of the project's rolling workflow: Mistral makes a Keystone trust from the
+    user to itself, and each firing runs through it."""
+    client = mistralclient(request)
+    workflow_id = workflows.ensure(client, request.user.project_id)
+    return client.cron_triggers.create(name, workflow_id, workflow_input=workflow_input,
+                                       pattern=pattern, first_time=first_time)
+
+
+@profiler.trace
+def cron_trigger_delete(request, name):
+    """Delete the trigger (and Mistral its trust); one already gone is fine."""
+    try:
+        mistralclient(request).cron_triggers.delete(name)
+    except mistral_base.APIException as error:
+        if error.error_code != 404:
+            raise
+
+
+@profiler.trace
+def rolling_runs_list(request, limit):
+    """The project's latest rolling runs, newest first."""
+    found = mistralclient(request).executions.list(
+        workflow_name=workflows.ROLLING, sort_keys='created_at', sort_dirs='desc', limit=limit,
+        include_output=True)
+    return [Execution(each) for each in found
+            if each.project_id == request.user.project_id]

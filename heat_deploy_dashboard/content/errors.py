@@ -46,9 +46,9 @@ def heat_failed(request, doing, outcome=None, redirect=None, service=HEAT):
                       ignore=_already_said(request, message))
 
 
-def list_failed(view, doing, no_data_message):
+def list_failed(view, doing, no_data_message, service=HEAT):
     """heat_failed for a list page, and an empty table that does not claim there is nothing
     to show."""
-    heat_failed(view.request, doing)
+    heat_failed(view.request, doing, service=service)
     view.table._no_data_message = no_data_message
     return []

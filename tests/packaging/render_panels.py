@@ -183,6 +183,8 @@ ROUTES = {
     'configs:copy': {'config_id': HELLO['id']},
     'configs:delete': {'config_id': HELLO['id']},
     'configs:deploy': {'config_id': HELLO['id']},
+    'schedules:index': {},
+    'schedules:preview': {'query': '?pattern=0+2+*+*+*'},
 }
 
 
@@ -249,6 +251,13 @@ STAND_INS = {
         'may_have_result': lambda request, config: False,
         'collect_result': lambda request, deployment, config: deployment,
     },
+    api.mistral: {
+        'is_available': KEEP,
+        'execution_get': lambda request, execution_id: None,
+        'schedule_records': lambda request: [],
+        'cron_triggers_list': lambda request: [],
+        'rolling_runs_list': lambda request, limit: [],
+    },
     api.swift: {},
     api.zaqar: {},
 }
@@ -310,6 +319,11 @@ class RenderTests(helpers.TestCase):
             'endpoints': [{'region': 'RegionOne', 'interface': interface,
                            'url': 'http://heat.example.com:8004/v1/1'}
                           for interface in ('admin', 'internal', 'public')]})
+        # Nor Mistral, which rolling runs and the Schedules panel need.
+        self.service_catalog.append({
+            'type': 'workflowv2', 'name': 'mistral', 'endpoints_links': [],
+            'endpoints': [{'region': 'RegionOne', 'interface': 'public',
+                           'url': 'http://mistral.example.com:8989/v2'}]})
 
     def setUp(self):
         super().setUp()

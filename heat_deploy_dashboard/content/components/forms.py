@@ -1,3 +1,6 @@
+import datetime
+
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -6,8 +9,10 @@ from horizon import forms
 from horizon import messages
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content.schedules import schedules
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import linking
 from heat_deploy_runner import masking
@@ -29,7 +34,7 @@ class TriggerForm(run_form.RunForm):
         error_messages={'required': _("Choose at least one server.")})
 
     field_order = ['action', 'confirm_lifecycle', 'servers', 'transport',
-                   'timeout', 'batch_size', 'max_failures']
+                   'timeout', 'batch_size', 'max_failures', 'repeat', 'once_at']
 
     def __init__(self, request, *args, component, wired=(), **kwargs):
         super().__init__(request, *args, **kwargs)
@@ -52,6 +57,7 @@ class TriggerForm(run_form.RunForm):
                                        if s in component.server_ids]
         if api.mistral.is_available(request):
             self._add_batch_fields()
+            self._add_schedule_fields()
         self.add_input_fields(component.inputs)
         for each in wired:
             self._prefill(each)
@@ -98,9 +104,47 @@ class TriggerForm(run_form.RunForm):
             self.add_error('confirm_lifecycle', _(
                 "%(action)s is a lifecycle action: tick the box to confirm "
                 "that you want to run it.") % {'action': cleaned['action']})
-        if cleaned.get('batch_size'):
+        scheduled = 'repeat' in self.fields and self._clean_schedule(cleaned)
+        if cleaned.get('batch_size') or scheduled:
             self._refuse_secrets_in_batches(cleaned)
         return cleaned
+
+    def _add_schedule_fields(self):
+        """Schedules, like AWX's or Rundeck's: Mistral runs them (a cron trigger)."""
+        self.fields['repeat'] = forms.CharField(
+            label=_("Repeat (cron, UTC)"), required=False, max_length=100,
+            widget=forms.TextInput(attrs={
+                'placeholder': '0 2 * * *',
+                'data-hdd-preview-url': reverse('horizon:project:schedules:preview')}),
+            help_text=_("Instead of running now, run at each time this cron pattern gives "
+                        "(minute, hour, day of the month, month, day of the week; in UTC). "
+                        "The next five times show below it, in your time zone."))
+        self.fields['once_at'] = forms.CharField(
+            label=_("Or once at (UTC)"), required=False, max_length=16,
+            widget=forms.TextInput(attrs={'placeholder': 'YYYY-MM-DD HH:MM'}),
+            help_text=_("Instead of running now, run once at this time (UTC), at least two "
+                        "minutes from now."))
+
+    def _clean_schedule(self, cleaned):
+        pattern = ' '.join((cleaned.get('repeat') or '').split())
+        once_at = (cleaned.get('once_at') or '').strip()
+        cleaned['repeat'], cleaned['once_at'] = pattern, once_at
+        if pattern and once_at:
+            self.add_error('once_at', _("Give a pattern to repeat, or a time to run once: "
+                                        "not both."))
+        elif pattern and not schedules.valid_pattern(pattern):
+            self.add_error('repeat', schedules.BAD_PATTERN)
+        elif once_at:
+            try:
+                moment = datetime.datetime.strptime(once_at, '%Y-%m-%d %H:%M').replace(
+                    tzinfo=datetime.timezone.utc)
+            except ValueError:
+                self.add_error('once_at', _("Write the time as YYYY-MM-DD HH:MM, in UTC."))
+            else:
+                if moment < datetime.datetime.now(datetime.timezone.utc) + schedules.MIN_LEAD:
+                    self.add_error('once_at', _("The time must be at least two minutes from "
+                                                "now."))
+        return bool(pattern or once_at)
 
     def _refuse_secrets_in_batches(self, cleaned):
         # Mistral keeps a workflow's input in the clear, in its database and API.
@@ -110,8 +154,9 @@ class TriggerForm(run_form.RunForm):
             if (masking.is_secret_name(name) and given is not None
                     and given != declared.get('default')):
                 self.add_error(run_form.INPUT_PREFIX + name, _(
-                    "A secret cannot be given to a run in batches: the workflow service would "
-                    "keep it in the clear. Run without batches, or leave it at its default."))
+                    "A secret cannot be given to a run in batches or a schedule: the workflow "
+                    "service would keep it in the clear. Run it now without batches, or leave "
+                    "it at its default."))
 
     def shown_commands(self):
         """The CLI commands of the run as the form shows it."""
@@ -120,7 +165,9 @@ class TriggerForm(run_form.RunForm):
                              self.component.run_name)
 
     def handle(self, request, data):
-        """The id of the operation started (its page follows it), or False."""
+        """Where to go next: the page of the operation started, or the schedules; or False."""
+        if data.get('repeat') or data.get('once_at'):
+            return self._schedule(request, data)
         if data.get('batch_size'):
             return self._start_in_batches(request, data)
         action = data['action']
@@ -135,7 +182,7 @@ class TriggerForm(run_form.RunForm):
             count) % {'action': action, 'count': count})
         for _server, message in result.failures:
             messages.error(request, message.render(gettext))
-        return result.operation.id
+        return deployments_tables.operation_url(result.operation.id)
 
     def _start_in_batches(self, request, data):
         action, servers = data['action'], data['servers']
@@ -156,4 +203,25 @@ class TriggerForm(run_form.RunForm):
             "Started %(action)s on %(count)d servers, %(size)d at a time.",
             len(servers)) % {'action': action, 'count': len(servers),
                              'size': data['batch_size']})
-        return execution.id
+        return deployments_tables.operation_url(execution.id)
+
+    def _schedule(self, request, data):
+        action, servers = data['action'], data['servers']
+        try:
+            schedules.create(request, {
+                'component_id': self.component.id, 'component_name': self.component.name,
+                'run_name': self.component.run_name, 'action': action, 'server_ids': servers,
+                'input_values': data['input_values'], 'transport': data['transport'],
+                'timeout_minutes': data['timeout'], 'batch_size': data.get('batch_size') or 0,
+                'max_failures': data.get('max_failures') or 0,
+                'pattern': data['repeat'] or None, 'once_at': data['once_at'] or None,
+            })
+        except Exception:
+            errors.heat_failed(request, _("schedule %(action)s") % {'action': action},
+                               _("Nothing was scheduled."), service=errors.MISTRAL)
+            return False
+        messages.success(request, ngettext(
+            "Scheduled %(action)s on %(count)d server.",
+            "Scheduled %(action)s on %(count)d servers.",
+            len(servers)) % {'action': action, 'count': len(servers)})
+        return reverse('horizon:project:schedules:index')

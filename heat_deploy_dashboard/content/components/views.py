@@ -15,7 +15,6 @@ from heat_deploy_dashboard.content.components import map_picture
 from heat_deploy_dashboard.content.components import tables as project_tables
 from heat_deploy_dashboard.content.components import tabs as project_tabs
 from heat_deploy_dashboard.content.components import wired_inputs
-from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
@@ -130,9 +129,9 @@ class TriggerView(PolicyRequiredMixin, _ComponentMixin, forms.ModalFormView):
     success_url = reverse_lazy('horizon:project:deployments:index')
     policy_rules = project_tables.TRIGGER_RULES
 
-    def get_success_url_from_handled(self, operation_id):
-        # The runs just started, followed together as they finish.
-        return deployments_tables.operation_url(operation_id)
+    def get_success_url_from_handled(self, url):
+        # The runs just started, followed together as they finish; or the schedules.
+        return url
 
     def find_component(self, request, component_id):
         if request.method == 'POST':

@@ -1,0 +1,170 @@
+"""Schedules: a component's action run on its servers at times a cron pattern gives (or once),
+by Mistral, with nobody's browser open.
+
+Each is a Mistral cron trigger of heat-deploy-runner's rolling workflow, named
+``hdd-<uuid>``, and an environment of the same name holding its record (what runs where,
+when, whose), which stays while the schedule is paused: Mistral cannot pause a trigger, so
+pausing deletes it and resuming makes it again (with a new trust, from the user who
+resumes). A firing leaves out servers still running an earlier run (skip_busy), so a
+schedule never runs twice at once on a server. Patterns are UTC, as Mistral reads them.
+"""
+
+import dataclasses
+import datetime
+import uuid
+
+from croniter import croniter
+from django.utils.translation import gettext_lazy as _
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content.deployments import rolling
+from heat_deploy_dashboard.content import server_names
+from heat_deploy_runner import masking
+
+# Mistral wants a first time at least a minute ahead.
+MIN_LEAD = datetime.timedelta(minutes=2)
+# A firing this late with no operation made means Mistral could not act (see problem()).
+LATE = datetime.timedelta(minutes=3)
+MISTRAL_TIME = '%Y-%m-%d %H:%M:%S'
+BAD_PATTERN = _("Give a cron pattern of five fields: minute, hour, day of the month, month "
+                "and day of the week, e.g. 0 2 * * * for every day at 02:00 UTC.")
+
+
+def valid_pattern(pattern):
+    """Whether Mistral takes this cron pattern: five fields, as croniter reads them."""
+    return len(pattern.split()) == 5 and croniter.is_valid(pattern)
+
+
+def next_times(pattern, count=5, now=None):
+    """The next ``count`` times (aware, UTC) the pattern fires."""
+    times = croniter(pattern, now or datetime.datetime.now(datetime.timezone.utc))
+    return [times.get_next(datetime.datetime) for _each in range(count)]
+
+
+def mistral_time(text):
+    """A time as Mistral writes it (naive UTC), aware; None for none."""
+    if not text:
+        return None
+    return datetime.datetime.strptime(text, MISTRAL_TIME).replace(tzinfo=datetime.timezone.utc)
+
+
+@dataclasses.dataclass
+class Schedule:
+    """One schedule as the panel shows it."""
+
+    name: str
+    record: dict
+    trigger: object = None
+    last: object = None  # api.mistral.Execution
+    names: dict = dataclasses.field(default_factory=dict)  # server names by id
+
+    @property
+    def id(self):
+        return self.name
+
+    @property
+    def state(self):
+        if self.trigger is not None:
+            return _("Active")
+        if self.record.get('paused'):
+            return _("Paused")
+        if self.record.get('once_at'):
+            # Mistral deletes a one-time trigger once it has fired.
+            return _("Done")
+        return _("No trigger in Mistral")
+
+    @property
+    def paused(self):
+        return bool(self.record.get('paused'))
+
+    @property
+    def next_run(self):
+        return mistral_time(self.trigger.next_execution_time) if self.trigger else None
+
+    @property
+    def when(self):
+        return self.record.get('pattern') or self.record.get('once_at')
+
+    @property
+    def inputs(self):
+        return {name: masking.mask_value(name, value)
+                for name, value in (self.record.get('input_values') or {}).items()}
+
+    def problem(self, now=None):
+        """Why the schedule does not do its work, in a sentence; None when it does."""
+        now = now or datetime.datetime.now(datetime.timezone.utc)
+        if self.next_run and self.next_run + LATE < now:
+            # Mistral moves next_execution_time on before it tries, and a refused trust is
+            # only logged: the missed time is the only sign.
+            return _("Mistral could not act for %(owner)s at %(time)s: the trust it holds "
+                     "from them no longer works (a role lost, or the user gone). Resume "
+                     "the schedule to act for you.") % {
+                'owner': self.record.get('owner'), 'time': self.next_run.strftime(
+                    '%Y-%m-%d %H:%M UTC')}
+        if self.last is not None and not self.last.running:
+            return rolling.reason(self.last)
+        return None
+
+
+def listed(request):
+    """The project's schedules, with their triggers and latest operations: three calls to
+    Mistral however many there are."""
+    records = api.mistral.schedule_records(request)
+    triggers = {each.name: each for each in api.mistral.cron_triggers_list(request)}
+    # The latest operations of every schedule, within Mistral's largest page.
+    latest = {}
+    for execution in api.mistral.rolling_runs_list(request, min(1000, 20 + 2 * len(records))):
+        latest.setdefault(execution.workflow_input.get('schedule'), execution)
+    names = server_names.names(request)
+    return [Schedule(each.name, each.variables, triggers.get(each.name), latest.get(each.name),
+                     names) for each in records]
+
+
+def workflow_input(record, name, owner):
+    """The rolling workflow's input for a firing of this schedule."""
+    return {
+        'config_id': record['component_id'], 'name': record['run_name'],
+        'action_name': record['action'], 'server_ids': record['server_ids'],
+        'started_by': owner, 'input_values': record.get('input_values') or {},
+        'transport': record['transport'], 'timeout_minutes': record['timeout_minutes'],
+        'batch_size': record.get('batch_size') or 0,
+        'max_failures': record.get('max_failures') or 0, 'skip_busy': True, 'schedule': name,
+    }
+
+
+def _start_trigger(request, name, record):
+    first_time = record.get('once_at')
+    api.mistral.cron_trigger_create(
+        request, name, workflow_input(record, name, request.user.username),
+        pattern=record.get('pattern'), first_time=first_time)
+
+
+def create(request, record):
+    """Save the record and start its trigger; on a failure, nothing is left behind."""
+    name = api.mistral.SCHEDULE_PREFIX + str(uuid.uuid4())
+    record = dict(record, owner=request.user.username, paused=False)
+    api.mistral.schedule_record_save(request, name, record, create=True)
+    try:
+        _start_trigger(request, name, record)
+    except Exception:
+        api.mistral.schedule_record_delete(request, name)
+        raise
+    return name
+
+
+def pause(request, name):
+    record = api.mistral.schedule_record_get(request, name).variables
+    api.mistral.schedule_record_save(request, name, dict(record, paused=True))
+    api.mistral.cron_trigger_delete(request, name)
+
+
+def resume(request, name):
+    record = dict(api.mistral.schedule_record_get(request, name).variables,
+                  owner=request.user.username, paused=False)
+    _start_trigger(request, name, record)
+    api.mistral.schedule_record_save(request, name, record)
+
+
+def delete(request, name):
+    api.mistral.cron_trigger_delete(request, name)
+    api.mistral.schedule_record_delete(request, name)

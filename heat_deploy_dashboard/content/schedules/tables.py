@@ -1,0 +1,128 @@
+from django.urls import reverse
+from django.utils import formats
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from horizon import tables
+
+from heat_deploy_dashboard.content.deployments import rolling
+from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import policy
+from heat_deploy_dashboard.content.schedules import schedules
+
+
+def local_time(moment):
+    """An aware time in the user's time zone (Horizon's setting), with the zone named."""
+    return formats.date_format(timezone.localtime(moment), 'Y-m-d H:i T') if moment else ''
+
+
+def _component_url(schedule):
+    return reverse('horizon:project:components:detail', args=[schedule.record['component_id']])
+
+
+def _servers(schedule):
+    return ', '.join(schedule.names.get(each) or each
+                     for each in schedule.record.get('server_ids', []))
+
+
+def _inputs(schedule):
+    return ', '.join(f'{name} = {value}' for name, value in sorted(schedule.inputs.items()))
+
+
+def _when(schedule):
+    if schedule.record.get('pattern'):
+        return _("%(pattern)s (cron, UTC)") % {'pattern': schedule.record['pattern']}
+    return _("once, at %(time)s UTC") % {'time': schedule.record.get('once_at')}
+
+
+def _last_url(schedule):
+    return deployments.operation_url(schedule.last.id) if schedule.last else None
+
+
+def _last(schedule):
+    if schedule.last is None:
+        return None
+    return '%s (%s)' % (local_time(schedules.mistral_time(schedule.last.created_at)),
+                        rolling.STATES.get(schedule.last.state, schedule.last.state))
+
+
+class PauseSchedule(policy.RulesOncePerRequest, tables.BatchAction):
+    name = "pause"
+    policy_rules = (("workflow", "cron_triggers:delete"),)
+    help_text = _("Nothing runs while a schedule is paused; it keeps what it runs and when.")
+
+    @staticmethod
+    def action_present(count):
+        return ngettext("Pause Schedule", "Pause Schedules", count)
+
+    @staticmethod
+    def action_past(count):
+        return ngettext("Paused Schedule", "Paused Schedules", count)
+
+    def allowed(self, request, schedule=None):
+        return super().allowed(request, schedule) and (schedule is None
+                                                       or schedule.trigger is not None)
+
+    def action(self, request, obj_id):
+        schedules.pause(request, obj_id)
+
+
+class ResumeSchedule(policy.RulesOncePerRequest, tables.BatchAction):
+    name = "resume"
+    policy_rules = (("workflow", "cron_triggers:create"),)
+    help_text = _("The schedule runs again from its next time, acting for you: Mistral makes "
+                  "a new trust from you for it.")
+
+    @staticmethod
+    def action_present(count):
+        return ngettext("Resume Schedule", "Resume Schedules", count)
+
+    @staticmethod
+    def action_past(count):
+        return ngettext("Resumed Schedule", "Resumed Schedules", count)
+
+    def allowed(self, request, schedule=None):
+        return super().allowed(request, schedule) and (schedule is None or schedule.paused)
+
+    def action(self, request, obj_id):
+        schedules.resume(request, obj_id)
+
+
+class DeleteSchedule(policy.RulesOncePerRequest, tables.DeleteAction):
+    policy_rules = (("workflow", "cron_triggers:delete"),)
+    help_text = _("Runs it already started are kept.")
+
+    @staticmethod
+    def action_present(count):
+        return ngettext("Delete Schedule", "Delete Schedules", count)
+
+    @staticmethod
+    def action_past(count):
+        return ngettext("Deleted Schedule", "Deleted Schedules", count)
+
+    def delete(self, request, obj_id):
+        schedules.delete(request, obj_id)
+
+
+class SchedulesTable(tables.DataTable):
+    """The project's schedules (schedules.Schedule), one row each."""
+
+    component = tables.Column(lambda s: s.record.get('component_name'),
+                              verbose_name=_("Component"), link=_component_url)
+    # Not translated: custom action names are the template author's.
+    action = tables.Column(lambda s: s.record.get('action'), verbose_name=_("Action"))
+    servers = tables.Column(_servers, verbose_name=_("Servers"))
+    inputs = tables.Column(_inputs, verbose_name=_("Inputs"))
+    when = tables.Column(_when, verbose_name=_("When"))
+    next_run = tables.Column(lambda s: local_time(s.next_run), verbose_name=_("Next Run"))
+    state = tables.Column("state", verbose_name=_("State"))
+    last = tables.Column(_last, verbose_name=_("Last Operation"), link=_last_url,
+                         empty_value=_("None yet"))
+    problem = tables.Column(lambda s: s.problem(), verbose_name=_("Problem"),
+                            empty_value='')
+
+    class Meta:
+        name = "schedules"
+        verbose_name = _("Schedules")
+        table_actions = (DeleteSchedule,)
+        row_actions = (PauseSchedule, ResumeSchedule, DeleteSchedule)

@@ -1,0 +1,83 @@
+"""Journey: schedule a BACKUP every minute from Run Action (its next five times shown as the
+pattern is typed), see it fire and run on the Schedules page, pause it, delete it."""
+
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.browser import pages
+
+# Mistral fires 1 to 2 s before each minute.
+FIRING_SECONDS = 90
+
+
+@pytest.fixture
+def schedule_names(mistral):
+    """The schedules the journey made, deleted from Mistral afterwards if it did not."""
+    names = []
+    yield names
+    for name in names:
+        for delete in (mistral.cron_triggers.delete, mistral.environments.delete):
+            try:
+                delete(name)
+            except Exception:
+                pass
+
+
+def _row(user, name):
+    return user.find(f'table#schedules tbody tr[data-object-id="{name}"]')
+
+
+def test_schedule_a_backup_see_it_fire_pause_and_delete_it(demo_user, demo_resources,
+                                                           schedule_names):
+    user = demo_user
+    user.open('/project/deployments/')
+    user.require_scripts()
+    form = pages.open_run_action(user, 'mysql')
+    form.choose_action('BACKUP')
+    form.tick_servers({demo_resources['db_server_1'], demo_resources['db_server_2']})
+    form.type('pause_seconds', '0')
+    form.field('repeat').send_keys('* * * * *')
+    user.wait().until(lambda d: len(d.find_elements(
+        By.CSS_SELECTOR, 'ul.hdd-schedule-preview li')) == 5)
+
+    form.press_run()
+    user.wait_for_page('/project/schedules/')
+    user.wait_loaded()
+    assert any('Scheduled BACKUP on 2 servers.' in toast for toast in user.toasts())
+    [name] = [row.get_attribute('data-object-id') for row in user.find_all(
+        'table#schedules tbody tr[data-object-id^="hdd-"]')]
+    schedule_names.append(name)
+    assert '* * * * * (cron, UTC)' in _row(user, name).text
+
+    # A person reloads the page until the schedule has fired and its operation has run.
+    deadline = time.monotonic() + FIRING_SECONDS
+    while 'Every batch has run' not in _row(user, name).text:
+        assert time.monotonic() < deadline, 'the schedule did not fire and run'
+        time.sleep(5)
+        user.open('/project/schedules/')
+
+    page = user.find('html')
+    _row(user, name).find_element(
+        By.CSS_SELECTOR, f'button[value="schedules__pause__{name}"]').click()
+    user.wait_until_replaced(page, 'the pause to be sent', timeout=15)
+    user.wait_loaded()
+    assert 'Paused' in _row(user, name).text
+
+    # Its operation ran: BACKUP on both servers, from the row's link.
+    _row(user, name).find_element(
+        By.CSS_SELECTOR, 'a[href*="/project/deployments/operations/"]').click()
+    user.wait_loaded()
+    assert user.find('.page-header h1').text == 'BACKUP on 2 servers'
+
+    user.open('/project/schedules/')
+    _row(user, name).find_element(By.CSS_SELECTOR, '.dropdown-toggle').click()
+    _row(user, name).find_element(
+        By.CSS_SELECTOR, f'button[value="schedules__delete__{name}"]').click()
+    dialog = user.visible('#modal_wrapper .modal')
+    page = user.find('html')
+    dialog.find_element(By.CSS_SELECTOR, '.modal-footer .btn-danger').click()
+    user.wait_until_replaced(page, 'the delete to be sent', timeout=15)
+    user.wait_loaded()
+    assert not user.find_all(f'table#schedules tbody tr[data-object-id="{name}"]')

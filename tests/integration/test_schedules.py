@@ -1,0 +1,105 @@
+"""Schedules on the real cloud: Run Action's Repeat makes a Mistral cron trigger; its firings
+run through the trust Mistral made from the user (Heat and Swift take its token); the
+schedule and its record survive restarts of Horizon and of Mistral's API; pause and delete."""
+
+import datetime
+import re
+
+import pytest
+
+import heat_deploy_runner as deploy
+from tests.integration import dashboard
+from tests.integration import test_outages as outages
+from tests.integration import waiting
+
+EVERY_MINUTE = '* * * * *'
+# Mistral fires 1 to 2 s before each minute: the first firing is at most a minute away.
+FIRST_FIRING_SECONDS = 70
+
+
+def _schedule_rows(user):
+    page = user.get('/project/schedules/')
+    assert page.status_code == 200
+    return page, re.findall(r'<tr[^>]*data-object-id="(hdd-[^"]+)"', page.text)
+
+
+@pytest.fixture
+def cleanup(mistral, heat, find_transport):
+    """Deletes what the test's schedules made: their triggers, records and runs."""
+    names = []
+    yield names
+    for name in names:
+        for delete in (mistral.cron_triggers.delete, mistral.environments.delete):
+            try:
+                delete(name)
+            except Exception:
+                pass
+        for run in heat.software_deployments.list():
+            kept = (run.input_values or {}).get('heat_deploy_dashboard', {})
+            if kept.get('runner') == 'mistral' and kept.get('operation') in _operations(
+                    mistral, name):
+                deploy.delete(heat, run.id, find_transport)
+
+
+def _operations(mistral, name):
+    return {each.id for each in mistral.executions.list(
+        workflow_name='heat_deploy.rolling_v1', limit=1000)
+        if f'"schedule": "{name}"' in (each.input or '')}
+
+
+def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
+        cloud, user, mistral, heat, demo_resources, cleanup):
+    servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
+    _page, before = _schedule_rows(user)
+    created_at = datetime.datetime.now(datetime.timezone.utc)
+    response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
+        'action': 'BACKUP', 'servers': servers, 'transport': 'TEMP_URL_SIGNAL',
+        'timeout': '10', 'repeat': EVERY_MINUTE, 'input__backup_dir': 'scheduled',
+        'input__retention_days': '5', 'input__tables': 'users', 'input__labels': '{}',
+        'input__pause_seconds': '0', 'input__backup_file': ''})
+    assert 'Scheduled BACKUP on 2 servers.' in dashboard.messages(response.text)
+    assert response.url.endswith('/project/schedules/')
+    [name] = set(_schedule_rows(user)[1]) - set(before)
+    cleanup.append(name)
+
+    # Horizon and Mistral's API restarted while it waits: the schedule is Mistral's, and
+    # its firings come from Mistral's engine.
+    outages.restart(cloud, 'horizon')
+    outages.restart(cloud, 'mistral-api')
+    user.login()
+    assert name in _schedule_rows(user)[1]
+
+    def fired():
+        found = _operations(mistral, name)
+        return found and next(iter(found))
+    operation = waiting.wait_for('the first firing', fired, timeout=FIRST_FIRING_SECONDS + 30)
+    fired_at = datetime.datetime.now(datetime.timezone.utc)
+    assert (fired_at - created_at).total_seconds() <= FIRST_FIRING_SECONDS + 5
+
+    def finished():
+        execution = mistral.executions.get(operation)
+        return execution if execution.state in ('SUCCESS', 'ERROR') else None
+    execution = waiting.wait_for('the operation to finish', finished, timeout=60)
+    assert execution.state == 'SUCCESS', execution.state_info
+    # Paused before the next minute: pausing deletes the trigger and the trust with it, which
+    # an operation still running would lose.
+    user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
+    assert name not in {each.name for each in mistral.cron_triggers.list()}
+    runs = [run for run in heat.software_deployments.list()
+            if (run.input_values or {}).get('heat_deploy_dashboard', {}).get(
+                'operation') == operation]
+    assert sorted(run.server_id for run in runs) == sorted(servers)
+    for run in runs:
+        run = heat.software_deployments.get(run.id)
+        assert run.status == 'COMPLETE', run.status_reason
+        assert run.output_values['backup_file'].startswith('scheduled/backup-')
+
+    page, _rows = _schedule_rows(user)
+    row = page.text[page.text.index(f'data-object-id="{name}"'):]
+    row = row[:row.index('</tr>')]
+    assert 'Paused' in row and f'/project/deployments/operations/{operation}/' in row
+    assert 'Every batch has run' in row
+
+    user.post('/project/schedules/', {'action': f'schedules__delete__{name}'})
+    assert name not in _schedule_rows(user)[1]
+    assert name not in {each.name for each in mistral.environments.list()}

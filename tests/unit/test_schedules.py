@@ -1,0 +1,223 @@
+"""Schedules: Run Action's Repeat and Once at (only with the workflow service), a schedule's
+record and trigger made together or not at all, the Schedules panel's rows and why a schedule
+does not do its work, pause, resume and delete."""
+
+import datetime
+import json
+from unittest import mock
+
+from django.contrib.messages import get_messages
+from django.urls import reverse
+from mistralclient.api.v2 import cron_triggers
+from mistralclient.api.v2 import environments
+from mistralclient.api.v2 import executions
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content.schedules import schedules
+from tests.unit.components_case import ComponentsTestCase
+from tests.unit.components_case import mysql_form
+from tests.unit.components_case import TRIGGER_MOCKS
+from tests.unit.components_case import trigger_url
+from tests.unit import components_data as data
+from tests.unit import helpers
+from tests.unit import test_data
+
+INDEX_URL = reverse('horizon:project:schedules:index')
+NAME = 'hdd-3f2a1b0c-9d8e-4f7a-8b6c-5d4e3f2a1b0c'
+RECORD = {'component_id': data.MYSQL_ID, 'component_name': 'mysql', 'run_name': 'mysql',
+          'action': 'BACKUP', 'server_ids': [data.DB_1, data.DB_2],
+          'input_values': {'backup_dir': 'nightly', 'db_password': 'hunter2'},
+          'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 0,
+          'max_failures': 0, 'pattern': '0 2 * * *', 'once_at': None, 'owner': 'test_user',
+          'paused': False}
+SCHEDULE_MOCKS = {**TRIGGER_MOCKS, api.mistral: (
+    'schedule_records', 'schedule_record_get', 'schedule_record_save',
+    'schedule_record_delete', 'cron_triggers_list', 'cron_trigger_create',
+    'cron_trigger_delete', 'rolling_runs_list')}
+
+
+def record(name=NAME, project='1', **changes):
+    return environments.Environment(None, {'name': name, 'project_id': project,
+                                           'variables': dict(RECORD, **changes)})
+
+
+def trigger(name=NAME, next_time='2999-01-01 02:00:00'):
+    return cron_triggers.CronTrigger(None, {'name': name, 'pattern': '0 2 * * *',
+                                            'next_execution_time': next_time})
+
+
+def execution(state='SUCCESS', output=None, schedule=NAME):
+    return api.mistral.Execution(executions.Execution(None, {
+        'id': '6c5b4a39-2817-4e6d-9c0b-a1b2c3d4e5f6', 'state': state, 'state_info': None,
+        'project_id': '1', 'created_at': '2026-11-24 02:00:01',
+        'input': json.dumps({'schedule': schedule}), 'output': json.dumps(output or {})}))
+
+
+class ScheduleFormTests(ComponentsTestCase):
+
+    def _messages(self, res):
+        return [(m.level_tag, str(m)) for m in get_messages(res.wsgi_request)]
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_repeat_makes_a_record_and_a_trigger_acting_for_the_user(self):
+        test_data.with_workflows(self)
+        self.serve()
+
+        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            repeat=' 0  2 * * * ', input__retention_days='14'))
+
+        self.assertNoFormErrors(res)
+        self.assertRedirectsNoFollow(res, INDEX_URL)
+        [(args, kwargs)] = self.mock_schedule_record_save.call_args_list
+        name, saved = args[1], args[2]
+        self.assertTrue(name.startswith('hdd-') and kwargs == {'create': True})
+        self.assertEqual(('0 2 * * *', None, 'test_user', [data.DB_1, data.DB_2]),
+                         (saved['pattern'], saved['once_at'], saved['owner'],
+                          saved['server_ids']))
+        self.assertEqual(14, saved['input_values']['retention_days'])
+        [(args, kwargs)] = self.mock_cron_trigger_create.call_args_list
+        self.assertEqual(name, args[1])
+        self.assertEqual({'pattern': '0 2 * * *', 'first_time': None}, kwargs)
+        started = args[2]
+        self.assertEqual((True, name, 'test_user', 'mysql', 'BACKUP'),
+                         (started['skip_busy'], started['schedule'], started['started_by'],
+                          started['name'], started['action_name']))
+        self.mock_trigger_action.assert_not_called()
+        self.assertEqual([('success', 'Scheduled BACKUP on 2 servers.')], self._messages(res))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_trigger_mistral_refused_leaves_no_record_behind(self):
+        test_data.with_workflows(self)
+        self.serve()
+        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
+
+        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(repeat='0 2 * * *'))
+
+        [(args, _kwargs)] = self.mock_schedule_record_save.call_args_list
+        self.mock_schedule_record_delete.assert_called_once_with(helpers.IsHttpRequest(),
+                                                                 args[1])
+        self.assertEqual('error', self._messages(res)[0][0])
+        self.assertIn('Nothing was scheduled.', self._messages(res)[0][1])
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_bad_patterns_and_times_are_refused_before_mistral_is_asked(self):
+        test_data.with_workflows(self)
+        self.serve()
+        soon = (datetime.datetime.now(datetime.timezone.utc)
+                + datetime.timedelta(minutes=1)).strftime('%Y-%m-%d %H:%M')
+        for changes, field in (({'repeat': 'every night'}, 'repeat'),
+                               ({'repeat': '0 2 * * * *'}, 'repeat'),
+                               ({'repeat': '61 2 * * *'}, 'repeat'),
+                               ({'once_at': 'tomorrow'}, 'once_at'),
+                               ({'once_at': soon}, 'once_at'),
+                               ({'repeat': '0 2 * * *', 'once_at': '2999-01-01 00:00'},
+                                'once_at')):
+            with self.subTest(changes):
+                res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(**changes))
+                self.assertIn(field, res.context['form'].errors)
+        self.mock_schedule_record_save.assert_not_called()
+        self.mock_cron_trigger_create.assert_not_called()
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_without_the_workflow_service_the_form_offers_no_schedule(self):
+        self.serve()
+        self.assertNotIn('repeat', self.client.get(trigger_url(data.MYSQL_ID)).context[
+            'form'].fields)
+
+    def test_the_preview_gives_the_next_five_times(self):
+        test_data.with_workflows(self)
+        res = self.client.get(reverse('horizon:project:schedules:preview'),
+                              {'pattern': '30 4 * * 1'})
+        times = res.json()['times']
+        self.assertEqual(5, len(times))
+        self.assertTrue(all(' 04:30 ' in each for each in times), times)
+        self.assertIn('error', self.client.get(reverse('horizon:project:schedules:preview'),
+                                               {'pattern': '{$ 7*7 $}'}).json())
+
+
+class SchedulesPanelTests(helpers.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        test_data.with_workflows(self)
+
+    def _serve(self, records, triggers, runs=()):
+        self.mock_schedule_records.return_value = records
+        self.mock_cron_triggers_list.return_value = triggers
+        self.mock_rolling_runs_list.return_value = list(runs)
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_row_shows_what_runs_where_and_when_its_last_operation_and_no_secret(self):
+        self._serve([record()], [trigger()], [execution()])
+
+        res = self.client.get(INDEX_URL)
+
+        [row] = res.context['table'].data
+        self.assertEqual('Active', str(row.state))
+        self.assertIsNone(row.problem())
+        self.assertContains(res, '0 2 * * * (cron, UTC)')
+        self.assertContains(res, 'db_password = ********')
+        self.assertNotContains(res, 'hunter2')
+        self.assertContains(res, reverse('horizon:project:deployments:operation',
+                                         args=[execution().id]))
+        # Three calls to Mistral, whatever the number of schedules.
+        self.assertEqual(1, self.mock_rolling_runs_list.call_count)
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_rows_say_why_a_schedule_does_not_do_its_work(self):
+        gone = 'The component %s no longer exists.' % data.MYSQL_ID
+        late = (datetime.datetime.now(datetime.timezone.utc)
+                - datetime.timedelta(minutes=10)).strftime('%Y-%m-%d %H:%M:%S')
+        self._serve([record(), record('hdd-late')],
+                    [trigger(), trigger('hdd-late', next_time=late)],
+                    [execution('ERROR', {'problem': gone})])
+
+        rows = {row.name: row for row in self.client.get(INDEX_URL).context['table'].data}
+
+        self.assertEqual(gone, rows[NAME].problem())
+        self.assertIn('Mistral could not act for test_user', str(rows['hdd-late'].problem()))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_mistral_down_is_said_not_an_empty_list(self):
+        self.mock_schedule_records.side_effect = ConnectionError('refused')
+        res = self.client.get(INDEX_URL)
+        self.assertEqual(200, res.status_code)
+        self.assertContains(res, 'The schedules could not be loaded.')
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_pause_keeps_the_record_and_deletes_the_trigger_resume_makes_it_again(self):
+        self._serve([record()], [trigger()])
+        self.mock_schedule_record_get.return_value = record()
+
+        self.client.post(INDEX_URL, {'action': f'schedules__pause__{NAME}'})
+
+        saved = self.mock_schedule_record_save.call_args.args[2]
+        self.assertTrue(saved['paused'])
+        self.mock_cron_trigger_delete.assert_called_once_with(helpers.IsHttpRequest(), NAME)
+
+        self._serve([record(paused=True)], [])
+        self.mock_schedule_record_get.return_value = record(paused=True, owner='someone')
+        self.client.post(INDEX_URL, {'action': f'schedules__resume__{NAME}'})
+
+        args, kwargs = self.mock_cron_trigger_create.call_args
+        self.assertEqual('test_user', args[2]['started_by'])
+        saved = self.mock_schedule_record_save.call_args.args[2]
+        self.assertEqual((False, 'test_user'), (saved['paused'], saved['owner']))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_delete_removes_the_trigger_and_the_record(self):
+        self._serve([record()], [trigger()])
+        calls = mock.Mock()
+        calls.attach_mock(self.mock_cron_trigger_delete, 'trigger')
+        calls.attach_mock(self.mock_schedule_record_delete, 'record')
+
+        self.client.post(INDEX_URL, {'action': f'schedules__delete__{NAME}'})
+
+        self.assertEqual(['trigger', 'record'], [call[0] for call in calls.mock_calls])
+
+    def test_the_next_times_of_a_pattern(self):
+        now = datetime.datetime(2026, 11, 24, 1, 0, tzinfo=datetime.timezone.utc)
+        self.assertEqual(
+            [datetime.datetime(2026, 11, d, 2, 0, tzinfo=datetime.timezone.utc)
+             for d in (24, 25, 26, 27, 28)],
+            schedules.next_times('0 2 * * *', now=now))
