@@ -7,7 +7,9 @@ import re
 
 import pytest
 
+from devcloud import credentials
 import heat_deploy_runner as deploy
+from tests.integration import corpus
 from tests.integration import dashboard
 from tests.integration import test_outages as outages
 from tests.integration import waiting
@@ -103,3 +105,26 @@ def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
     user.post('/project/schedules/', {'action': f'schedules__delete__{name}'})
     assert name not in _schedule_rows(user)[1]
     assert name not in {each.name for each in mistral.environments.list()}
+
+
+def test_another_project_and_the_admin_neither_see_nor_change_a_schedule(
+        cloud, user, mistral, demo_resources, cleanup):
+    response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
+        'action': 'BACKUP', 'servers': [demo_resources['db_server_1']],
+        'transport': 'TEMP_URL_SIGNAL', 'timeout': '10', 'repeat': '0 3 1 1 *',
+        'input__backup_dir': 'never', 'input__retention_days': '5', 'input__tables': 'users',
+        'input__labels': '{}', 'input__pause_seconds': '0', 'input__backup_file': ''})
+    assert 'Scheduled BACKUP on 1 server.' in dashboard.messages(response.text)
+    [name] = [each.name for each in mistral.environments.list()
+              if each.variables.get('input_values', {}).get('backup_dir') == 'never']
+    cleanup.append(name)
+    for who, password in ((credentials.OTHER_USER, credentials.OTHER_PASSWORD),
+                          ('admin', credentials.ADMIN_PASSWORD)):
+        intruder = corpus.User(cloud.layout.dashboard_url, who, password)
+        page = intruder.get('/project/schedules/')
+        assert page.status_code == 200 and name not in page.text, who
+        for action in ('pause', 'resume', 'delete'):
+            intruder.post('/project/schedules/', {'action': f'schedules__{action}__{name}'})
+        assert name in {each.name for each in mistral.cron_triggers.list()}, who
+        assert mistral.environments.get(name).variables['paused'] is False, who
+    assert name in _schedule_rows(user)[1]

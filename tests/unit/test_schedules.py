@@ -207,6 +207,7 @@ class SchedulesPanelTests(helpers.TestCase):
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_delete_removes_the_trigger_and_the_record(self):
         self._serve([record()], [trigger()])
+        self.mock_schedule_record_get.return_value = record()
         calls = mock.Mock()
         calls.attach_mock(self.mock_cron_trigger_delete, 'trigger')
         calls.attach_mock(self.mock_schedule_record_delete, 'record')
@@ -221,3 +222,16 @@ class SchedulesPanelTests(helpers.TestCase):
             [datetime.datetime(2026, 11, d, 2, 0, tzinfo=datetime.timezone.utc)
              for d in (24, 25, 26, 27, 28)],
             schedules.next_times('0 2 * * *', now=now))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_another_projects_schedule_is_neither_paused_nor_deleted(self):
+        self._serve([], [])
+        self.mock_schedule_record_get.side_effect = api.mistral.mistral_base.APIException(
+            404, 'not found')
+
+        for action in ('pause', 'delete'):
+            self.client.post(INDEX_URL, {'action': f'schedules__{action}__{NAME}'})
+
+        self.mock_cron_trigger_delete.assert_not_called()
+        self.mock_schedule_record_delete.assert_not_called()
+        self.mock_schedule_record_save.assert_not_called()

@@ -166,5 +166,8 @@ def resume(request, name):
 
 
 def delete(request, name):
+    # The record first: it answers only the working project's (Mistral would let an admin
+    # delete any project's trigger by name).
+    api.mistral.schedule_record_get(request, name)
     api.mistral.cron_trigger_delete(request, name)
     api.mistral.schedule_record_delete(request, name)
