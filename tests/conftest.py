@@ -123,3 +123,28 @@ def mistral(session):
     return mistral_client.client(
         mistral_url=session.get_endpoint(service_type='workflowv2', interface='public'),
         session=session)
+
+
+def schedule_operations(mistral, name):
+    """The ids of the operations (rolling workflow executions) a schedule's firings made."""
+    return {each.id for each in mistral.executions.list(
+        workflow_name='heat_deploy.rolling_v1', limit=1000)
+        if f'"schedule": "{name}"' in (each.input or '')}
+
+
+@pytest.fixture
+def made_schedules(mistral, heat, find_transport):
+    """A list for the names of the schedules a test makes: their triggers, records and the
+    runs their firings made are deleted afterwards, whatever the test did."""
+    names = []
+    yield names
+    for name in names:
+        for delete in (mistral.cron_triggers.delete, mistral.environments.delete):
+            try:
+                delete(name)
+            except Exception:
+                pass  # the test deleted it already
+        operations = schedule_operations(mistral, name)
+        for run in heat.software_deployments.list():
+            if deploy.operation_of_run(run) and deploy.operation_of_run(run).id in operations:
+                deploy.delete(heat, run.id, find_transport)

@@ -3,7 +3,6 @@ pattern is typed), see it fire and run on the Schedules page, pause it, delete i
 
 import time
 
-import pytest
 from selenium.webdriver.common.by import By
 
 from tests.browser import pages
@@ -12,25 +11,12 @@ from tests.browser import pages
 FIRING_SECONDS = 90
 
 
-@pytest.fixture
-def schedule_names(mistral):
-    """The schedules the journey made, deleted from Mistral afterwards if it did not."""
-    names = []
-    yield names
-    for name in names:
-        for delete in (mistral.cron_triggers.delete, mistral.environments.delete):
-            try:
-                delete(name)
-            except Exception:
-                pass
-
-
 def _row(user, name):
     return user.find(f'table#schedules tbody tr[data-object-id="{name}"]')
 
 
 def test_schedule_a_backup_see_it_fire_pause_and_delete_it(demo_user, demo_resources,
-                                                           schedule_names):
+                                                           made_schedules):
     user = demo_user
     user.open('/project/deployments/')
     user.require_scripts()
@@ -48,7 +34,7 @@ def test_schedule_a_backup_see_it_fire_pause_and_delete_it(demo_user, demo_resou
     assert any('Scheduled BACKUP on 2 servers.' in toast for toast in user.toasts())
     [name] = [row.get_attribute('data-object-id') for row in user.find_all(
         'table#schedules tbody tr[data-object-id^="hdd-"]')]
-    schedule_names.append(name)
+    made_schedules.append(name)
     assert '* * * * * (cron, UTC)' in _row(user, name).text
 
     # A person reloads the page until the schedule has fired and its operation has run.

@@ -5,10 +5,8 @@ schedule and its record survive restarts of Horizon and of Mistral's API; pause 
 import datetime
 import re
 
-import pytest
-
 from devcloud import credentials
-import heat_deploy_runner as deploy
+from tests.conftest import schedule_operations
 from tests.integration import corpus
 from tests.integration import dashboard
 from tests.integration import test_outages as outages
@@ -25,32 +23,8 @@ def _schedule_rows(user):
     return page, re.findall(r'<tr[^>]*data-object-id="(hdd-[^"]+)"', page.text)
 
 
-@pytest.fixture
-def cleanup(mistral, heat, find_transport):
-    """Deletes what the test's schedules made: their triggers, records and runs."""
-    names = []
-    yield names
-    for name in names:
-        for delete in (mistral.cron_triggers.delete, mistral.environments.delete):
-            try:
-                delete(name)
-            except Exception:
-                pass
-        for run in heat.software_deployments.list():
-            kept = (run.input_values or {}).get('heat_deploy_dashboard', {})
-            if kept.get('runner') == 'mistral' and kept.get('operation') in _operations(
-                    mistral, name):
-                deploy.delete(heat, run.id, find_transport)
-
-
-def _operations(mistral, name):
-    return {each.id for each in mistral.executions.list(
-        workflow_name='heat_deploy.rolling_v1', limit=1000)
-        if f'"schedule": "{name}"' in (each.input or '')}
-
-
 def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
-        cloud, user, mistral, heat, demo_resources, cleanup):
+        cloud, user, mistral, heat, demo_resources, made_schedules):
     servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
     _page, before = _schedule_rows(user)
     created_at = datetime.datetime.now(datetime.timezone.utc)
@@ -62,7 +36,7 @@ def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
     assert 'Scheduled BACKUP on 2 servers.' in dashboard.messages(response.text)
     assert response.url.endswith('/project/schedules/')
     [name] = set(_schedule_rows(user)[1]) - set(before)
-    cleanup.append(name)
+    made_schedules.append(name)
 
     # Horizon and Mistral's API restarted while it waits: the schedule is Mistral's, and
     # its firings come from Mistral's engine.
@@ -72,7 +46,7 @@ def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
     assert name in _schedule_rows(user)[1]
 
     def fired():
-        found = _operations(mistral, name)
+        found = schedule_operations(mistral, name)
         return found and next(iter(found))
     operation = waiting.wait_for('the first firing', fired, timeout=FIRST_FIRING_SECONDS + 30)
     fired_at = datetime.datetime.now(datetime.timezone.utc)
@@ -108,7 +82,7 @@ def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
 
 
 def test_another_project_and_the_admin_neither_see_nor_change_a_schedule(
-        cloud, user, mistral, demo_resources, cleanup):
+        cloud, user, mistral, demo_resources, made_schedules):
     response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
         'action': 'BACKUP', 'servers': [demo_resources['db_server_1']],
         'transport': 'TEMP_URL_SIGNAL', 'timeout': '10', 'repeat': '0 3 1 1 *',
@@ -117,7 +91,7 @@ def test_another_project_and_the_admin_neither_see_nor_change_a_schedule(
     assert 'Scheduled BACKUP on 1 server.' in dashboard.messages(response.text)
     [name] = [each.name for each in mistral.environments.list()
               if each.variables.get('input_values', {}).get('backup_dir') == 'never']
-    cleanup.append(name)
+    made_schedules.append(name)
     for who, password in ((credentials.OTHER_USER, credentials.OTHER_PASSWORD),
                           ('admin', credentials.ADMIN_PASSWORD)):
         intruder = corpus.User(cloud.layout.dashboard_url, who, password)

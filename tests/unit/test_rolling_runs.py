@@ -159,6 +159,19 @@ class RollingOperationPageTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
                            api.mistral: ('execution_get',)})
+    def test_a_schedules_operation_on_every_server_at_once_says_so(self):
+        self.mock_deployments_list.return_value = []
+        found = execution()
+        found._apiresource.input = json.dumps(dict(found.workflow_input, batch_size=0))
+        self.mock_execution_get.return_value = found
+
+        res = self.client.get(OPERATION_URL)
+
+        self.assertContains(res, 'Every server at once, run by the workflow service')
+        self.assertNotContains(res, '0 servers at a time')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
     def test_missing_actions_on_the_mistral_hosts_are_named(self):
         self.mock_deployments_list.return_value = []
         self.mock_execution_get.return_value = execution(

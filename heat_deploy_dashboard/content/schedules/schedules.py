@@ -82,10 +82,6 @@ class Schedule:
         return mistral_time(self.trigger.next_execution_time) if self.trigger else None
 
     @property
-    def when(self):
-        return self.record.get('pattern') or self.record.get('once_at')
-
-    @property
     def inputs(self):
         return {name: masking.mask_value(name, value)
                 for name, value in (self.record.get('input_values') or {}).items()}
