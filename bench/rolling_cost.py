@@ -85,8 +85,7 @@ class _Contenders:
     def _runs_of(self, execution_id):
         return [run.id for server_id in self.server_ids
                 for run in self.heat.software_deployments.list(server_id=server_id)
-                if (run.input_values or {}).get('heat_deploy_dashboard', {}).get(
-                    'operation') == execution_id]
+                if getattr(deploy.operation_of_run(run), 'id', None) == execution_id]
 
     def by_mistral(self, batch_size):
         execution = self.mistral.executions.create(self.workflow_id, workflow_input={

@@ -146,5 +146,5 @@ def made_schedules(mistral, heat, find_transport):
                 pass  # the test deleted it already
         operations = schedule_operations(mistral, name)
         for run in heat.software_deployments.list():
-            if deploy.operation_of_run(run) and deploy.operation_of_run(run).id in operations:
+            if getattr(deploy.operation_of_run(run), 'id', None) in operations:
                 deploy.delete(heat, run.id, find_transport)

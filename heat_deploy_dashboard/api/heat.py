@@ -11,12 +11,9 @@ id answer another project's object the way Heat answers anyone else:
 HTTPNotFound. Anyone else costs no extra call.
 """
 
-from django.conf import settings
 from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 from horizon.utils.memoized import memoized
-from keystoneauth1 import session as ksa_session
-from keystoneauth1 import token_endpoint
 from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
 
@@ -27,12 +24,7 @@ from heat_deploy_dashboard import spare_cache
 @memoized
 def heatclient(request):
     endpoint = base.url_for(request, 'orchestration')
-    verify = (False if settings.OPENSTACK_SSL_NO_VERIFY
-              else settings.OPENSTACK_SSL_CACERT or True)
-    # The user's token, over the worker's pooled connections (see pool).
-    session = ksa_session.Session(
-        auth=token_endpoint.Token(endpoint, request.user.token.id),
-        session=pool.session(), verify=verify, timeout=pool.timeout_seconds())
+    session = pool.token_session(request, endpoint)
     return heat_client.Client('1', session=session, endpoint_override=endpoint)
 
 

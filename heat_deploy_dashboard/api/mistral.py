@@ -7,10 +7,7 @@ and workflows by id; these answer only the working project's, as Heat's calls do
 
 import json
 
-from django.conf import settings
 from horizon.utils.memoized import memoized
-from keystoneauth1 import session as ksa_session
-from keystoneauth1 import token_endpoint
 from mistralclient.api import base as mistral_base
 from mistralclient.api import client as mistral_client
 from openstack_dashboard.api import base
@@ -30,11 +27,7 @@ def is_available(request):
 @memoized
 def mistralclient(request):
     endpoint = base.url_for(request, SERVICE_TYPE)
-    verify = (False if settings.OPENSTACK_SSL_NO_VERIFY
-              else settings.OPENSTACK_SSL_CACERT or True)
-    session = ksa_session.Session(
-        auth=token_endpoint.Token(endpoint, request.user.token.id),
-        session=pool.session(), verify=verify, timeout=pool.timeout_seconds())
+    session = pool.token_session(request, endpoint)
     # mistral_url always: without it the client calls http://localhost:8989/v2.
     return mistral_client.client(mistral_url=endpoint, session=session)
 

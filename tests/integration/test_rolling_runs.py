@@ -33,8 +33,7 @@ def operation_runs(heat, find_transport):
 
     def runs_of(execution_id):
         runs = [run for run in heat.software_deployments.list()
-                if (run.input_values or {}).get('heat_deploy_dashboard', {}).get(
-                    'operation') == execution_id]
+                if getattr(deploy.operation_of_run(run), 'id', None) == execution_id]
         seen.update((run.id, run) for run in runs)
         return runs
     yield runs_of

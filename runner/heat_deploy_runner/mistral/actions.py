@@ -128,25 +128,30 @@ class WaitAction(actions.Action):
 
     def run(self, context):
         clients = clients_mod.clients_for(context.security)
+        # Derived configs never change: each is read once per call, not once per poll.
+        configs = {}
         give_up = time.monotonic() + WAIT_SECONDS
         while True:
-            rows = [settled(clients, run_id) for run_id in self.deployment_ids]
+            rows = [settled(clients, run_id, configs) for run_id in self.deployment_ids]
             running = [row for row in rows if row.status == IN_PROGRESS]
             if not running or time.monotonic() >= give_up:
                 break
             time.sleep(POLL_SECONDS)
         failed = [row.server_id for row in rows if row.status == FAILED]
-        return {'done': not running, 'failed': failed, 'failed_count': len(failed)}
+        return {'done': not running, 'failed': failed}
 
 
-def settled(clients, deployment_id):
+def settled(clients, deployment_id, configs):
     """The run as the run page would show it: a result waiting where Heat does not look
-    applied, and a run past its deadline marked timed out."""
+    applied, and a run past its deadline marked timed out. ``configs`` keeps the derived
+    configs read, by id."""
     heat = clients.heat
     row = heat.software_deployments.get(deployment_id)
     if row.status != IN_PROGRESS:
         return row
-    config = heat.software_configs.get(row.config_id)
+    if row.config_id not in configs:
+        configs[row.config_id] = heat.software_configs.get(row.config_id)
+    config = configs[row.config_id]
     row = deploy.collect(heat, row, config, clients.find_transport)
     if row.status == IN_PROGRESS:
         row = deploy.expire(heat, row, config)

@@ -108,7 +108,7 @@ def test_wait_returns_done_with_the_failed_servers(cloud, context, heat, compone
                                             status=status).id
            for server, status in (('s1', 'COMPLETE'), ('s2', 'FAILED'))]
     assert actions.WaitAction(ids).run(context) == {
-        'done': True, 'failed': ['s2'], 'failed_count': 1}
+        'done': True, 'failed': ['s2']}
 
 
 def test_wait_gives_the_workflow_back_control_while_runs_go_on(
@@ -117,7 +117,7 @@ def test_wait_gives_the_workflow_back_control_while_runs_go_on(
     run = heat.software_deployments.create(config_id=component, server_id='s1',
                                            status='IN_PROGRESS')
     assert actions.WaitAction([run.id]).run(context) == {
-        'done': False, 'failed': [], 'failed_count': 0}
+        'done': False, 'failed': []}
 
 
 def test_wait_sees_a_result_the_server_sent_while_it_waited(cloud, context, heat, component):
@@ -133,9 +133,11 @@ def test_wait_sees_a_result_the_server_sent_while_it_waited(cloud, context, heat
             heat.deployments[run_id]['status'] = 'COMPLETE'
         return read(deployment_id)
     heat.software_deployments.get = get
-    assert actions.WaitAction([run_id]).run(context) == {
-        'done': True, 'failed': [], 'failed_count': 0}
+    assert actions.WaitAction([run_id]).run(context) == {'done': True, 'failed': []}
     assert len(polls) > 2
+    # Its derived config read once, not once per poll.
+    derived_id = heat.deployments[run_id]['config_id']
+    assert [call[1] for call in heat.called('software_configs.get')].count((derived_id,)) == 1
 
 
 @pytest.mark.parametrize('failed, allowed, next_batch, reason', [
