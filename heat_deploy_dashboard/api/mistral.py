@@ -60,13 +60,18 @@ def rolling_start(request, workflow_input):
     return Execution(client.executions.create(workflow_id, workflow_input=workflow_input))
 
 
+def is_not_found(error):
+    """Whether Mistral answered that there is no such thing (or none of the project's)."""
+    return isinstance(error, mistral_base.APIException) and error.error_code == 404
+
+
 @profiler.trace
 def execution_get(request, execution_id):
     """The working project's rolling run of this id, or None."""
     try:
         found = mistralclient(request).executions.get(execution_id)
     except mistral_base.APIException as error:
-        if error.error_code == 404:
+        if is_not_found(error):
             return None
         raise
     if (found.project_id != request.user.project_id
@@ -142,7 +147,7 @@ def cron_trigger_delete(request, name):
     try:
         mistralclient(request).cron_triggers.delete(name)
     except mistral_base.APIException as error:
-        if error.error_code != 404:
+        if not is_not_found(error):
             raise
 
 

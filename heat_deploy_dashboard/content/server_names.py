@@ -24,27 +24,42 @@ from heat_deploy_dashboard import spare_cache
 LOG = logging.getLogger(__name__)
 
 NAMES_SECONDS = 60
-_KEY = 'heat_deploy_dashboard:server-names:%(project)s'
+_KEY = 'heat_deploy_dashboard:servers:%(project)s'
 SHORT_ID = 8
+
+
+@memoized
+def _listing(request):
+    """({server id: name, '' for none} of the project's servers, whether that is all of
+    them)."""
+    key = _KEY % {'project': request.user.project_id}
+    cached = spare_cache.get(key)
+    if cached is not None:
+        return cached, True
+    try:
+        found = project_servers.of_project(request)
+    except Exception:
+        LOG.warning("Could not read the names of the project's servers", exc_info=True)
+        return {}, False
+    known = {server.id: server.name for server in found.servers}
+    # A listing that failed in part is not kept: the next page tries again.
+    if found.complete:
+        spare_cache.set_many({key: known}, NAMES_SECONDS)
+    return known, found.complete
 
 
 @memoized
 def names(request):
     """{server id: name} of the project's servers that have a name."""
-    key = _KEY % {'project': request.user.project_id}
-    cached = spare_cache.get(key)
-    if cached is not None:
-        return cached
-    try:
-        found = project_servers.of_project(request)
-    except Exception:
-        LOG.warning("Could not read the names of the project's servers", exc_info=True)
-        return {}
-    named = {server.id: server.name for server in found.servers if server.name}
-    # A listing that failed in part is not kept: the next page tries again.
-    if found.complete:
-        spare_cache.set_many({key: named}, NAMES_SECONDS)
-    return named
+    return {server_id: name for server_id, name in _listing(request)[0].items() if name}
+
+
+def missing(request, server_ids):
+    """Those of the ids that are not the project's servers (gone, or never its); none when
+    the servers could not all be read. A server made in the last NAMES_SECONDS may be
+    among them."""
+    known, complete = _listing(request)
+    return [each for each in server_ids if each not in known] if complete else []
 
 
 def name_of(request, server_id):

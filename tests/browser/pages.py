@@ -243,6 +243,12 @@ class RunActionForm:
         return bool(shown) and shown[0].is_displayed()
 
 
+class ChangeScheduleForm(RunActionForm):
+    """Run Action's form for a schedule (Schedules > Change Schedule), in its modal."""
+
+    MODAL = '#change_schedule_modal'
+
+
 def open_run_action(user, resource_name):
     """Components > the component made by `resource_name` > Run Action: the form's modal."""
     user.click_panel('Components')

@@ -1,5 +1,6 @@
-"""Journey: schedule a BACKUP every minute from Run Action (its next five times shown as the
-pattern is typed), see it fire and run on the Schedules page, pause it, delete it."""
+"""Journey: schedule a BACKUP from Run Action (its next five times shown as the pattern is
+typed), change it to every minute, see it fire and run on the Schedules page, pause it, delete
+it."""
 
 import time
 
@@ -24,7 +25,8 @@ def test_schedule_a_backup_see_it_fire_pause_and_delete_it(demo_user, demo_resou
     form.choose_action('BACKUP')
     form.tick_servers({demo_resources['db_server_1'], demo_resources['db_server_2']})
     form.type('pause_seconds', '0')
-    form.field('repeat').send_keys('* * * * *')
+    # The first of January at 03:00: it does not fire until changed below.
+    form.field('repeat').send_keys('0 3 1 1 *')
     user.wait().until(lambda d: len(d.find_elements(
         By.CSS_SELECTOR, 'ul.hdd-schedule-preview li')) == 5)
 
@@ -35,7 +37,25 @@ def test_schedule_a_backup_see_it_fire_pause_and_delete_it(demo_user, demo_resou
     [name] = [row.get_attribute('data-object-id') for row in user.find_all(
         'table#schedules tbody tr[data-object-id^="hdd-"]')]
     made_schedules.append(name)
+    assert '0 3 1 1 * (cron, UTC)' in _row(user, name).text
+
+    # Changed to every minute, with another directory: the form opens as it was made.
+    _row(user, name).find_element(By.PARTIAL_LINK_TEXT, 'Change Schedule').click()
+    user.wait().until(lambda d: d.find_element(
+        By.CSS_SELECTOR, pages.ChangeScheduleForm.MODAL + '.in').is_displayed())
+    form = pages.ChangeScheduleForm(user)
+    assert form.field('repeat').get_attribute('value') == '0 3 1 1 *'
+    assert form.input('pause_seconds').get_attribute('value') == '0'
+    form.field('repeat').clear()
+    form.field('repeat').send_keys('* * * * *')
+    form.type('backup_dir', 'changed')
+    page = user.find('html')
+    form.press_run()
+    user.wait_until_replaced(page, 'the change to be saved')
+    user.wait_loaded()
+    assert any('Changed the schedule of BACKUP.' in toast for toast in user.toasts())
     assert '* * * * * (cron, UTC)' in _row(user, name).text
+    assert 'backup_dir = changed' in _row(user, name).text
 
     # A person reloads the page until the schedule has fired and its operation has run.
     deadline = time.monotonic() + FIRING_SECONDS
@@ -45,6 +65,7 @@ def test_schedule_a_backup_see_it_fire_pause_and_delete_it(demo_user, demo_resou
         user.open('/project/schedules/')
 
     page = user.find('html')
+    _row(user, name).find_element(By.CSS_SELECTOR, '.dropdown-toggle').click()
     _row(user, name).find_element(
         By.CSS_SELECTOR, f'button[value="schedules__pause__{name}"]').click()
     user.wait_until_replaced(page, 'the pause to be sent', timeout=15)

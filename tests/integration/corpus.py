@@ -3,6 +3,7 @@ when Horizon sent it to the login page, what a page tells its user (toasts, form
 title), and the demo project's Heat and Swift state, counted before and after each case."""
 
 import dataclasses
+import hashlib
 import html
 import json
 import re
@@ -128,18 +129,21 @@ def blames_a_service(response):
 
 @dataclasses.dataclass(frozen=True)
 class State:
-    """What a project holds: deployment ids, config ids and Swift container names."""
+    """What a project holds: deployment ids, config ids, Swift container names, and in
+    Mistral its schedules (trigger and environment names) and rolling runs (execution ids)."""
     deployments: frozenset
     configs: frozenset
     containers: frozenset
+    schedules: frozenset = frozenset()
+    rolling_runs: frozenset = frozenset()
 
     def changes(self, after):
         """{what: (added, removed)} for every part that differs."""
         found = {}
-        for name in ('deployments', 'configs', 'containers'):
-            old, new = getattr(self, name), getattr(after, name)
+        for field in dataclasses.fields(self):
+            old, new = getattr(self, field.name), getattr(after, field.name)
             if old != new:
-                found[name] = (sorted(new - old), sorted(old - new))
+                found[field.name] = (sorted(new - old), sorted(old - new))
         return found
 
 
@@ -154,17 +158,42 @@ def all_configs(heat):
         marker = page[-1].id
 
 
-def state(heat, swift=None):
+def _digest(value):
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def state(heat, swift=None, mistral=None):
     containers = frozenset()
     if swift is not None:
         containers = frozenset(c['name'] for c in swift.get_account(full_listing=True)[1])
+    schedules = rolling_runs = frozenset()
+    if mistral is not None:
+        # With what each holds, so that a schedule changed shows as one removed and one made.
+        schedules = frozenset(
+            [f'environment {each.name} {_digest(each.variables)}'
+             for each in mistral.environments.list()]
+            + [f'trigger {each.name} {_digest([each.pattern, each.workflow_input])}'
+               for each in mistral.cron_triggers.list()])
+        rolling_runs = frozenset(each.id for each in mistral.executions.list(limit=1000))
     return State(frozenset(d.id for d in heat.software_deployments.list()),
-                 all_configs(heat), containers)
+                 all_configs(heat), containers, schedules, rolling_runs)
 
 
-def undo(heat, swift, before, after):
+def undo(heat, swift, before, after, mistral=None):
     """Remove what appeared between two states (deployments first: Heat keeps a config
-    while a deployment uses it); never anything that was there before."""
+    while a deployment uses it; a schedule's trigger before its record); never anything that
+    was there before."""
+    if mistral is not None:
+        there = {each.split(' ')[1] for each in before.schedules}
+        for made in sorted(after.schedules - before.schedules, reverse=True):
+            kind, name, _held = made.split(' ')
+            if name in there:
+                continue  # changed, not made: the case's report says so
+            manager = mistral.cron_triggers if kind == 'trigger' else mistral.environments
+            try:
+                manager.delete(name)
+            except Exception:
+                pass  # gone with the other of the pair
     for deployment_id in after.deployments - before.deployments:
         try:
             heat.software_deployments.delete(deployment_id)

@@ -1,13 +1,15 @@
 """Bad input, over HTTP with real CSRF tokens, as the demo user: odd ids in every URL that
 takes one and in the status poll, odd filters and page markers on every list, and wrong
-values in every form (create and copy a config, deploy a config, run a component's action).
+values in every form (create and copy a config, deploy a config, run a component's action,
+schedule it, change a schedule).
 
 Each case must be answered clearly and harmlessly: never a server error (5xx), never a
 message that blames a service that is fine ("could not be reached", "ask your cloud
 administrator to check Heat"), but a 404 or 400, a form error, or a not-found message; and
-nothing created: the demo project's Heat deployments and configs and its Swift containers
-are counted before and after every case (what a case created is reported by that case and
-removed, so that the next one starts from the same state).
+nothing created: the demo project's Heat deployments and configs, its Swift containers and
+its Mistral schedules (with what each holds) and rolling runs are counted before and after
+every case (what a case created is reported by that case and removed, so that the next one
+starts from the same state).
 
 Three controls, one per form, submit the same base values without the bad one and must
 create a run or a config: a form case then fails because of its bad value, not its base.
@@ -64,6 +66,7 @@ ID_URLS = {
     'config-delete': ('/project/configs/{id}/delete/', 'refused'),
     'component-detail': ('/project/components/{id}/', 'refused'),
     'component-run': ('/project/components/{id}/run/', 'refused'),
+    'schedule-change': ('/project/schedules/{id}/change/', 'refused'),
     'server-detail': ('/project/servers/{id}/', 'server'),
 }
 
@@ -89,6 +92,9 @@ RUN_BASE = {'action': 'BACKUP', 'servers': ['<db1>'], 'transport': 'NO_SIGNAL',
 CREATE = '/project/configs/create/'
 DEPLOY = '/project/configs/<probe>/deploy/'
 RUN = '/project/components/<component>/run/'
+CHANGE = '/project/schedules/<schedule>/change/'
+# A schedule of the base run that never fires in a test run, for the Change form's cases.
+NEVER = '0 3 1 1 *'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -317,6 +323,39 @@ def _cases():
     run('batch-failures-negative', batch_size='1', max_failures='-1')
     run('batch-failures-huge', batch_size='1', max_failures=HUGE)
     run('batch-with-a-bad-input', batch_size='1', input__retention_days='seven')
+    # Schedules: nothing may reach the workflow service either.
+    run('schedule-pattern-words', repeat='every night')
+    run('schedule-pattern-six-fields', repeat='0 2 * * * *')
+    run('schedule-pattern-out-of-range', repeat='61 2 * * *')
+    run('schedule-pattern-nul', repeat='0 2\x00 * * *')
+    run('schedule-pattern-huge', repeat=HUGE_TEXT)
+    run('schedule-pattern-angular', repeat='{$ 7*7 $} * * * *')
+    run('schedule-once-words', once_at='tomorrow')
+    run('schedule-once-past', once_at='2000-01-01 00:00')
+    run('schedule-once-and-repeat', repeat=NEVER, once_at='2999-01-01 00:00')
+    run('schedule-with-a-bad-input', repeat=NEVER, input__retention_days='seven')
+
+    # --- the Change Schedule form: the schedule stays as it was ---
+    def change(label, **changes):
+        cases.append(Case(f'change-{label}', 'POST', CHANGE, 'refused',
+                          _form(RUN_BASE, **dict({'repeat': NEVER}, **changes))))
+
+    change('no-pattern-nor-time', repeat='')
+    change('pattern-words', repeat='every night')
+    change('once-past', repeat='', once_at='2000-01-01 00:00')
+    change('servers-empty', servers=None)
+    change('server-made-up', servers=[str(uuid.uuid4())])
+    change('server-of-another-project', servers=['<foreign>'])
+    change('action-unknown', action='DROP_TABLES')
+    change('number-text', input__retention_days='seven')
+    change('batch-negative', batch_size='-1')
+    for id_label in ('quotes', 'unknown-uuid'):
+        cases.append(Case(f'post-schedule-change-{id_label}', 'POST',
+                          f'/project/schedules/{ODD_IDS[id_label][0]}/change/', 'refused',
+                          _form(RUN_BASE, repeat=NEVER)))
+    cases.append(Case('post-schedule-change-not-made', 'POST',
+                      f'/project/schedules/hdd-{UNKNOWN}/change/', 'refused',
+                      _form(RUN_BASE, repeat=NEVER)))
     return cases
 
 
@@ -401,11 +440,27 @@ def probe(heat):
 
 
 @pytest.fixture(scope='module')
-def places(probe, demo_resources, foreign):
+def schedule(user, mistral, demo_resources):
+    """A schedule of the base run, made through Run Action, for the Change form's cases."""
+    marker = f'corpus-schedule-{MARK}'
+    response = user.post(RUN.replace('<component>', demo_resources['mysql']), dict(
+        RUN_BASE, servers=[demo_resources['db_server_1']], repeat=NEVER,
+        input__backup_dir=marker))
+    assert response.status_code == 200, corpus.describe(response)
+    [name] = [each.name for each in mistral.environments.list()
+              if each.variables.get('input_values', {}).get('backup_dir') == marker]
+    yield name
+    mistral.cron_triggers.delete(name)
+    mistral.environments.delete(name)
+
+
+@pytest.fixture(scope='module')
+def places(probe, demo_resources, foreign, schedule):
     """What the cases' <placeholders> stand for."""
     return {'<probe>': probe, '<component>': demo_resources['mysql'],
             '<db1>': demo_resources['db_server_1'], '<web>': demo_resources['web_server'],
-            '<stack_run>': demo_resources['mysql_deployment_1'], '<foreign>': foreign.id}
+            '<stack_run>': demo_resources['mysql_deployment_1'], '<foreign>': foreign.id,
+            '<schedule>': schedule}
 
 
 @pytest.fixture(scope='module')
@@ -476,21 +531,21 @@ def _verdict(case, response):
 
 @pytest.mark.parametrize('label', list(_BY_LABEL))
 def test_bad_input_is_refused_clearly_and_creates_nothing(
-        user, heat, swift, baseline, places, label):
+        user, heat, swift, mistral, baseline, places, label):
     case = _BY_LABEL[label]
-    before = corpus.state(heat, swift)
+    before = corpus.state(heat, swift, mistral)
 
     response = _send(user, case, places)
 
-    after = corpus.state(heat, swift)
+    after = corpus.state(heat, swift, mistral)
     problems = []
     verdict = _verdict(case, response)
     if verdict:
         problems.append(verdict)
     created = before.changes(after)
     if created:
-        problems.append(f'it created or removed {created}')
-        corpus.undo(heat, swift, before, after)
+        problems.append(f'it created, changed or removed {created}')
+        corpus.undo(heat, swift, before, after, mistral)
     assert not problems, f'{"; ".join(problems)} -- {corpus.describe(response)}'
 
 
@@ -523,3 +578,16 @@ def test_control_the_run_forms_base_values_start_a_run(user, heat, swift, places
     assert any('Started BACKUP on 1 server' in text for _level, text in
                corpus.alerts(response.text)), corpus.describe(response)
     assert len(created.get('deployments', ([], []))[0]) == 1, created
+
+
+def test_control_the_change_forms_base_values_change_the_schedule(
+        user, heat, swift, mistral, places):
+    before = corpus.state(heat, swift, mistral)
+    response = _send(user, Case('control', 'POST', CHANGE, 'changed', _form(
+        RUN_BASE, repeat='0 4 1 1 *')), places)
+    changed = before.changes(corpus.state(heat, swift, mistral))
+    assert any('Changed the schedule of BACKUP.' in text for _level, text in
+               corpus.alerts(response.text)), corpus.describe(response)
+    # Its record and its trigger, each removed and made again with what it now holds.
+    assert [len(each) for each in changed['schedules']] == [2, 2], changed
+    assert set(changed) == {'schedules'}, changed

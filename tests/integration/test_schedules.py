@@ -1,9 +1,12 @@
 """Schedules on the real cloud: Run Action's Repeat makes a Mistral cron trigger; its firings
 run through the trust Mistral made from the user (Heat and Swift take its token); the
-schedule and its record survive restarts of Horizon and of Mistral's API; pause and delete."""
+schedule and its record survive restarts of Horizon and of Mistral's API; pause, change and
+delete; a server no longer the project's named on the row."""
 
 import datetime
+import json
 import re
+import uuid
 
 from devcloud import credentials
 import heat_deploy_runner as deploy
@@ -16,6 +19,11 @@ from tests.integration import waiting
 EVERY_MINUTE = '* * * * *'
 # Mistral fires 1 to 2 s before each minute: the first firing is at most a minute away.
 FIRST_FIRING_SECONDS = 70
+# Run Action's form for a BACKUP of mysql on the 1st of January at 03:00: not in a test run.
+NEVER = {'action': 'BACKUP', 'transport': 'TEMP_URL_SIGNAL', 'timeout': '10',
+         'repeat': '0 3 1 1 *', 'input__backup_dir': 'never', 'input__retention_days': '5',
+         'input__tables': 'users', 'input__labels': '{}', 'input__pause_seconds': '0',
+         'input__backup_file': ''}
 
 
 def _schedule_rows(user):
@@ -83,11 +91,8 @@ def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
 
 def test_another_project_and_the_admin_neither_see_nor_change_a_schedule(
         cloud, user, mistral, demo_resources, made_schedules):
-    response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
-        'action': 'BACKUP', 'servers': [demo_resources['db_server_1']],
-        'transport': 'TEMP_URL_SIGNAL', 'timeout': '10', 'repeat': '0 3 1 1 *',
-        'input__backup_dir': 'never', 'input__retention_days': '5', 'input__tables': 'users',
-        'input__labels': '{}', 'input__pause_seconds': '0', 'input__backup_file': ''})
+    response = user.post(f'/project/components/{demo_resources["mysql"]}/run/',
+                         dict(NEVER, servers=[demo_resources['db_server_1']]))
     assert 'Scheduled BACKUP on 1 server.' in dashboard.messages(response.text)
     [name] = [each.name for each in mistral.environments.list()
               if each.variables.get('input_values', {}).get('backup_dir') == 'never']
@@ -99,6 +104,43 @@ def test_another_project_and_the_admin_neither_see_nor_change_a_schedule(
         assert page.status_code == 200 and name not in page.text, who
         for action in ('pause', 'resume', 'delete'):
             intruder.post('/project/schedules/', {'action': f'schedules__{action}__{name}'})
+        assert intruder.get(f'/project/schedules/{name}/change/').status_code == 404, who
+        changed = intruder.post(f'/project/schedules/{name}/change/', dict(
+            NEVER, servers=[demo_resources['db_server_1']], repeat='0 4 1 1 *'))
+        assert changed.status_code == 404, who
         assert name in {each.name for each in mistral.cron_triggers.list()}, who
-        assert mistral.environments.get(name).variables['paused'] is False, who
+        record = mistral.environments.get(name).variables
+        assert (record['paused'], record['pattern']) == (False, '0 3 1 1 *'), who
     assert name in _schedule_rows(user)[1]
+
+
+def test_a_change_makes_the_trigger_again_and_a_gone_server_is_named_on_its_row(
+        cloud, user, mistral, demo_resources, made_schedules):
+    url = f'/project/components/{demo_resources["mysql"]}/run/'
+    response = user.post(url, dict(NEVER, servers=[demo_resources['db_server_1']],
+                                   input__backup_dir='before'))
+    assert 'Scheduled BACKUP on 1 server.' in dashboard.messages(response.text)
+    [name] = [each.name for each in mistral.environments.list()
+              if each.variables.get('input_values', {}).get('backup_dir') == 'before']
+    made_schedules.append(name)
+    form = user.get(f'/project/schedules/{name}/change/')
+    assert 'value="0 3 1 1 *"' in form.text and 'value="before"' in form.text
+
+    response = user.post(f'/project/schedules/{name}/change/', dict(
+        NEVER, servers=[demo_resources['db_server_1'], demo_resources['db_server_2']],
+        repeat='15 4 * * 1', input__backup_dir='after'))
+    assert 'Changed the schedule of BACKUP.' in dashboard.messages(response.text)
+    [made] = [each for each in mistral.cron_triggers.list() if each.name == name]
+    assert made.pattern == '15 4 * * 1'
+    assert json.loads(made.workflow_input)['input_values']['backup_dir'] == 'after'
+    record = mistral.environments.get(name).variables
+    assert record['server_ids'] == [demo_resources['db_server_1'],
+                                    demo_resources['db_server_2']]
+
+    # A server deleted since (here: an id that never was the project's) is named on the row.
+    gone = str(uuid.uuid4())
+    mistral.environments.update(name=name, variables=dict(
+        record, server_ids=record['server_ids'] + [gone]))
+    page, _rows = _schedule_rows(user)
+    row = page.text[page.text.index(f'data-object-id="{name}"'):]
+    assert f"Not among the project&#x27;s servers any more: {gone}" in row[:row.index('</tr>')]

@@ -49,6 +49,7 @@ from heatclient.v1 import software_configs  # noqa: E402
 from heatclient.v1 import software_deployments  # noqa: E402
 from heatclient.v1 import stacks as heat_stacks  # noqa: E402
 import horizon  # noqa: E402
+from mistralclient.api.v2 import environments  # noqa: E402
 from openstack_auth import utils as auth_utils  # noqa: E402
 from openstack_dashboard.test import helpers  # noqa: E402
 import panel_settings  # noqa: E402
@@ -64,6 +65,7 @@ def heat_id(label):
 # The data: a component made by stack "demo", deployed to two servers, one of its custom
 # actions run on one of them, and a plain script config.
 DB_1, DB_2 = heat_id('server db-1'), heat_id('server db-2')
+SCHEDULE = 'hdd-' + heat_id('schedule nightly')
 STACK = {'id': heat_id('stack demo'), 'stack_name': 'demo', 'stack_status': 'CREATE_COMPLETE'}
 MYSQL = {
     'id': heat_id('config mysql'), 'name': 'demo-mysql-yy352j5ma4zz', 'group': 'component',
@@ -185,7 +187,18 @@ ROUTES = {
     'configs:deploy': {'config_id': HELLO['id']},
     'schedules:index': {},
     'schedules:preview': {'query': '?pattern=0+2+*+*+*'},
+    'schedules:change': {'schedule_id': SCHEDULE},
 }
+
+
+def schedule_record_get(request, name):
+    return environments.Environment(None, {
+        'name': name, 'project_id': request.user.project_id, 'variables': {
+            'component_id': MYSQL['id'], 'component_name': 'mysql', 'run_name': 'mysql',
+            'action': 'BACKUP', 'server_ids': [DB_1], 'input_values': {'retention_days': 14},
+            'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 0,
+            'max_failures': 0, 'pattern': '0 2 * * *', 'once_at': None, 'owner': 'test_user',
+            'paused': False}})
 
 
 def _config(config):
@@ -255,6 +268,7 @@ STAND_INS = {
         'is_available': KEEP,
         'execution_get': lambda request, execution_id: None,
         'schedule_records': lambda request: [],
+        'schedule_record_get': schedule_record_get,
         'cron_triggers_list': lambda request: [],
         'rolling_runs_list': lambda request, limit: [],
     },

@@ -20,6 +20,8 @@ from tests.unit.components_case import TRIGGER_MOCKS
 from tests.unit.components_case import trigger_url
 from tests.unit import components_data as data
 from tests.unit import helpers
+from tests.unit.test_config_deploy import deployed_server
+from tests.unit.test_config_deploy import heat_resources
 from tests.unit import test_data
 
 INDEX_URL = reverse('horizon:project:schedules:index')
@@ -142,6 +144,11 @@ class SchedulesPanelTests(helpers.TestCase):
         test_data.with_workflows(self)
 
     def _serve(self, records, triggers, runs=()):
+        # The demo stack's servers: db-1 and db-2 are the project's.
+        self.mock_stacks_list.return_value = data.stack_list()
+        self.mock_resources_list.return_value = heat_resources(
+            [deployed_server(data.DB_1, 'demo-db-1', 'db_server_1'),
+             deployed_server(data.DB_2, 'demo-db-2', 'db_server_2')])
         self.mock_schedule_records.return_value = records
         self.mock_cron_triggers_list.return_value = triggers
         self.mock_rolling_runs_list.return_value = list(runs)
@@ -235,3 +242,132 @@ class SchedulesPanelTests(helpers.TestCase):
         self.mock_cron_trigger_delete.assert_not_called()
         self.mock_schedule_record_delete.assert_not_called()
         self.mock_schedule_record_save.assert_not_called()
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_row_names_the_servers_no_longer_the_projects(self):
+        gone = '5f0e7a44-1c2b-4d3e-8f9a-0b1c2d3e4f5a'
+        self._serve([record(server_ids=[data.DB_1, gone])], [trigger()])
+
+        [row] = self.client.get(INDEX_URL).context['table'].data
+
+        self.assertEqual([gone], row.missing)
+        self.assertIn("Not among the project's servers any more: " + gone, str(row.problem()))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_servers_that_could_not_be_listed_are_not_called_gone(self):
+        self._serve([record()], [trigger()])
+        self.mock_stacks_list.side_effect = ConnectionError('refused')
+
+        [row] = self.client.get(INDEX_URL).context['table'].data
+
+        self.assertEqual(([], None), (row.missing, row.problem()))
+
+
+def change_url(name=NAME):
+    return reverse('horizon:project:schedules:change', args=[name])
+
+
+class ChangeScheduleTests(ComponentsTestCase):
+
+    def setUp(self):
+        super().setUp()
+        test_data.with_workflows(self)
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_the_form_opens_with_what_the_schedule_runs_and_when(self):
+        self.serve()
+        self.mock_schedule_record_get.return_value = record(
+            input_values={'backup_dir': 'nightly', 'retention_days': 14})
+
+        form = self.client.get(change_url()).context['form']
+
+        self.assertEqual(('BACKUP', '0 2 * * *', 'nightly', '14'),
+                         (form['action'].value(), form['repeat'].value(),
+                          form['input__backup_dir'].value(),
+                          form['input__retention_days'].value()))
+        self.assertEqual([data.DB_1, data.DB_2], form['servers'].value())
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_change_makes_the_trigger_again_under_its_name_acting_for_the_user(self):
+        self.serve()
+        self.mock_schedule_record_get.return_value = record(owner='someone')
+        calls = mock.Mock()
+        for name in ('cron_trigger_delete', 'cron_trigger_create', 'schedule_record_save'):
+            calls.attach_mock(getattr(self, 'mock_' + name), name)
+
+        res = self.client.post(change_url(), mysql_form(repeat='30 4 * * 1',
+                                                        servers=[data.DB_2]))
+
+        self.assertNoFormErrors(res)
+        self.assertRedirectsNoFollow(res, INDEX_URL)
+        self.assertEqual(['cron_trigger_delete', 'cron_trigger_create', 'schedule_record_save'],
+                         [call[0] for call in calls.mock_calls])
+        args, kwargs = self.mock_cron_trigger_create.call_args
+        self.assertEqual((NAME, '30 4 * * 1', [data.DB_2], 'test_user'),
+                         (args[1], kwargs['pattern'], args[2]['server_ids'],
+                          args[2]['started_by']))
+        saved = self.mock_schedule_record_save.call_args.args[2]
+        self.assertEqual(('30 4 * * 1', 'test_user', False),
+                         (saved['pattern'], saved['owner'], saved['paused']))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_paused_schedule_changes_and_stays_paused(self):
+        self.serve()
+        self.mock_schedule_record_get.return_value = record(paused=True, owner='someone')
+
+        self.client.post(change_url(), mysql_form(repeat='30 4 * * 1'))
+
+        self.mock_cron_trigger_create.assert_not_called()
+        self.mock_cron_trigger_delete.assert_not_called()
+        saved = self.mock_schedule_record_save.call_args.args[2]
+        self.assertEqual(('30 4 * * 1', 'someone', True),
+                         (saved['pattern'], saved['owner'], saved['paused']))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_change_mistral_refused_puts_the_old_trigger_back(self):
+        self.serve()
+        self.mock_schedule_record_get.return_value = record()
+        self.mock_cron_trigger_create.side_effect = [ConnectionError('refused'), None]
+
+        res = self.client.post(change_url(), mysql_form(repeat='30 4 * * 1'))
+
+        self.assertEqual(['30 4 * * 1', '0 2 * * *'],
+                         [kwargs['pattern'] for _args, kwargs
+                          in self.mock_cron_trigger_create.call_args_list])
+        self.mock_schedule_record_save.assert_not_called()
+        [message] = [str(m) for m in get_messages(res.wsgi_request)]
+        self.assertIn('It keeps what it ran and when.', message)
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_schedule_needs_a_pattern_or_a_time(self):
+        self.serve()
+        self.mock_schedule_record_get.return_value = record()
+
+        res = self.client.post(change_url(), mysql_form())
+
+        self.assertIn('repeat', res.context['form'].errors)
+        self.mock_cron_trigger_delete.assert_not_called()
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_another_projects_schedule_is_not_found(self):
+        self.serve()
+        self.mock_schedule_record_get.side_effect = api.mistral.mistral_base.APIException(
+            404, 'not found')
+
+        for send in (self.client.get, lambda url: self.client.post(url, mysql_form(
+                repeat='30 4 * * 1'))):
+            self.assertEqual(404, send(change_url()).status_code)
+        self.mock_cron_trigger_delete.assert_not_called()
+        self.mock_schedule_record_save.assert_not_called()
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_schedule_whose_component_is_gone_says_so(self):
+        self.serve()
+        self.mock_schedule_record_get.return_value = record(
+            component_id='00000000-0000-4000-8000-000000000000')
+
+        res = self.client.get(change_url())
+
+        self.assertRedirectsNoFollow(res, INDEX_URL)
+        self.assertIn("The schedule's component is gone",
+                      str(list(get_messages(res.wsgi_request))[0]))

@@ -205,17 +205,22 @@ class TriggerForm(run_form.RunForm):
                              'size': data['batch_size']})
         return deployments_tables.operation_url(execution.id)
 
+    def schedule_record(self, data):
+        """What a schedule of the form's run keeps (schedules.workflow_input reads it)."""
+        return {
+            'component_id': self.component.id, 'component_name': self.component.name,
+            'run_name': self.component.run_name, 'action': data['action'],
+            'server_ids': data['servers'], 'input_values': data['input_values'],
+            'transport': data['transport'], 'timeout_minutes': data['timeout'],
+            'batch_size': data.get('batch_size') or 0,
+            'max_failures': data.get('max_failures') or 0,
+            'pattern': data['repeat'] or None, 'once_at': data['once_at'] or None,
+        }
+
     def _schedule(self, request, data):
         action, servers = data['action'], data['servers']
         try:
-            schedules.create(request, {
-                'component_id': self.component.id, 'component_name': self.component.name,
-                'run_name': self.component.run_name, 'action': action, 'server_ids': servers,
-                'input_values': data['input_values'], 'transport': data['transport'],
-                'timeout_minutes': data['timeout'], 'batch_size': data.get('batch_size') or 0,
-                'max_failures': data.get('max_failures') or 0,
-                'pattern': data['repeat'] or None, 'once_at': data['once_at'] or None,
-            })
+            schedules.create(request, self.schedule_record(data))
         except Exception:
             errors.heat_failed(request, _("schedule %(action)s") % {'action': action},
                                _("Nothing was scheduled."), service=errors.MISTRAL)

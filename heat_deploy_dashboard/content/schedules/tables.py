@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from horizon import tables
 
+from heat_deploy_dashboard.content.components import tables as component_tables
 from heat_deploy_dashboard.content.deployments import rolling
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import policy
@@ -44,6 +45,17 @@ def _last(schedule):
         return None
     return '%s (%s)' % (local_time(schedules.mistral_time(schedule.last.created_at)),
                         rolling.STATES.get(schedule.last.state, schedule.last.state))
+
+
+class ChangeSchedule(policy.RulesOncePerRequest, tables.LinkAction):
+    name = "change"
+    verbose_name = _("Change Schedule")
+    url = "horizon:project:schedules:change"
+    classes = ("ajax-modal",)
+    icon = "pencil"
+    # Run Action's rules, and remaking the trigger.
+    policy_rules = component_tables.TRIGGER_RULES + (
+        ("workflow", "cron_triggers:create"), ("workflow", "cron_triggers:delete"))
 
 
 class PauseSchedule(policy.RulesOncePerRequest, tables.BatchAction):
@@ -125,4 +137,4 @@ class SchedulesTable(tables.DataTable):
         name = "schedules"
         verbose_name = _("Schedules")
         table_actions = (DeleteSchedule,)
-        row_actions = (PauseSchedule, ResumeSchedule, DeleteSchedule)
+        row_actions = (ChangeSchedule, PauseSchedule, ResumeSchedule, DeleteSchedule)

@@ -1,14 +1,25 @@
 import datetime
 
 from django import http
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views import generic
+from horizon import exceptions
+from horizon import messages
 from horizon import tables
+from horizon.utils import memoized
 
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content.components import views as component_views
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
+from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content.schedules import forms as project_forms
 from heat_deploy_dashboard.content.schedules import schedules
 from heat_deploy_dashboard.content.schedules import tables as project_tables
+from heat_deploy_runner import inputs as heat_inputs
+
+INDEX_URL = 'horizon:project:schedules:index'
 
 
 class IndexView(tables.DataTableView):
@@ -38,3 +49,65 @@ class PreviewView(PolicyRequiredMixin, generic.View):
         now = datetime.datetime.now(datetime.timezone.utc)
         return http.JsonResponse({'times': [project_tables.local_time(each) for each in
                                             schedules.next_times(pattern, now=now)]})
+
+
+class ChangeView(component_views.TriggerView):
+    """Run Action's form for a schedule: what it runs, where and when, filled in from its
+    record."""
+
+    form_class = project_forms.ChangeScheduleForm
+    modal_id = 'change_schedule_modal'
+    page_title = _("Change Schedule")
+    submit_label = _("Save")
+    policy_rules = project_tables.ChangeSchedule.policy_rules
+
+    @memoized.memoized_method
+    def get_record(self):
+        try:
+            return api.mistral.schedule_record_get(
+                self.request, self.kwargs['schedule_id']).variables
+        except Exception as error:
+            if api.mistral.is_not_found(error):
+                raise http.Http404() from error
+            errors.heat_failed(self.request, _("retrieve the schedule"),
+                               redirect=reverse(INDEX_URL), service=errors.MISTRAL)
+
+    @memoized.memoized_method
+    def get_component(self):
+        try:
+            return self.find_component(self.request, self.get_record()['component_id'])
+        except http.Http404:
+            messages.error(self.request, _(
+                "The schedule's component is gone from the project: there is nothing left "
+                "to change. Delete the schedule."))
+            raise exceptions.Http302(reverse(INDEX_URL))
+        except Exception:
+            errors.heat_failed(self.request, component_views.RETRIEVE_COMPONENTS,
+                               redirect=reverse(INDEX_URL))
+
+    def get_cancel_url(self):
+        return reverse(INDEX_URL)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context['submit_url'] = reverse('horizon:project:schedules:change',
+                                        args=[self.kwargs['schedule_id']])
+        return context
+
+    def get_form_kwargs(self):
+        return dict(super().get_form_kwargs(), schedule_name=self.kwargs['schedule_id'])
+
+    def get_initial(self):
+        record = self.get_record()
+        initial = {
+            'action': record.get('action'), 'servers': record.get('server_ids'),
+            'transport': record.get('transport'), 'timeout': record.get('timeout_minutes'),
+            'batch_size': record.get('batch_size') or None,
+            'max_failures': record.get('max_failures') or 0,
+            'repeat': record.get('pattern') or '', 'once_at': record.get('once_at') or ''}
+        types = {each['name']: each.get('type') for each in self.get_component().inputs
+                 if each.get('name')}
+        for name, value in (record.get('input_values') or {}).items():
+            if name in types:
+                initial[run_form.INPUT_PREFIX + name] = heat_inputs.as_text(types[name], value)
+        return initial

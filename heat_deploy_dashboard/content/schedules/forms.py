@@ -1,0 +1,34 @@
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from horizon import messages
+
+from heat_deploy_dashboard.content.components import forms as component_forms
+from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content.schedules import schedules
+
+
+class ChangeScheduleForm(component_forms.TriggerForm):
+    """Run Action's form, filled in from a schedule, giving it what to run and when anew."""
+
+    def __init__(self, request, *args, schedule_name, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        self.schedule_name = schedule_name
+
+    def clean(self):
+        cleaned = super().clean()
+        if not (cleaned.get('repeat') or cleaned.get('once_at') or self.has_error('repeat')
+                or self.has_error('once_at')):
+            self.add_error('repeat', _("A schedule needs a pattern to repeat or a time to "
+                                       "run once. To run the action now, use Run Action."))
+        return cleaned
+
+    def handle(self, request, data):
+        try:
+            schedules.change(request, self.schedule_name, self.schedule_record(data))
+        except Exception:
+            errors.heat_failed(request, _("change the schedule"),
+                               _("It keeps what it ran and when."), service=errors.MISTRAL)
+            return False
+        messages.success(request, _("Changed the schedule of %(action)s.")
+                         % {'action': data['action']})
+        return reverse('horizon:project:schedules:index')
