@@ -98,10 +98,25 @@ def _own(request, rows):
             and row.name.startswith(SCHEDULE_PREFIX)]
 
 
+# Mistral's [api] max_limit by default: it answers a longer list page by page.
+PAGE = 1000
+
+
+def _every(listing):
+    """Every row of a Mistral list, a page at a time (the marker is the last row's id)."""
+    rows, marker = [], ''
+    while True:
+        page = listing(marker=marker, limit=PAGE)
+        rows += page
+        if len(page) < PAGE:
+            return rows
+        marker = page[-1].id
+
+
 @profiler.trace
 def schedule_records(request):
     """The project's schedules' records: Mistral environments, ``variables`` a dict."""
-    return _own(request, mistralclient(request).environments.list())
+    return _own(request, _every(mistralclient(request).environments.list))
 
 
 @profiler.trace
@@ -128,7 +143,7 @@ def schedule_record_delete(request, name):
 
 @profiler.trace
 def cron_triggers_list(request):
-    return _own(request, mistralclient(request).cron_triggers.list(limit=1000))
+    return _own(request, _every(mistralclient(request).cron_triggers.list))
 
 
 @profiler.trace

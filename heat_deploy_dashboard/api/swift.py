@@ -1,11 +1,14 @@
-"""Swift (object-store) connection for the signal TempURLs of deployments."""
+"""Swift (object-store): the connection for the signal TempURLs of deployments, and the
+secret inputs of runs Mistral starts."""
 
 from django.conf import settings
 from horizon.utils.memoized import memoized
 from openstack_dashboard.api import base
+from openstack_dashboard.contrib.developer.profiler import api as profiler
 from swiftclient import client as swift_client
 
 from heat_deploy_dashboard.api import pool
+from heat_deploy_runner import secret_store
 
 
 class _PooledConnection(swift_client.Connection):
@@ -29,3 +32,20 @@ def swift_connection(request):
         # jobs; here a user is waiting on the page.
         retries=0,
     )
+
+
+# The secret inputs of runs Mistral starts (heat_deploy_runner.secret_store).
+
+@profiler.trace
+def secrets_put(request, ref, values, delete_after_seconds=None):
+    secret_store.put(swift_connection(request), ref, values, delete_after_seconds)
+
+
+@profiler.trace
+def secrets_get(request, ref):
+    return secret_store.get(swift_connection(request), ref)
+
+
+@profiler.trace
+def secrets_forget(request, ref):
+    secret_store.forget(swift_connection(request), ref)

@@ -1,9 +1,12 @@
-"""How the panels say that Heat (or Mistral, for rolling runs) could not do what a page or
-form asked: one sentence shape, built here and nowhere else."""
+"""How the panels say that Heat (or Mistral, for rolling runs and schedules, or Swift, where
+their secret inputs are kept) could not do what a page or form asked: one sentence shape,
+built here and nowhere else."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from horizon import exceptions
+
+from heat_deploy_dashboard.content import kept_secrets
 
 # The status poll's line on the page, short: the page already says what it shows.
 POLL_FAILED = gettext_lazy('The orchestration service could not be reached.')
@@ -12,6 +15,13 @@ POLL_FAILED = gettext_lazy('The orchestration service could not be reached.')
 # (the service as the sentence names it, the service's own name)
 HEAT = (gettext_lazy('the orchestration service'), 'Heat')
 MISTRAL = (gettext_lazy('the workflow service'), 'Mistral')
+SWIFT = (gettext_lazy('Object Storage'), 'Swift')
+
+
+def service_of(error):
+    """The service a schedule's change failed at: Swift, where its secret inputs are kept
+    (kept_secrets.NotKept), or Mistral."""
+    return SWIFT if isinstance(error, kept_secrets.NotKept) else MISTRAL
 
 
 def heat_failed_message(doing, outcome=None, service=HEAT):

@@ -1,13 +1,18 @@
 """Rolling runs on the real Mistral: the heat_deploy.rolling_v1 workflow, its actions loaded by
 Mistral's executor from the installed heat-deploy-runner, runs a component's action on servers
-batch after batch, and stops once more servers failed than allowed."""
+batch after batch, and stops once more servers failed than allowed; a secret input goes to
+the server through the project's Swift, never through Mistral."""
 
+import hashlib
 import json
+import time
+import uuid
 
 import pytest
 
 from devcloud import credentials
 import heat_deploy_runner as deploy
+from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
 from tests.integration import corpus
 from tests.integration import dashboard
@@ -147,3 +152,34 @@ def test_another_project_and_the_admin_can_neither_see_nor_stop_a_rolling_run(
     [run] = operation_runs(started.id)
     assert run.server_id == 'no-agent-reads-this'
     assert run.status == 'FAILED' and run.status_reason.startswith('Cancelled by demo')
+
+
+def test_a_secret_given_to_a_run_in_batches_reaches_the_server_but_never_mistral(
+        user, mistral, swift, demo_resources, operation_runs):
+    """Run Action with batches and a secret input (wordpress's key_secret): Mistral holds a
+    reference only, the secret waits in the project's Swift for as long as the run may need
+    it, and the server gets it (the key's fingerprint is its output)."""
+    key = f'k3y-{uuid.uuid4().hex}'
+    response = user.post(f'/project/components/{demo_resources["wordpress"]}/run/', {
+        'action': 'ROTATE_KEYS', 'servers': [demo_resources['web_server']],
+        'transport': 'TEMP_URL_SIGNAL', 'timeout': '10', 'batch_size': '1',
+        'max_failures': '0', 'input__db_dsn': 'mysql://db/demo', 'input__cache_size_mb': '64',
+        'input__pause_seconds': '0', 'input__key_secret': key})
+    assert 'Started ROTATE_KEYS on 1 server, 1 at a time.' in dashboard.messages(response.text)
+    execution_id = response.url.rstrip('/').rsplit('/', 1)[1]
+
+    execution = mistral.executions.get(execution_id)
+    assert key not in execution.input
+    ref = json.loads(execution.input)['secret_ref']
+    headers, body = swift.get_object(secret_store.CONTAINER, ref)
+    assert json.loads(body) == {'key_secret': key}
+    # Swift removes it by itself once the run cannot need it: one batch of 10 minutes + 1 h.
+    assert 0 < int(headers['x-delete-at']) - time.time() <= 600 + 3600
+
+    assert _finished(mistral, execution_id).state == 'SUCCESS'
+    assert key not in mistral.executions.get(execution_id).input
+    [run] = operation_runs(execution_id)
+    assert run.status == 'COMPLETE', run.status_reason
+    assert run.output_values['key_fingerprint'] == hashlib.sha256(key.encode()).hexdigest()[:12]
+    page = user.get(f'/project/deployments/{run.id}/')
+    assert page.status_code == 200 and key not in page.text

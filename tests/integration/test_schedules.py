@@ -1,7 +1,8 @@
 """Schedules on the real cloud: Run Action's Repeat makes a Mistral cron trigger; its firings
 run through the trust Mistral made from the user (Heat and Swift take its token); the
 schedule and its record survive restarts of Horizon and of Mistral's API; pause, change and
-delete; a server no longer the project's named on the row."""
+delete; a server no longer the project's named on the row; a secret input kept in the
+project's Swift, not in Mistral."""
 
 import datetime
 import json
@@ -10,6 +11,7 @@ import uuid
 
 from devcloud import credentials
 import heat_deploy_runner as deploy
+from heat_deploy_runner import secret_store
 from tests.conftest import schedule_operations
 from tests.integration import corpus
 from tests.integration import dashboard
@@ -144,3 +146,35 @@ def test_a_change_makes_the_trigger_again_and_a_gone_server_is_named_on_its_row(
     page, _rows = _schedule_rows(user)
     row = page.text[page.text.index(f'data-object-id="{name}"'):]
     assert f"Not among the project&#x27;s servers any more: {gone}" in row[:row.index('</tr>')]
+
+
+def test_a_schedules_secret_is_kept_in_swift_not_mistral_and_goes_with_it(
+        user, mistral, swift, demo_resources, made_schedules):
+    key = f'k3y-{uuid.uuid4().hex}'
+    response = user.post(f'/project/components/{demo_resources["wordpress"]}/run/', {
+        'action': 'ROTATE_KEYS', 'servers': [demo_resources['web_server']],
+        'transport': 'TEMP_URL_SIGNAL', 'timeout': '10', 'repeat': NEVER['repeat'],
+        'input__db_dsn': 'mysql://db/demo', 'input__cache_size_mb': '64',
+        'input__pause_seconds': '0', 'input__key_secret': key})
+    assert 'Scheduled ROTATE_KEYS on 1 server.' in dashboard.messages(response.text)
+    [name] = [each.name for each in mistral.environments.list()
+              if each.variables.get('action') == 'ROTATE_KEYS'
+              and each.variables.get('secret_names') == ['key_secret']]
+    made_schedules.append(name)
+    record = mistral.environments.get(name).variables
+    [made] = [each for each in mistral.cron_triggers.list() if each.name == name]
+    assert key not in json.dumps(record) and key not in made.workflow_input
+    ref = record['secret_ref']
+    assert ref.startswith(name + '/') and json.loads(made.workflow_input)['secret_ref'] == ref
+    headers, body = swift.get_object(secret_store.CONTAINER, ref)
+    assert json.loads(body) == {'key_secret': key} and 'x-delete-at' not in headers
+
+    page, _rows = _schedule_rows(user)
+    row = page.text[page.text.index(f'data-object-id="{name}"'):]
+    assert 'key_secret = ********' in row[:row.index('</tr>')] and key not in page.text
+    # Its Change form shows it, as Run Action shows what is typed.
+    assert f'value="{key}"' in user.get(f'/project/schedules/{name}/change/').text
+
+    user.post('/project/schedules/', {'action': f'schedules__delete__{name}'})
+    assert ref not in {each['name'] for each in swift.get_container(
+        secret_store.CONTAINER, full_listing=True)[1]}

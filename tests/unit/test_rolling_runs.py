@@ -23,6 +23,7 @@ from tests.unit import test_data
 EXECUTION_ID = '9f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f'
 OPERATION_URL = reverse('horizon:project:deployments:operation', args=[EXECUTION_ID])
 ROLLING_MOCKS = {**TRIGGER_MOCKS, api.mistral: ('rolling_start',)}
+SECRET_MOCKS = {**ROLLING_MOCKS, api.swift: ('secrets_put', 'secrets_forget')}
 
 
 def execution(state='RUNNING', servers=(data.DB_1, data.DB_2), output=None, project=None,
@@ -75,18 +76,65 @@ class RunInBatchesTests(ComponentsTestCase):
         self.assertEqual([('success', 'Started BACKUP on 2 servers, 1 at a time.')],
                          self._messages(res))
 
-    @helpers.create_mocks(ROLLING_MOCKS)
-    def test_a_secret_is_not_handed_to_the_workflow_service(self):
+    def _serve_a_secret_input(self):
         test_data.with_workflows(self)
         secret = {'name': 'db_password', 'type': 'String', 'default': ''}
         self.serve(configs=[dict(data.MYSQL, inputs=data.MYSQL['inputs'] + [secret])]
                    + data.CONFIGS[1:])
 
+    @helpers.create_mocks(SECRET_MOCKS)
+    def test_a_secret_is_kept_in_object_storage_not_handed_to_the_workflow_service(self):
+        self._serve_a_secret_input()
+        self.mock_rolling_start.return_value = execution()
+
+        self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            batch_size='1', input__db_password='hunter2'))
+
+        [(args, _kwargs)] = self.mock_secrets_put.call_args_list
+        ref, kept, lifetime = args[1:]
+        self.assertTrue(ref.startswith('run/'))
+        self.assertEqual(({'db_password': 'hunter2'}, 2 * 60 * 60 + 3600), (kept, lifetime))
+        started = self.mock_rolling_start.call_args.args[1]
+        self.assertNotIn('hunter2', json.dumps(started))
+        self.assertEqual(ref, started['secret_ref'])
+
+    @helpers.create_mocks(SECRET_MOCKS)
+    def test_secrets_kept_for_a_run_mistral_refused_are_removed(self):
+        self._serve_a_secret_input()
+        self.mock_rolling_start.side_effect = ConnectionError('refused')
+
+        self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            batch_size='1', input__db_password='hunter2'))
+
+        self.mock_secrets_forget.assert_called_once_with(
+            helpers.IsHttpRequest(), self.mock_secrets_put.call_args.args[1])
+
+    @helpers.create_mocks(SECRET_MOCKS)
+    def test_object_storage_refusing_the_secrets_says_so_and_starts_nothing(self):
+        self._serve_a_secret_input()
+        self.mock_secrets_put.side_effect = ConnectionError('refused')
+
         res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
             batch_size='1', input__db_password='hunter2'))
 
+        self.mock_rolling_start.assert_not_called()
+        [(level, text)] = self._messages(res)
+        self.assertIn('Object Storage could not be reached', text)
+        self.assertIn('ask your cloud administrator to check Swift', text)
+
+    @helpers.create_mocks(SECRET_MOCKS)
+    def test_without_object_storage_a_secret_is_refused_in_batches(self):
+        self._serve_a_secret_input()
+        self.service_catalog[:] = [each for each in self.service_catalog
+                                   if each['type'] != 'object-store']
+
+        # Without Object Storage, a run can only not wait for its result.
+        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            batch_size='1', input__db_password='hunter2', transport='NO_SIGNAL'))
+
         self.assertFormErrors(res, 1)
-        self.assertContains(res, 'A secret cannot be given to a run in batches')
+        self.assertContains(res, 'which is not in your service catalog')
+        self.mock_secrets_put.assert_not_called()
         self.mock_rolling_start.assert_not_called()
 
     @helpers.create_mocks(ROLLING_MOCKS)

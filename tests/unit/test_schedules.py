@@ -28,14 +28,18 @@ INDEX_URL = reverse('horizon:project:schedules:index')
 NAME = 'hdd-3f2a1b0c-9d8e-4f7a-8b6c-5d4e3f2a1b0c'
 RECORD = {'component_id': data.MYSQL_ID, 'component_name': 'mysql', 'run_name': 'mysql',
           'action': 'BACKUP', 'server_ids': [data.DB_1, data.DB_2],
-          'input_values': {'backup_dir': 'nightly', 'db_password': 'hunter2'},
+          # A secret is kept in Object Storage: the record holds its name only.
+          'input_values': {'backup_dir': 'nightly'}, 'secret_names': ['db_password'],
+          'secret_ref': None,
           'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 0,
           'max_failures': 0, 'pattern': '0 2 * * *', 'once_at': None, 'owner': 'test_user',
           'paused': False}
 SCHEDULE_MOCKS = {**TRIGGER_MOCKS, api.mistral: (
     'schedule_records', 'schedule_record_get', 'schedule_record_save',
     'schedule_record_delete', 'cron_triggers_list', 'cron_trigger_create',
-    'cron_trigger_delete', 'rolling_runs_list')}
+    'cron_trigger_delete', 'rolling_runs_list'),
+    api.swift: ('secrets_put', 'secrets_get', 'secrets_forget')}
+SECRET_INPUT = {'name': 'db_password', 'type': 'String', 'default': ''}
 
 
 def record(name=NAME, project='1', **changes):
@@ -120,6 +124,41 @@ class ScheduleFormTests(ComponentsTestCase):
         self.mock_schedule_record_save.assert_not_called()
         self.mock_cron_trigger_create.assert_not_called()
 
+    def _serve_a_secret_input(self):
+        test_data.with_workflows(self)
+        self.serve(configs=[dict(data.MYSQL, inputs=data.MYSQL['inputs'] + [SECRET_INPUT])]
+                   + data.CONFIGS[1:])
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_schedules_secret_is_kept_in_object_storage_mistral_holds_its_name(self):
+        self._serve_a_secret_input()
+
+        self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            repeat='0 2 * * *', input__db_password='hunter2'))
+
+        [(args, _kwargs)] = self.mock_secrets_put.call_args_list
+        ref, kept, lifetime = args[1:]
+        name = self.mock_schedule_record_save.call_args.args[1]
+        self.assertTrue(ref.startswith(name + '/'))
+        self.assertEqual(({'db_password': 'hunter2'}, None), (kept, lifetime))
+        saved = self.mock_schedule_record_save.call_args.args[2]
+        started = self.mock_cron_trigger_create.call_args.args[2]
+        self.assertNotIn('hunter2', json.dumps([saved, started]))
+        self.assertEqual((ref, ['db_password'], ref),
+                         (saved['secret_ref'], saved['secret_names'], started['secret_ref']))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_schedule_mistral_refused_leaves_no_secret_behind(self):
+        self._serve_a_secret_input()
+        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
+
+        self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            repeat='0 2 * * *', input__db_password='hunter2'))
+
+        self.mock_secrets_forget.assert_called_once_with(
+            helpers.IsHttpRequest(), self.mock_secrets_put.call_args.args[1])
+        self.mock_schedule_record_delete.assert_called_once()
+
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_without_the_workflow_service_the_form_offers_no_schedule(self):
         self.serve()
@@ -154,7 +193,7 @@ class SchedulesPanelTests(helpers.TestCase):
         self.mock_rolling_runs_list.return_value = list(runs)
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
-    def test_a_row_shows_what_runs_where_and_when_its_last_operation_and_no_secret(self):
+    def test_a_row_shows_what_runs_where_and_when_its_last_operation_and_masks_secrets(self):
         self._serve([record()], [trigger()], [execution()])
 
         res = self.client.get(INDEX_URL)
@@ -164,7 +203,6 @@ class SchedulesPanelTests(helpers.TestCase):
         self.assertIsNone(row.problem())
         self.assertContains(res, '0 2 * * * (cron, UTC)')
         self.assertContains(res, 'db_password = ********')
-        self.assertNotContains(res, 'hunter2')
         self.assertContains(res, reverse('horizon:project:deployments:operation',
                                          args=[execution().id]))
         # Three calls to Mistral, whatever the number of schedules.
@@ -212,16 +250,21 @@ class SchedulesPanelTests(helpers.TestCase):
         self.assertEqual((False, 'test_user'), (saved['paused'], saved['owner']))
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
-    def test_delete_removes_the_trigger_and_the_record(self):
+    def test_delete_removes_the_trigger_the_record_and_the_kept_secrets(self):
         self._serve([record()], [trigger()])
         self.mock_schedule_record_get.return_value = record()
         calls = mock.Mock()
         calls.attach_mock(self.mock_cron_trigger_delete, 'trigger')
         calls.attach_mock(self.mock_schedule_record_delete, 'record')
 
+        self.mock_schedule_record_get.return_value = record(secret_ref=NAME + '/kept')
+        calls.attach_mock(self.mock_secrets_forget, 'secrets')
+
         self.client.post(INDEX_URL, {'action': f'schedules__delete__{NAME}'})
 
-        self.assertEqual(['trigger', 'record'], [call[0] for call in calls.mock_calls])
+        self.assertEqual(['trigger', 'record', 'secrets'], [call[0] for call in calls.mock_calls])
+        self.mock_secrets_forget.assert_called_once_with(helpers.IsHttpRequest(),
+                                                         NAME + '/kept')
 
     def test_the_next_times_of_a_pattern(self):
         now = datetime.datetime(2026, 11, 24, 1, 0, tzinfo=datetime.timezone.utc)
@@ -339,6 +382,36 @@ class ChangeScheduleTests(ComponentsTestCase):
         self.assertIn('It keeps what it ran and when.', message)
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_change_keeps_new_secrets_apart_and_forgets_the_old_once_it_stands(self):
+        self.serve(configs=[dict(data.MYSQL, inputs=data.MYSQL['inputs'] + [SECRET_INPUT])]
+                   + data.CONFIGS[1:])
+        old_ref = NAME + '/old'
+        self.mock_schedule_record_get.return_value = record(
+            input_values={'backup_dir': 'nightly'}, secret_names=['db_password'],
+            secret_ref=old_ref)
+        self.mock_secrets_get.return_value = {'db_password': 'hunter2'}
+
+        form = self.client.get(change_url()).context['form']
+        self.assertEqual('hunter2', form['input__db_password'].value())
+
+        self.client.post(change_url(), mysql_form(repeat='0 2 * * *',
+                                                  input__db_password='swordfish'))
+
+        new_ref = self.mock_secrets_put.call_args.args[1]
+        self.assertNotEqual(old_ref, new_ref)
+        self.assertEqual(new_ref, self.mock_cron_trigger_create.call_args.args[2]['secret_ref'])
+        self.mock_secrets_forget.assert_called_once_with(helpers.IsHttpRequest(), old_ref)
+
+        # Refused: the old trigger is back, with the old secrets, and the new ones go.
+        self.mock_secrets_forget.reset_mock()
+        self.mock_cron_trigger_create.side_effect = [ConnectionError('refused'), None]
+        self.client.post(change_url(), mysql_form(repeat='0 2 * * *',
+                                                  input__db_password='swordfish'))
+        self.assertEqual(old_ref, self.mock_cron_trigger_create.call_args.args[2]['secret_ref'])
+        self.mock_secrets_forget.assert_called_once_with(
+            helpers.IsHttpRequest(), self.mock_secrets_put.call_args.args[1])
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_schedule_needs_a_pattern_or_a_time(self):
         self.serve()
         self.mock_schedule_record_get.return_value = record()
@@ -371,3 +444,23 @@ class ChangeScheduleTests(ComponentsTestCase):
         self.assertRedirectsNoFollow(res, INDEX_URL)
         self.assertIn("The schedule's component is gone",
                       str(list(get_messages(res.wsgi_request))[0]))
+
+
+class MistralPagesTests(helpers.TestCase):
+
+    def test_schedules_past_mistrals_page_are_read_page_by_page(self):
+        rows = [mock.Mock(id=str(i), project_id='1') for i in range(api.mistral.PAGE + 1)]
+        for i, row in enumerate(rows):
+            row.name = f'hdd-{i}'
+
+        def pages(marker, limit):
+            start = int(marker) + 1 if marker else 0
+            return rows[start:start + limit]
+        client = mock.Mock()
+        client.environments.list.side_effect = pages
+        client.cron_triggers.list.side_effect = pages
+
+        with mock.patch.object(api.mistral, 'mistralclient', return_value=client):
+            self.assertEqual(rows, api.mistral.schedule_records(self.request))
+            self.assertEqual(rows, api.mistral.cron_triggers_list(self.request))
+        self.assertEqual(2, client.environments.list.call_count)

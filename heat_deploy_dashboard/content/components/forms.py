@@ -7,15 +7,17 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from horizon import forms
 from horizon import messages
+from openstack_dashboard.api import base
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.schedules import schedules
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import linking
-from heat_deploy_runner import masking
+from heat_deploy_runner import secret_store
 
 
 # Above any component's server count; a bound keeps a typo from reaching the workflow.
@@ -106,7 +108,7 @@ class TriggerForm(run_form.RunForm):
                 "that you want to run it.") % {'action': cleaned['action']})
         scheduled = 'repeat' in self.fields and self._clean_schedule(cleaned)
         if cleaned.get('batch_size') or scheduled:
-            self._refuse_secrets_in_batches(cleaned)
+            self._refuse_secrets_without_object_storage(cleaned)
         return cleaned
 
     def _add_schedule_fields(self):
@@ -146,17 +148,16 @@ class TriggerForm(run_form.RunForm):
                                                 "now."))
         return bool(pattern or once_at)
 
-    def _refuse_secrets_in_batches(self, cleaned):
-        # Mistral keeps a workflow's input in the clear, in its database and API.
-        for declared in self._inputs:
-            name = declared['name']
-            given = cleaned.get('input_values', {}).get(name)
-            if (masking.is_secret_name(name) and given is not None
-                    and given != declared.get('default')):
-                self.add_error(run_form.INPUT_PREFIX + name, _(
-                    "A secret cannot be given to a run in batches or a schedule: the workflow "
-                    "service would keep it in the clear. Run it now without batches, or leave "
-                    "it at its default."))
+    def _refuse_secrets_without_object_storage(self, cleaned):
+        # Mistral would keep them in the clear: they are kept in Object Storage (kept_secrets).
+        if base.is_service_enabled(self.request, 'object-store'):
+            return
+        _plain, secret = secret_store.split(cleaned.get('input_values'))
+        for name in secret:
+            self.add_error(run_form.INPUT_PREFIX + name, _(
+                "A secret input of a run in batches or a schedule is kept in Object Storage, "
+                "which is not in your service catalog (the workflow service would keep it in "
+                "the clear). Run it now without batches, or leave it empty."))
 
     def shown_commands(self):
         """The CLI commands of the run as the form shows it."""
@@ -186,17 +187,29 @@ class TriggerForm(run_form.RunForm):
 
     def _start_in_batches(self, request, data):
         action, servers = data['action'], data['servers']
+        doing = _("start %(action)s in batches") % {'action': action}
         try:
-            execution = api.mistral.rolling_start(request, {
-                'config_id': self.component.id, 'name': self.component.run_name,
-                'action_name': action, 'server_ids': servers,
-                'started_by': request.user.username, 'input_values': data['input_values'],
-                'transport': data['transport'], 'timeout_minutes': data['timeout'],
-                'batch_size': data['batch_size'], 'max_failures': data.get('max_failures') or 0,
-            })
+            plain, secret_ref = kept_secrets.keep(
+                request, 'run', data['input_values'], secret_store.run_lifetime_seconds(
+                    len(servers), data['batch_size'], data['timeout']))
+        except kept_secrets.NotKept:
+            errors.heat_failed(request, doing, _("Nothing was started."),
+                               service=errors.SWIFT)
+            return False
+        workflow_input = {
+            'config_id': self.component.id, 'name': self.component.run_name,
+            'action_name': action, 'server_ids': servers, 'started_by': request.user.username,
+            'input_values': plain, 'transport': data['transport'],
+            'timeout_minutes': data['timeout'], 'batch_size': data['batch_size'],
+            'max_failures': data.get('max_failures') or 0}
+        if secret_ref:
+            workflow_input['secret_ref'] = secret_ref
+        try:
+            execution = api.mistral.rolling_start(request, workflow_input)
         except Exception:
-            errors.heat_failed(request, _("start %(action)s in batches") % {'action': action},
-                               _("Nothing was started."), service=errors.MISTRAL)
+            kept_secrets.forget(request, secret_ref)
+            errors.heat_failed(request, doing, _("Nothing was started."),
+                               service=errors.MISTRAL)
             return False
         messages.success(request, ngettext(
             "Started %(action)s on %(count)d server, %(size)d at a time.",
@@ -221,9 +234,9 @@ class TriggerForm(run_form.RunForm):
         action, servers = data['action'], data['servers']
         try:
             schedules.create(request, self.schedule_record(data))
-        except Exception:
+        except Exception as error:
             errors.heat_failed(request, _("schedule %(action)s") % {'action': action},
-                               _("Nothing was scheduled."), service=errors.MISTRAL)
+                               _("Nothing was scheduled."), service=errors.service_of(error))
             return False
         messages.success(request, ngettext(
             "Scheduled %(action)s on %(count)d server.",

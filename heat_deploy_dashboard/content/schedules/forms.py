@@ -25,9 +25,10 @@ class ChangeScheduleForm(component_forms.TriggerForm):
     def handle(self, request, data):
         try:
             schedules.change(request, self.schedule_name, self.schedule_record(data))
-        except Exception:
+        except Exception as error:
             errors.heat_failed(request, _("change the schedule"),
-                               _("It keeps what it ran and when."), service=errors.MISTRAL)
+                               _("It keeps what it ran and when."),
+                               service=errors.service_of(error))
             return False
         messages.success(request, _("Changed the schedule of %(action)s.")
                          % {'action': data['action']})

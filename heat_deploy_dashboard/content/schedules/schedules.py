@@ -19,8 +19,10 @@ from django.utils.translation import gettext_lazy as _
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.deployments import rolling
+from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_runner import masking
+from heat_deploy_runner import workflows
 
 LOG = logging.getLogger(__name__)
 
@@ -87,8 +89,10 @@ class Schedule:
 
     @property
     def inputs(self):
-        return {name: masking.mask_value(name, value)
-                for name, value in (self.record.get('input_values') or {}).items()}
+        shown = {name: masking.mask_value(name, value)
+                 for name, value in (self.record.get('input_values') or {}).items()}
+        # Kept in Object Storage (kept_secrets): only their names are in the record.
+        return dict(shown, **{name: masking.MASK for name in self.record.get('secret_names', [])})
 
     def problem(self, now=None):
         """Why the schedule does not do its work, in a sentence; None when it does."""
@@ -113,7 +117,7 @@ class Schedule:
 
 def listed(request):
     """The project's schedules, with their triggers and latest operations: three calls to
-    Mistral however many there are."""
+    Mistral up to a thousand schedules (Mistral's page), two more per thousand beyond."""
     records = api.mistral.schedule_records(request)
     triggers = {each.name: each for each in api.mistral.cron_triggers_list(request)}
     # The latest operations of every schedule, within Mistral's largest page.
@@ -126,34 +130,36 @@ def listed(request):
             for each in records]
 
 
-def workflow_input(record, name, owner):
-    """The rolling workflow's input for a firing of this schedule."""
-    return {
-        'config_id': record['component_id'], 'name': record['run_name'],
-        'action_name': record['action'], 'server_ids': record['server_ids'],
-        'started_by': owner, 'input_values': record.get('input_values') or {},
-        'transport': record['transport'], 'timeout_minutes': record['timeout_minutes'],
-        'batch_size': record.get('batch_size') or 0,
-        'max_failures': record.get('max_failures') or 0, 'skip_busy': True, 'schedule': name,
-    }
+def _keeping_secrets(request, name, record):
+    """The record as Mistral may hold it: its secret inputs kept in Object Storage, their
+    names and reference in their place."""
+    plain, ref = kept_secrets.keep(request, name, record.get('input_values'))
+    secret_names = sorted(set(record.get('input_values') or {}) - set(plain))
+    return dict(record, input_values=plain, secret_ref=ref, secret_names=secret_names)
 
 
 def _start_trigger(request, name, record):
     first_time = record.get('once_at')
     api.mistral.cron_trigger_create(
-        request, name, workflow_input(record, name, request.user.username),
+        request, name, workflows.schedule_input(record, name, request.user.username),
         pattern=record.get('pattern'), first_time=first_time)
 
 
 def create(request, record):
     """Save the record and start its trigger; on a failure, nothing is left behind."""
     name = api.mistral.SCHEDULE_PREFIX + str(uuid.uuid4())
-    record = dict(record, owner=request.user.username, paused=False)
-    api.mistral.schedule_record_save(request, name, record, create=True)
+    record = _keeping_secrets(request, name, dict(record, owner=request.user.username,
+                                                  paused=False))
+    try:
+        api.mistral.schedule_record_save(request, name, record, create=True)
+    except Exception:
+        kept_secrets.forget(request, record['secret_ref'])
+        raise
     try:
         _start_trigger(request, name, record)
     except Exception:
         api.mistral.schedule_record_delete(request, name)
+        kept_secrets.forget(request, record['secret_ref'])
         raise
     return name
 
@@ -177,11 +183,25 @@ def change(request, name, record):
     user who changes it. On a failure the schedule is left as it was."""
     # The record first: it answers only the working project's.
     before = api.mistral.schedule_record_get(request, name).variables
-    if before.get('paused'):
-        api.mistral.schedule_record_save(request, name, dict(
-            record, owner=before.get('owner'), paused=True))
-        return
-    after = dict(record, owner=request.user.username, paused=False)
+    paused = bool(before.get('paused'))
+    # New secrets get an object of their own: the old trigger may still need the old one.
+    after = _keeping_secrets(request, name, dict(
+        record, owner=before.get('owner') if paused else request.user.username,
+        paused=paused))
+    try:
+        if paused:
+            api.mistral.schedule_record_save(request, name, after)
+        else:
+            _remake_trigger(request, name, before, after)
+    except Exception:
+        kept_secrets.forget(request, after['secret_ref'])
+        raise
+    if not paused:
+        api.mistral.schedule_record_save(request, name, after)
+    kept_secrets.forget(request, before.get('secret_ref'))
+
+
+def _remake_trigger(request, name, before, after):
     api.mistral.cron_trigger_delete(request, name)
     try:
         _start_trigger(request, name, after)
@@ -192,12 +212,12 @@ def change(request, name, record):
             # A one-time schedule that has fired has no time left to start again at.
             LOG.warning("Could not restore schedule %s's trigger", name, exc_info=True)
         raise
-    api.mistral.schedule_record_save(request, name, after)
 
 
 def delete(request, name):
     # The record first: it answers only the working project's (Mistral would let an admin
     # delete any project's trigger by name).
-    api.mistral.schedule_record_get(request, name)
+    record = api.mistral.schedule_record_get(request, name).variables
     api.mistral.cron_trigger_delete(request, name)
     api.mistral.schedule_record_delete(request, name)
+    kept_secrets.forget(request, record.get('secret_ref'))

@@ -12,6 +12,7 @@ from horizon.utils import memoized
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.components import views as component_views
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.schedules import forms as project_forms
@@ -107,7 +108,13 @@ class ChangeView(component_views.TriggerView):
             'repeat': record.get('pattern') or '', 'once_at': record.get('once_at') or ''}
         types = {each['name']: each.get('type') for each in self.get_component().inputs
                  if each.get('name')}
-        for name, value in (record.get('input_values') or {}).items():
+        try:
+            secrets = kept_secrets.read(self.request, record.get('secret_ref'))
+        except Exception:
+            secrets = {}
+            errors.heat_failed(self.request, _("read the schedule's secret inputs"), _(
+                "They show their defaults: give them again."), service=errors.SWIFT)
+        for name, value in dict(record.get('input_values') or {}, **secrets).items():
             if name in types:
                 initial[run_form.INPUT_PREFIX + name] = heat_inputs.as_text(types[name], value)
         return initial

@@ -15,6 +15,7 @@ import time
 
 from heatclient import exc as heat_exc
 from mistral_lib import actions
+from swiftclient import exceptions as swift_exc
 
 import heat_deploy_runner as deploy
 from heat_deploy_runner.messages import gettext_noop
@@ -23,6 +24,7 @@ from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
+from heat_deploy_runner import secret_store
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.trigger import DEFAULT_TIMEOUT_MINUTES
@@ -39,6 +41,8 @@ TOO_MANY_FAILED = gettext_noop('Servers failed: %(failed)s, more than the %(allo
                                'allowed.')
 STOPPED = gettext_noop('Stopped: servers failed: %(failed)s, more than the %(allowed)s '
                        'allowed; not started: %(not_started)s.')
+SECRETS_GONE = gettext_noop('The secret inputs kept for this run in Object Storage '
+                            '(%(container)s/%(name)s) are gone: nothing was started.')
 ALL_BUSY = gettext_noop('Skipped: every server is still running an earlier run '
                         '(%(servers)s).')
 
@@ -90,8 +94,10 @@ class TriggerAction(actions.Action):
 
     def __init__(self, config_id, action_name, server_ids, started_by, started_at,
                  name=None, input_values=None, transport='TEMP_URL_SIGNAL',
-                 timeout_minutes=DEFAULT_TIMEOUT_MINUTES):
+                 timeout_minutes=DEFAULT_TIMEOUT_MINUTES, secret_ref=None):
         super().__init__()
+        # Where the secret inputs are kept (secret_store), out of Mistral.
+        self.secret_ref = secret_ref
         self.config_id = config_id
         self.action_name = action_name
         self.server_ids = server_ids
@@ -106,11 +112,20 @@ class TriggerAction(actions.Action):
         clients = clients_mod.clients_for(context.security)
         operation = Operation(context.execution.workflow_execution_id, self.started_by,
                               self.started_at, self.config_id, runner=operations.ROLLING)
+        input_values = dict(self.input_values)
+        if self.secret_ref:
+            try:
+                input_values.update(secret_store.get(clients.swift, self.secret_ref))
+            except swift_exc.ClientException as error:
+                if error.http_status != 404:
+                    raise
+                return actions.Result(error=str(Message(SECRETS_GONE, {
+                    'container': secret_store.CONTAINER, 'name': self.secret_ref})))
         try:
             made = deploy.trigger(
                 clients.heat, clients.find_transport(self.transport),
                 config_id=self.config_id, action=self.action_name,
-                server_ids=self.server_ids, input_values=self.input_values,
+                server_ids=self.server_ids, input_values=input_values,
                 timeout_minutes=self.timeout_minutes, name=self.name, operation=operation)
         except InputError as refused:
             return actions.Result(error=str(refused.message))

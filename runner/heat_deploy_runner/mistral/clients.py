@@ -28,6 +28,7 @@ TIMEOUT_SECONDS = 30
 class Clients:
     heat: object
     find_transport: object
+    swift: object = None  # without object-store in the catalog
 
 
 def session_for(security) -> ks_session.Session:
@@ -70,7 +71,8 @@ def clients_for(security) -> Clients:
             'backend': 'keystone', 'options': {
                 'os_auth_token': session.get_token(),
                 'os_project_id': session.get_project_id()}}})
-    return Clients(heat, functools.partial(transports.transport_for, **extra))
+    return Clients(heat, functools.partial(transports.transport_for, **extra),
+                   extra.get('swift'))
 
 
 def _endpoint(session, service_type):

@@ -28,3 +28,21 @@ def ensure(mistral, project_id, name=ROLLING):
             return found.id
     [made] = mistral.workflows.create(definition(name), scope='private')
     return made.id
+
+
+def schedule_input(record, name, owner):
+    """The rolling workflow's input for a firing of the schedule ``name`` whose record (as
+    the dashboard's Schedules keep it in a Mistral environment) is ``record``, acting for
+    ``owner``: leaving out servers still running an earlier run."""
+    made = {
+        'config_id': record['component_id'], 'name': record['run_name'],
+        'action_name': record['action'], 'server_ids': record['server_ids'],
+        'started_by': owner, 'input_values': record.get('input_values') or {},
+        'transport': record['transport'], 'timeout_minutes': record['timeout_minutes'],
+        'batch_size': record.get('batch_size') or 0,
+        'max_failures': record.get('max_failures') or 0, 'skip_busy': True, 'schedule': name,
+    }
+    # Only with secrets: a workflow copy made before secret_ref would refuse the input.
+    if record.get('secret_ref'):
+        made['secret_ref'] = record['secret_ref']
+    return made

@@ -178,6 +178,8 @@ class FakeSwift(_Failures):
         # Containers whose old object versions Swift keeps in themselves
         # (X-Versions-Location pointing at the container, as Heat sets it).
         self.versioned = set()
+        # The headers each object was last put with, by (container, object).
+        self.object_headers = {}
 
     def _container(self, container):
         if container not in self.containers:
@@ -217,11 +219,12 @@ class FakeSwift(_Failures):
             raise _swift_error(409)
         del self.containers[container]
 
-    def put_object(self, container, obj, contents, **kwargs):
+    def put_object(self, container, obj, contents, headers=None, **kwargs):
         self._call('put_object', container, obj)
         if isinstance(contents, str):
             contents = contents.encode()
         self._container(container)[obj] = contents
+        self.object_headers[container, obj] = dict(headers or {})
 
     def get_object(self, container, obj, **kwargs):
         self._call('get_object', container, obj)

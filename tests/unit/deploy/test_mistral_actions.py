@@ -14,6 +14,7 @@ import heat_deploy_runner as deploy
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
+from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
 
 EXECUTION_ID = '7d3a63a5-4a7e-4ad4-9d54-0b5b1f3a6c11'
@@ -27,7 +28,8 @@ def context():
 
 @pytest.fixture
 def cloud(heat, swift, monkeypatch):
-    clients = clients_mod.Clients(heat, functools.partial(deploy.transport_for, swift=swift))
+    clients = clients_mod.Clients(heat, functools.partial(deploy.transport_for, swift=swift),
+                                  swift)
     monkeypatch.setattr(clients_mod, 'clients_for', lambda security: clients)
     monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
     return clients
@@ -82,6 +84,25 @@ def test_trigger_makes_the_batch_runs_carrying_the_execution_as_operation(
     assert {operations.operation_of_run(run) for run in runs} == {operations.Operation(
         EXECUTION_ID, 'alice', '2026-11-24T10:00:00Z', component, runner='mistral')}
     assert {heat.configs[run.config_id]['name'] for run in runs} == {'mysql-BACKUP'}
+
+
+def test_trigger_reads_the_secret_inputs_from_the_store_mistral_never_holds(
+        cloud, context, heat, swift, component):
+    secret_store.put(swift, 'hdd-1', {'db_password': 'hunter2'})
+    made = actions.TriggerAction(component, 'BACKUP', ['s1'], 'alice', '2026-11-24T10:00:00Z',
+                                 input_values={'backup_dir': 'b'},
+                                 secret_ref='hdd-1').run(context)
+    [run] = [heat.software_deployments.get(run_id) for run_id in made['deployment_ids']]
+    given = {each['name']: each.get('value') for each in heat.configs[run.config_id]['inputs']}
+    assert (given['db_password'], given['backup_dir']) == ('hunter2', 'b')
+
+
+def test_trigger_with_its_secrets_gone_starts_nothing(cloud, context, heat, swift, component):
+    refused = actions.TriggerAction(component, 'BACKUP', ['s1'], 'alice',
+                                    '2026-11-24T10:00:00Z', secret_ref='hdd-1').run(context)
+    assert isinstance(refused, mistral_actions.Result)
+    assert 'heat-deploy-secrets/hdd-1' in refused.error
+    assert heat.deployments == {}
 
 
 def test_trigger_refuses_bad_input_as_an_action_error_and_makes_nothing(
