@@ -12,7 +12,7 @@ from devcloud import layout as layout_mod
 from bench import horizon_side
 
 # What each counted request went to; anything else is counted as "other".
-SERVICES = ('keystone', 'heat_api', 'swift_proxy')
+SERVICES = ('keystone', 'heat_api', 'swift_proxy', 'mistral')
 
 
 def horizon_env(layout):

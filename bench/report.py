@@ -209,6 +209,62 @@ def _rolling_cost(results):
              f'{found["mistral_over_form"]:.2f}', '- (reported)', '-')]
 
 
+def _service_calls(calls):
+    return ', '.join(f'{service} {count}' for service, count in sorted(calls.items())) or 'none'
+
+
+def _schedule_calls(results):
+    """Report-only: issue #17 asks for the Schedules page's backend calls at 10 and 1,000
+    schedules, and sets no goal for them. Per scale, the calls of the views after the first
+    (of the first view after making the schedules where they differ), their median time
+    against the page's three Mistral calls made directly, and the rows the cloud's Horizon
+    showed, also one schedule past Mistral's max_limit of 1,000 rows a list."""
+    found = results.get('schedule_calls')
+    if not found:
+        return []
+    rows = []
+    for scale, at in found['scales'].items():
+        first, again, http = at['first'], at['again'], at['http']
+        calls = _service_calls(again['calls'])
+        if first['calls'] != again['calls']:
+            calls += f' (first view: {_service_calls(first["calls"])})'
+        if not again['calls_constant']:
+            calls += ', not the same every view'
+        lists = at['mistral_lists']['median_seconds']
+        rows.append((f'Schedules page, {int(scale):,} schedules: backend calls per view',
+                     f'{calls}; median {_s(again["median_seconds"])} of '
+                     f'{len(again["seconds"])} views, HTTP '
+                     f'{"/".join(map(str, again["statuses"]))} (first view {first["status"]} '
+                     f'in {_s(first["seconds"])}); {_rows_shown(http, at["schedules"])}',
+                     f'its 3 Mistral lists called directly {_s(lists)}',
+                     f'{again["median_seconds"] / lists:.2f}', '- (reported)', '-'))
+    past = found.get('past_limit')
+    if past:
+        rows.append((f'Schedules page, {past["schedules"]:,} schedules (one past Mistral\'s '
+                     'list limit of 1,000)', _rows_shown(past, past['schedules']), '-', '-',
+                     '- (reported)', '-'))
+    made = [at['making'] for at in found['scales'].values()]
+    count, seconds = sum(each['made'] for each in made), sum(each['seconds'] for each in made)
+    deleting, failures = found['deleting'], len(found['failures'])
+    rows.append((f'making {count:,} schedules (environment, cron trigger and Mistral\'s '
+                 f'Keystone trust), {found["threads"]} threads (not a goal)',
+                 f'{seconds:.0f} s, {count / seconds:.1f} schedules/s (the last '
+                 f'{made[-1]["made"]:,}: one median {_s(made[-1]["one_median_seconds"])}, '
+                 f'p95 {_s(made[-1]["one_p95_seconds"])}'
+                 + (f'; {failures} failed' if failures else '')
+                 + f'); deleting all {deleting["deleted"]:,} took {deleting["seconds"]:.0f} s'
+                 + (f', {len(deleting["leftovers"])} left' if deleting['leftovers'] else ''),
+                 '-', '-', '-', '-'))
+    return rows
+
+
+def _rows_shown(http, schedules):
+    if 'rows' not in http:
+        return f'rows over HTTP not read: {http["error"]}'
+    return (f'{http["rows"]:,} of {schedules:,} rows shown over HTTP ({http["status"]} in '
+            f'{_s(http["seconds"])})')
+
+
 def _cloud_memory(results):
     found = results.get('cloud_memory')
     if not found:
@@ -256,8 +312,8 @@ def _seeding(results):
 def markdown(results):
     rows = (_list_cost(results) + _backend_calls(results) + _signal_to_screen(results)
             + _poll_cost(results) + _concurrent_polls(results) + _trigger_cost(results)
-            + _rolling_cost(results) + _config_cache(results) + _memory(results)
-            + _cloud_memory(results) + _seeding(results))
+            + _rolling_cost(results) + _schedule_calls(results) + _config_cache(results)
+            + _memory(results) + _cloud_memory(results) + _seeding(results))
     machine = results['machine']
     lines = ['# Benchmark results', '',
              'Written by `make bench` (bench/); raw numbers in bench/results.json. Medians of '

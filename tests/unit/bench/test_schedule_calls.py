@@ -1,0 +1,63 @@
+"""bench.schedule_calls makes records the dashboard's schedules read, never one that fires
+during the bench, and bench.report renders the figure."""
+
+import datetime
+
+from bench import report
+from bench import schedule_calls
+from heat_deploy_dashboard.content.schedules import schedules
+from heat_deploy_runner import workflows
+
+NAME = 'hdd-3f2a1b0c-9d8e-4f7a-8b6c-5d4e3f2a1b0c'
+
+
+def test_its_record_is_one_the_dashboard_schedules():
+    record = schedule_calls.schedule_record('config-id', 'demo-mysql-abc', 'mysql',
+                                            ['db-1', 'db-2'], '0 0 1 5 *')
+    assert workflows.schedule_input(record, NAME, 'demo')['server_ids'] == ['db-1', 'db-2']
+    assert schedules.valid_pattern(record['pattern'])
+
+
+def test_its_pattern_fires_months_away_whatever_the_day():
+    day = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+    while day.year == 2026:
+        pattern = schedule_calls.far_pattern(day)
+        assert schedules.valid_pattern(pattern)
+        [first] = schedules.next_times(pattern, count=1, now=day)
+        assert first - day > datetime.timedelta(days=120), (day, pattern)
+        day += datetime.timedelta(hours=13)
+
+
+def _at(count, calls, rows):
+    making = {'made': count, 'seconds': count / 2.5, 'per_second': 2.5,
+              'one_median_seconds': 3.2, 'one_p95_seconds': 5.1}
+    again = {'statuses': [200], 'seconds': [0.1, 0.12, 0.11, 0.1], 'median_seconds': 0.105,
+             'calls': {'keystone': 2, 'mistral': 3}, 'policy_checks': 51,
+             'calls_constant': True}
+    return {'first': {'status': 200, 'seconds': 2.5, 'calls': calls, 'policy_checks': 51},
+            'again': again, 'mistral_lists': {'seconds': [0.05] * 4, 'median_seconds': 0.05},
+            'schedules': count, 'making': making,
+            'http': {'status': 200, 'seconds': 1.5, 'rows': rows}}
+
+
+def test_the_report_gives_each_scale_the_limit_and_the_making():
+    results = {'machine': {'nproc': 2, 'cpu_model': 'x', 'ram_gb': 8, 'python': '3.11',
+                           'date': 'today', 'load_average_at_start': [1.0]},
+               'schedule_calls': {
+                   'threads': 8, 'failures': [], 'past_limit': {
+                       'status': 200, 'seconds': 3.0, 'rows': 1000, 'schedules': 1001},
+                   'deleting': {'deleted': 1001, 'seconds': 400.0, 'leftovers': []},
+                   'scales': {'10': _at(10, {'keystone': 2, 'mistral': 3}, 10),
+                              '1000': _at(990, {'heat_api': 5, 'keystone': 2, 'mistral': 3},
+                                          1000)}}}
+    results['schedule_calls']['scales']['1000']['schedules'] = 1000
+    table = report.markdown(results)
+    assert ('| Schedules page, 10 schedules: backend calls per view | keystone 2, mistral 3; '
+            'median 0.105 s of 4 views, HTTP 200 (first view 200 in 2.500 s); 10 of 10 rows '
+            'shown over HTTP (200 in 1.500 s) | its 3 Mistral lists called directly 0.050 s '
+            '| 2.10 | - (reported) | - |') in table
+    assert ('keystone 2, mistral 3 (first view: heat_api 5, keystone 2, mistral 3)'
+            in table)
+    assert '1,000 of 1,001 rows shown over HTTP' in table
+    assert 'making 1,000 schedules' in table
+    assert 'deleting all 1,001 took 400 s' in table
