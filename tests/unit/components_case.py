@@ -58,6 +58,12 @@ class ComponentsTestCase(helpers.TestCase):
         self.mock_resources_list.return_value = data.resource_list()
         self.mock_may_have_result.return_value = False
 
+    def serve_a_secret_input(self):
+        """serve(), mysql declaring one more input, a secret by its name (db_password)."""
+        secret = {'name': 'db_password', 'type': 'String', 'default': ''}
+        self.serve(configs=[dict(data.MYSQL, inputs=data.MYSQL['inputs'] + [secret])]
+                   + data.CONFIGS[1:])
+
     def heat_list_calls(self):
         return (self.mock_configs_list.call_count,
                 self.mock_deployments_list.call_count,

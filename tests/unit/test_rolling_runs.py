@@ -78,9 +78,7 @@ class RunInBatchesTests(ComponentsTestCase):
 
     def _serve_a_secret_input(self):
         test_data.with_workflows(self)
-        secret = {'name': 'db_password', 'type': 'String', 'default': ''}
-        self.serve(configs=[dict(data.MYSQL, inputs=data.MYSQL['inputs'] + [secret])]
-                   + data.CONFIGS[1:])
+        self.serve_a_secret_input()
 
     @helpers.create_mocks(SECRET_MOCKS)
     def test_a_secret_is_kept_in_object_storage_not_handed_to_the_workflow_service(self):

@@ -39,7 +39,6 @@ SCHEDULE_MOCKS = {**TRIGGER_MOCKS, api.mistral: (
     'schedule_record_delete', 'cron_triggers_list', 'cron_trigger_create',
     'cron_trigger_delete', 'rolling_runs_list'),
     api.swift: ('secrets_put', 'secrets_get', 'secrets_forget')}
-SECRET_INPUT = {'name': 'db_password', 'type': 'String', 'default': ''}
 
 
 def record(name=NAME, project='1', **changes):
@@ -126,8 +125,7 @@ class ScheduleFormTests(ComponentsTestCase):
 
     def _serve_a_secret_input(self):
         test_data.with_workflows(self)
-        self.serve(configs=[dict(data.MYSQL, inputs=data.MYSQL['inputs'] + [SECRET_INPUT])]
-                   + data.CONFIGS[1:])
+        self.serve_a_secret_input()
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_schedules_secret_is_kept_in_object_storage_mistral_holds_its_name(self):
@@ -383,8 +381,7 @@ class ChangeScheduleTests(ComponentsTestCase):
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_change_keeps_new_secrets_apart_and_forgets_the_old_once_it_stands(self):
-        self.serve(configs=[dict(data.MYSQL, inputs=data.MYSQL['inputs'] + [SECRET_INPUT])]
-                   + data.CONFIGS[1:])
+        self.serve_a_secret_input()
         old_ref = NAME + '/old'
         self.mock_schedule_record_get.return_value = record(
             input_values={'backup_dir': 'nightly'}, secret_names=['db_password'],
