@@ -19,6 +19,7 @@ import heat_deploy_runner as deploy
 from heat_deploy_runner import cli
 from heat_deploy_runner import definition
 from heat_deploy_runner import inputs as heat_inputs
+from heat_deploy_runner import masking
 from heat_deploy_runner.trigger import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.trigger import derived_name
 
@@ -141,9 +142,11 @@ def input_field(declared):
     if input_type == heat_inputs.COMMA_DELIMITED_LIST:
         kwargs['help_text'] = ' '.join(filter(None, [
             kwargs['help_text'], escape(_("Separate values with commas."))]))
-    # Spaces may matter to a script.
-    return forms.CharField(strip=False, widget=forms.TextInput(attrs),
-                           **kwargs)
+    # Spaces may matter to a script. A secret (by its name) is not shown on the screen; its
+    # value stays in the field, so that a form opened with one (Change Schedule) keeps it.
+    widget = (forms.PasswordInput(attrs, render_value=True)
+              if masking.is_secret_name(declared['name']) else forms.TextInput(attrs))
+    return forms.CharField(strip=False, widget=widget, **kwargs)
 
 
 def no_control_characters(value):

@@ -533,11 +533,14 @@ def _verdict(case, response):
 def test_bad_input_is_refused_clearly_and_creates_nothing(
         user, heat, swift, mistral, baseline, places, label):
     case = _BY_LABEL[label]
-    before = corpus.state(heat, swift, mistral)
+    # Mistral's lists (three more calls, twice a case) are read around the forms only: the
+    # GETs are counted in Heat and Swift, where any write of theirs would show.
+    workflows = mistral if case.method == 'POST' else None
+    before = corpus.state(heat, swift, workflows)
 
     response = _send(user, case, places)
 
-    after = corpus.state(heat, swift, mistral)
+    after = corpus.state(heat, swift, workflows)
     problems = []
     verdict = _verdict(case, response)
     if verdict:
@@ -545,7 +548,7 @@ def test_bad_input_is_refused_clearly_and_creates_nothing(
     created = before.changes(after)
     if created:
         problems.append(f'it created, changed or removed {created}')
-        corpus.undo(heat, swift, before, after, mistral)
+        corpus.undo(heat, swift, before, after, workflows)
     assert not problems, f'{"; ".join(problems)} -- {corpus.describe(response)}'
 
 

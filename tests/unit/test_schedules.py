@@ -388,8 +388,10 @@ class ChangeScheduleTests(ComponentsTestCase):
             secret_ref=old_ref)
         self.mock_secrets_get.return_value = {'db_password': 'hunter2'}
 
-        form = self.client.get(change_url()).context['form']
-        self.assertEqual('hunter2', form['input__db_password'].value())
+        res = self.client.get(change_url())
+        self.assertEqual('hunter2', res.context['form']['input__db_password'].value())
+        # Kept in the field to be sent back, not shown on the screen.
+        self.assertContains(res, 'type="password" name="input__db_password"')
 
         self.client.post(change_url(), mysql_form(repeat='0 2 * * *',
                                                   input__db_password='swordfish'))
