@@ -152,8 +152,8 @@ class _Schedules:
 def _three_lists(mistral_api, count):
     """The page's Mistral calls as api.mistral makes them (up to 1,000 schedules), on a bare
     client: what the page cannot cost less than."""
-    mistral_api.environments.list(limit=1000)
-    mistral_api.cron_triggers.list(limit=1000)
+    for listing in (mistral_api.environments.list, mistral_api.cron_triggers.list):
+        listing(limit=1000, sort_keys='name', sort_dirs='asc', name='gt:' + PREFIX)
     mistral_api.executions.list(
         workflow_name=workflows.ROLLING, sort_keys='created_at', sort_dirs='desc',
         limit=min(1000, 20 + 2 * count), include_output=True)

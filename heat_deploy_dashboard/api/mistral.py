@@ -102,21 +102,24 @@ def _own(request, rows):
 PAGE = 1000
 
 
-def _every(listing):
-    """Every row of a Mistral list, a page at a time (the marker is the last row's id)."""
-    rows, marker = [], ''
+def _every_schedules(listing):
+    """The rows of a Mistral list of named things (environments, cron triggers) whose names
+    may be schedules', a page at a time, in name order, each page after the last name seen:
+    Mistral 23 takes no marker for environments (it wants a UUID, then looks it up as a
+    name)."""
+    rows, after = [], SCHEDULE_PREFIX
     while True:
-        page = listing(marker=marker, limit=PAGE)
+        page = listing(limit=PAGE, sort_keys='name', sort_dirs='asc', name='gt:' + after)
         rows += page
-        if len(page) < PAGE:
+        if len(page) < PAGE or not page[-1].name.startswith(SCHEDULE_PREFIX):
             return rows
-        marker = page[-1].id
+        after = page[-1].name
 
 
 @profiler.trace
 def schedule_records(request):
     """The project's schedules' records: Mistral environments, ``variables`` a dict."""
-    return _own(request, _every(mistralclient(request).environments.list))
+    return _own(request, _every_schedules(mistralclient(request).environments.list))
 
 
 @profiler.trace
@@ -143,7 +146,7 @@ def schedule_record_delete(request, name):
 
 @profiler.trace
 def cron_triggers_list(request):
-    return _own(request, _every(mistralclient(request).cron_triggers.list))
+    return _own(request, _every_schedules(mistralclient(request).cron_triggers.list))
 
 
 @profiler.trace

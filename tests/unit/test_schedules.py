@@ -448,18 +448,21 @@ class ChangeScheduleTests(ComponentsTestCase):
 class MistralPagesTests(helpers.TestCase):
 
     def test_schedules_past_mistrals_page_are_read_page_by_page(self):
-        rows = [mock.Mock(id=str(i), project_id='1') for i in range(api.mistral.PAGE + 1)]
+        rows = [mock.Mock(project_id='1') for i in range(api.mistral.PAGE + 1)]
         for i, row in enumerate(rows):
             row.name = f'hdd-{i}'
 
-        def pages(marker, limit):
-            start = int(marker) + 1 if marker else 0
-            return rows[start:start + limit]
+        rows.sort(key=lambda row: row.name)
+
+        def pages(limit, sort_keys, sort_dirs, name):
+            after = name[len('gt:'):]
+            return [row for row in rows if row.name > after][:limit]
         client = mock.Mock()
         client.environments.list.side_effect = pages
         client.cron_triggers.list.side_effect = pages
 
+        request = mock.Mock(**{'user.project_id': '1'})
         with mock.patch.object(api.mistral, 'mistralclient', return_value=client):
-            self.assertEqual(rows, api.mistral.schedule_records(self.request))
-            self.assertEqual(rows, api.mistral.cron_triggers_list(self.request))
+            self.assertEqual(rows, api.mistral.schedule_records(request))
+            self.assertEqual(rows, api.mistral.cron_triggers_list(request))
         self.assertEqual(2, client.environments.list.call_count)
