@@ -1,7 +1,7 @@
 """Schedule calls: what the Schedules page asks of the services at 10 and at 1,000 schedules
 (issue #17), and what making that many schedules costs.
 
-The page reads the project's schedules in three Mistral calls up to 1,000 of them
+The page reads the project's schedules in three Mistral calls below 1,000 of them
 (schedules.listed: the environments holding their records, the cron triggers, the latest
 rolling executions), and the server names it shows, which Heat gives at most once a minute
 (server_names). Every HTTP request of a view is counted by service through the bench's own
@@ -150,7 +150,7 @@ class _Schedules:
 
 
 def _three_lists(mistral_api, count):
-    """The page's Mistral calls as api.mistral makes them (up to 1,000 schedules), on a bare
+    """The page's Mistral calls as api.mistral makes them (below 1,000 schedules), on a bare
     client: what the page cannot cost less than."""
     for listing in (mistral_api.environments.list, mistral_api.cron_triggers.list):
         listing(limit=1000, sort_keys='name', sort_dirs='asc', name='gt:' + PREFIX)

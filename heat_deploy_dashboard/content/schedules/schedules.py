@@ -117,7 +117,7 @@ class Schedule:
 
 def listed(request):
     """The project's schedules, with their triggers and latest operations: three calls to
-    Mistral up to a thousand schedules (Mistral's page), two more per thousand beyond."""
+    Mistral below a thousand schedules (Mistral's page), two more from each thousand on."""
     records = api.mistral.schedule_records(request)
     triggers = {each.name: each for each in api.mistral.cron_triggers_list(request)}
     # The latest operations of every schedule, within Mistral's largest page.
