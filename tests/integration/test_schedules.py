@@ -4,6 +4,7 @@ schedule and its record survive restarts of Horizon and of Mistral's API; pause,
 delete; a server no longer the project's named on the row; a secret input kept in the
 project's Swift, not in Mistral."""
 
+import concurrent.futures
 import datetime
 import json
 import re
@@ -178,3 +179,24 @@ def test_a_schedules_secret_is_kept_in_swift_not_mistral_and_goes_with_it(
     user.post('/project/schedules/', {'action': f'schedules__delete__{name}'})
     assert ref not in {each['name'] for each in swift.get_container(
         secret_store.CONTAINER, full_listing=True)[1]}
+
+
+def test_more_schedules_than_mistral_answers_in_a_page_are_all_listed(
+        user, mistral, demo_resources):
+    """Mistral answers 1,000 rows a list, and takes no marker for environments (it wants a
+    UUID, then looks it up by name): the page must still show every schedule. Records alone
+    (no triggers, so no trusts): that is what the page pages through."""
+    record = {'component_id': demo_resources['mysql'], 'component_name': 'mysql',
+              'run_name': 'mysql', 'action': 'BACKUP', 'server_ids': [], 'input_values': {},
+              'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 10, 'pattern': NEVER['repeat'],
+              'once_at': None, 'owner': 'demo', 'paused': True}
+    names = [f'hdd-{uuid.uuid4()}' for _each in range(1001)]
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda name: mistral.environments.create(
+            name=name, variables=record, scope='private'), names))
+    try:
+        _page, rows = _schedule_rows(user)
+        assert set(names) <= set(rows), f'{len(set(names) - set(rows))} not listed'
+    finally:
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            list(pool.map(mistral.environments.delete, names))
