@@ -5,19 +5,33 @@ server id, the action and where to send the result. Like the CLI
 (heatclient.common.deployment_utils.build_derived_config_params), a run
 therefore posts a *derived* config and points its deployment at it. The
 input order and shape here are the CLI's, so servers, hooks and Heat itself
-see exactly what they see for ``openstack software deployment create``.
+see what they see for ``openstack software deployment create``.
+
+The values take the shape the action's tool takes (``values_as``). The stock
+script hook (heat-agents' hook-script) puts every input into the script's
+environment as it is, and a Number, a Boolean or no value at all stops it
+with a TypeError before the script runs: for it each value is text, as the
+CLI sends it. Hooks that write the inputs to a file (ansible, puppet's hiera,
+salt, chef) get typed values, where types survive and matter.
 """
 
 import copy
+import json
 from collections.abc import Iterable, Mapping
 
 from heatclient import exc as heat_exc
+
+from heat_deploy_runner import inputs as input_types
+from heat_deploy_runner.messages import InputError
 
 SERVER_ID = 'deploy_server_id'
 ACTION = 'deploy_action'
 SIGNAL_TRANSPORT = 'deploy_signal_transport'
 
 DEFAULT_GROUP = 'Heat::Ungrouped'
+COMPONENT_GROUP = 'component'
+# The hooks that hand inputs to what they run as environment variables: text only.
+TEXT_TOOLS = frozenset({'script'})
 # The key of a derived config's options that holds the operation that started its run
 # (operations.py); a hook reads only the options it knows.
 OPERATION_OPTION = 'heat_deploy_dashboard'
@@ -42,6 +56,43 @@ def string_input(name: str, value, description: str) -> dict:
     """One String input of a derived config, shaped as heatclient shapes it."""
     return {'name': name, 'description': description,
             'type': 'String', 'value': value}
+
+
+def tool_of(source: Mapping, action: str) -> str:
+    """The hook the server runs for this action: a component's entry's tool (as
+    55-heat-config picks it), otherwise the config's group."""
+    group = source.get('group') or DEFAULT_GROUP
+    if group != COMPONENT_GROUP:
+        return group
+    for entry in (source.get('config') or {}).get('configs') or []:
+        if action in (entry.get('actions') or ()):
+            return entry.get('tool') or ''
+    return ''
+
+
+def values_as(tool: str, declared: Mapping, value):
+    """A declared input's value as the tool takes it: text for the script hook, exactly
+    what the CLI sends (a Number as its decimal text, a Boolean true or false, a
+    CommaDelimitedList a,b, Json its JSON text, no value empty), otherwise of its type."""
+    if tool not in TEXT_TOOLS:
+        if value is None or value == '':
+            return value
+        try:
+            return input_types.coerce_value(declared['name'], declared.get('type'), value)
+        except InputError:
+            # A default Heat took and the tool will judge: passed on as it is.
+            return value
+    if value is None:
+        return ''
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return 'true' if value else 'false'
+    if isinstance(value, list) and declared.get('type') == input_types.COMMA_DELIMITED_LIST:
+        return ','.join(str(item) for item in value)
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
 
 
 def _options(source_options, operation_option):
@@ -69,11 +120,13 @@ def build_derived_config(source, *, name: str, action: str, server_id: str,
     """
     source = as_dict(source)
     overrides = dict(input_values)
+    tool = tool_of(source, action)
     inputs = copy.deepcopy(source.get('inputs')) or []
     for declared in inputs:
-        declared['value'] = overrides.pop(declared['name'],
-                                          declared.get('default'))
-    inputs.extend({'name': extra, 'type': 'String', 'value': value}
+        declared['value'] = values_as(tool, declared, overrides.pop(
+            declared['name'], declared.get('default')))
+    inputs.extend({'name': extra, 'type': 'String',
+                   'value': values_as(tool, {'name': extra}, value)}
                   for extra, value in overrides.items())
     inputs.extend([
         string_input(SERVER_ID, server_id,

@@ -55,8 +55,8 @@ class ApiDeployTests(helpers.TestCase):
                    if c['id'] != self.config_id]
         self.assertEqual({'mysql-BACKUP'}, {c['name'] for c in derived})
         self.assertEqual(
-            {14}, {deploy.derived_input_values(c)['retention_days']
-                   for c in derived})
+            {'14'}, {deploy.derived_input_values(c)['retention_days']
+                     for c in derived})
         # One signal container per server, in the user's own account.
         self.assertEqual(2, len(self.swift.containers))
         self.mock_swift_connection.assert_called_once_with(self.request)

@@ -7,6 +7,8 @@ import pytest
 from heat_deploy_runner.derived import build_derived_config
 from heat_deploy_runner.derived import derived_input_values
 from heat_deploy_runner.derived import is_derived_for
+from heat_deploy_runner.derived import tool_of
+from heat_deploy_runner.derived import values_as
 from heat_deploy_runner.tempurl import TempUrlSignal
 
 from .fakes import FakeSwift
@@ -28,6 +30,17 @@ SOURCE = {
     'options': {'retries': 2},
 }
 OVERRIDES = {'target': '/srv/backup', 'note': 'nightly', 'level': '9'}
+# The same action run by a hook that writes its inputs to a file: values keep their types.
+STRUCTURED = copy.deepcopy(SOURCE)
+STRUCTURED['config']['configs'][0]['tool'] = 'ansible'
+
+
+def _as_text(params):
+    """heatclient's derived config with each value as the CLI's --input-value sends it."""
+    for each in params['inputs']:
+        value = each.get('value')
+        each['value'] = '' if value is None else str(value)
+    return params
 
 
 def _heatclient(source, transport, signal_id=None, overrides=OVERRIDES):
@@ -44,7 +57,7 @@ def _ours(source, transport, signal_inputs=(), overrides=OVERRIDES):
 
 
 @pytest.mark.parametrize('source', [
-    SOURCE, SoftwareConfig(None, copy.deepcopy(SOURCE), loaded=True)])
+    STRUCTURED, SoftwareConfig(None, copy.deepcopy(STRUCTURED), loaded=True)])
 def test_no_signal_matches_heatclient(source):
     ours = _ours(source, 'NO_SIGNAL')
     assert ours == _heatclient(source, 'NO_SIGNAL')
@@ -56,19 +69,66 @@ def test_no_signal_matches_heatclient(source):
 def test_temp_url_signal_matches_heatclient():
     target = TempUrlSignal(FakeSwift()).prepare('mysql-BACKUP', 60)
     signal_id = target.values['deploy_signal_id']
-    ours = _ours(SOURCE, 'TEMP_URL_SIGNAL', target.inputs)
-    assert ours == _heatclient(SOURCE, 'TEMP_URL_SIGNAL', signal_id)
+    ours = _ours(STRUCTURED, 'TEMP_URL_SIGNAL', target.inputs)
+    assert ours == _heatclient(STRUCTURED, 'TEMP_URL_SIGNAL', signal_id)
     assert [each['name'] for each in ours['inputs']][-5:] == [
         'deploy_server_id', 'deploy_action', 'deploy_signal_transport',
         'deploy_signal_id', 'deploy_signal_verb']
 
 
+def test_a_script_gets_heatclients_config_with_every_value_as_text():
+    # heat-agents' hook-script puts each value into the environment as it is: an int or
+    # None stops it with a TypeError before the script runs.
+    ours = _ours(SOURCE, 'NO_SIGNAL')
+    assert ours == _as_text(_heatclient(SOURCE, 'NO_SIGNAL'))
+
+
 def test_declared_inputs_get_override_or_default():
-    values = derived_input_values(_ours(SOURCE, 'NO_SIGNAL'))
+    values = derived_input_values(_ours(STRUCTURED, 'NO_SIGNAL'))
     assert values['target'] == '/srv/backup'
     assert values['port'] == 3306
     assert values['compress'] is None
     assert values['note'] == 'nightly'
+
+
+@pytest.mark.parametrize('input_type, value, text', [
+    ('String', 'a "quoted"\nline ü', 'a "quoted"\nline ü'),
+    ('Number', 2, '2'),
+    ('Number', 2.5, '2.5'),
+    ('Number', '7', '7'),
+    ('Boolean', True, 'true'),
+    ('Boolean', False, 'false'),
+    ('CommaDelimitedList', ['a', 'b c'], 'a,b c'),
+    ('CommaDelimitedList', [], ''),
+    ('Json', {'key': ['ü', 1]}, '{"key": ["ü", 1]}'),
+    ('Json', [1, 2], '[1, 2]'),
+    ('String', None, ''),
+])
+def test_the_script_hook_gets_text_as_the_cli_sends_it(input_type, value, text):
+    assert values_as('script', {'name': 'x', 'type': input_type}, value) == text
+
+
+@pytest.mark.parametrize('input_type, value, typed', [
+    ('Number', '7', 7),
+    ('Number', 2.5, 2.5),
+    ('Boolean', 'true', True),
+    ('CommaDelimitedList', 'users,posts', ['users', 'posts']),
+    ('Json', '{"a": 1}', {'a': 1}),
+    ('String', 'text', 'text'),
+    ('Number', None, None),
+    # A default the tool will judge itself: left as Heat took it.
+    ('Number', 'many', 'many'),
+])
+def test_structured_hooks_get_typed_values(input_type, value, typed):
+    assert values_as('ansible', {'name': 'x', 'type': input_type}, value) == typed
+
+
+def test_the_tool_is_the_actions_entrys_or_the_configs_group():
+    assert tool_of(SOURCE, 'BACKUP') == 'script'
+    assert tool_of(STRUCTURED, 'BACKUP') == 'ansible'
+    assert tool_of(SOURCE, 'RESTORE') == ''
+    assert tool_of({'group': 'script'}, 'CREATE') == 'script'
+    assert tool_of({}, 'CREATE') == 'Heat::Ungrouped'
 
 
 def test_unknown_overrides_become_string_inputs():

@@ -53,7 +53,7 @@ def test_two_servers_get_two_runs(heat, swift, source_id):
         assert values['deploy_server_id'] == deployment.server_id
         assert values['deploy_action'] == 'BACKUP'
         assert values['deploy_signal_transport'] == 'TEMP_URL_SIGNAL'
-        assert values['port'] == 3307
+        assert values['port'] == '3307'  # text, as the script hook takes it
         container, object_name = signal_location(values)
         assert swift.containers[container] == {object_name: b''}
         containers.add(container)
