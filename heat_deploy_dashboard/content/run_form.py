@@ -33,16 +33,18 @@ MAX_TIMEOUT_MINUTES = 7 * 24 * 60
 
 # Signal transports offered, in order; the first available is the default.
 # The service each needs comes from api.deploy.
+# Each says what the server must run for it (README, "Signal transports").
 TRANSPORTS = (
     ('TEMP_URL_SIGNAL',
      _("Wait for the result (the server reports back through Object "
-       "Storage)")),
+       "Storage; any heat-agents can)")),
     ('ZAQAR_SIGNED_URL_SIGNAL',
      _("Wait for the result (the server reports back through a Messaging "
-       "queue)")),
+       "queue; it needs heat-deploy-notify, which stock heat-agents "
+       "lacks)")),
     ('NO_SIGNAL',
      _("Do not wait for a result (the deployment is marked complete at "
-       "once)")),
+       "once; nothing comes back)")),
 )
 SERVICE_NAMES = {
     'object-store': _("Object Storage"),
@@ -163,7 +165,11 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
     """A form that runs an action of a config: subclasses add what to run
     where, and call add_input_fields() once their own fields are set."""
 
-    transport = forms.ChoiceField(label=_("Result"))
+    transport = forms.ChoiceField(
+        label=_("Result"),
+        help_text=_("How the server sends its result back. A server whose "
+                    "agent cannot send it over the way chosen runs the "
+                    "action, and the run waits until its timeout."))
     timeout = forms.IntegerField(
         label=_("Timeout (minutes)"), initial=DEFAULT_TIMEOUT_MINUTES,
         min_value=1, max_value=MAX_TIMEOUT_MINUTES,

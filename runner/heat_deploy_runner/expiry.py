@@ -33,6 +33,9 @@ TIMED_OUT_PREFIX = 'Timed out: '
 TIMED_OUT_REASON = (TIMED_OUT_PREFIX +
                     'the server did not report back by %(deadline)s')
 MINUTES_SUFFIX = ' (timeout: %(minutes)d min)'
+# Nothing came back, so the server cannot say why: these are the two ways it happens.
+UNREPORTED_SUFFIX = ('. Its agent either never ran it or could not send the result over '
+                     '%(transport)s.')
 
 _TEMP_URL_EXPIRES = 'temp_url_expires'
 
@@ -100,14 +103,16 @@ def _minutes(config, run_deadline: datetime) -> int | None:
 
 def timed_out_reason(config, run_deadline: datetime) -> str:
     """"Timed out: the server did not report back by <UTC, seconds>Z
-    (timeout: <N> min)"; without the minutes when the config's creation time
-    is unknown."""
+    (timeout: <N> min). Its agent either never ran it or could not send the
+    result over <transport>."; without the minutes when the config's
+    creation time is unknown."""
     reason = TIMED_OUT_REASON % {
         'deadline': _utc(run_deadline).strftime('%Y-%m-%dT%H:%M:%SZ')}
     minutes = _minutes(config, run_deadline)
     if minutes:
         reason += MINUTES_SUFFIX % {'minutes': minutes}
-    return reason
+    transport = derived.derived_input_values(config).get(derived.SIGNAL_TRANSPORT)
+    return reason + UNREPORTED_SUFFIX % {'transport': transport}
 
 
 def is_overdue(deployment, config, now: datetime | None = None) -> bool:

@@ -7,6 +7,7 @@ from heatclient import exc as heat_exc
 import pytest
 from swiftclient import exceptions as swift_exc
 
+from devcloud import servers
 import heat_deploy_runner as deploy
 from heat_deploy_runner import runs
 from tests.integration import dashboard
@@ -43,7 +44,7 @@ def test_cancel_from_the_table_then_the_late_result_shows_on_the_runs_page(
     # Long enough for the cancel to land while it runs, even on a just-started Horizon.
     run = run_backup(pause_seconds='12')
     config = heat.software_configs.get(run.config_id)
-    marker = cloud.layout.path('servers', 'demo-db-2', 'deployed', config.id)
+    marker = servers.deployed_marker(cloud.layout, 'demo-db-2', config.id)
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
 
     response = _table_action(user, 'cancel', run.id)
@@ -135,7 +136,10 @@ def test_a_run_whose_server_never_answers_fails_as_timed_out(user, heat, find_tr
         row = waiting.wait_for('the run to time out', poll, timeout=120, interval=2)
         assert 'Timed out: the server did not report back by ' in row
         shown = heat.software_deployments.get(run.id)
-        assert (shown.status, shown.status_reason.endswith('(timeout: 1 min)')) == ('FAILED', True)
+        assert shown.status == 'FAILED'
+        assert shown.status_reason.endswith(
+            '(timeout: 1 min). Its agent either never ran it or could not send the result over '
+            'TEMP_URL_SIGNAL.')
     finally:
         deploy.delete(heat, run.id, find_transport)
 
@@ -150,7 +154,7 @@ def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
         return run
 
     # Still running when its page is used: no agent reads this server. Nor the newer runs':
-    # a demo agent would spend some 75 s running them after the test, and the next test's
+    # a server's agent would spend some 75 s running them after the test, and the next test's
     # run on that server would wait behind them.
     target = start('TEMP_URL_SIGNAL', 'no-agent-reads-this-server')
     # Heat's times are in whole seconds, and runs of one second are listed in the order of

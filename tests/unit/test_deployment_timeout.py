@@ -17,7 +17,8 @@ RUNNING_ID = RUNNING['id']
 CREATED = '2025-03-02T11:10:00Z'
 PAST = 1740915600
 FUTURE = 4102444800  # 2100
-REASON = 'Timed out: the server did not report back by 2025-03-02T11:40:00Z (timeout: 30 min)'
+REASON = ('Timed out: the server did not report back by 2025-03-02T11:40:00Z (timeout: 30 min). '
+          'Its agent either never ran it or could not send the result over TEMP_URL_SIGNAL.')
 
 
 def _run_config(expires):

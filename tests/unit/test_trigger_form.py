@@ -145,7 +145,7 @@ class TriggerFormTests(ComponentsTestCase):
         self.assertEqual('TEMP_URL_SIGNAL', res.context['form']['transport'].initial)
         self.assertRegex(_input_tag(res, 'transport', 'ZAQAR_SIGNED_URL_SIGNAL'),
                          r' disabled\b')
-        self.assertContains(res, 'through a Messaging queue): not available, it needs '
+        self.assertContains(res, 'which stock heat-agents lacks): not available, it needs '
                                  'Messaging, which is not in your service catalog')
         self.assertEqual(['transport'], list(posted.context['form'].errors))
         self.mock_trigger_action.assert_not_called()

@@ -1,6 +1,7 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
+from heat_deploy_dashboard.content import agent_polling
 from heat_deploy_dashboard.content.deployments import operations
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import server_names
@@ -38,6 +39,7 @@ class OverviewTab(tabs.Tab):
             'inputs': runs.run_inputs(config) if config else [],
             'signal': runs.signal_details(config) if config else {},
             'duration': runs.format_duration(runs.duration(deployment)),
+            'agent_note': agent_polling.waiting_note(deployment, config),
         }
 
 

@@ -1,0 +1,41 @@
+"""What a running run's page can say of the server's agent, which sends no word until it has a
+result: how long the server has had the run, against how often its agent looks for new runs.
+
+Stock images poll their metadata every 30 s (os-collect-config's default; Heat's metadata sets
+none), so the first half minute of a run is the agent not having looked yet, and a run that
+never started looks like one that runs long. A cloud whose images poll at another interval says
+so in HEAT_DEPLOY_AGENT_POLLING_INTERVAL (seconds).
+"""
+
+from django.conf import settings
+from django.utils.translation import gettext
+
+from heat_deploy_runner import derived
+from heat_deploy_runner import runs
+
+DEFAULT_POLLING_INTERVAL = 30
+
+
+def polling_interval():
+    return getattr(settings, 'HEAT_DEPLOY_AGENT_POLLING_INTERVAL', DEFAULT_POLLING_INTERVAL)
+
+
+def waiting_note(deployment, config):
+    """A sentence for a run still waiting on its server, None for any other."""
+    if deployment.get('status') != 'IN_PROGRESS':
+        return None
+    values = derived.derived_input_values(config or {})
+    if values.get(derived.SIGNAL_TRANSPORT) == 'NO_SIGNAL':
+        return None
+    had = runs.duration(deployment)
+    if had is None:
+        return None
+    interval = polling_interval()
+    words = {'had': runs.format_duration(had), 'interval': interval}
+    if had.total_seconds() < interval:
+        return gettext('The server has had this run for %(had)s. Its agent looks for new runs '
+                       'every %(interval)s s, so it may not have started it yet.') % words
+    return gettext('The server has had this run for %(had)s. Its agent looks for new runs '
+                   'every %(interval)s s and sends nothing until the run ends: it is still '
+                   'running, or the agent has not run it (stopped, or without a hook for the '
+                   'action\'s tool).') % words
