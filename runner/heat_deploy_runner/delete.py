@@ -11,9 +11,11 @@ import logging
 
 from heatclient import exc as heat_exc
 
+from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner import derived
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import Message
+from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.signals import SignalTransport
 from heat_deploy_runner.transports import transport_of
 
@@ -69,7 +71,8 @@ def delete(heat, deployment_id: str,
     transport = transport_of(values, find_transport)
     if transport is not None:
         try:
-            transport.cleanup(values)
+            transport.cleanup(values, may_still_report=(
+                deployment.get('status') == IN_PROGRESS or is_cancelled(deployment)))
         except Exception:
             LOG.warning('Could not remove the %s signal target of '
                         'deployment %s', transport.name, deployment_id,

@@ -99,8 +99,13 @@ class SignalTransport(abc.ABC):
         return None
 
     @abc.abstractmethod
-    def cleanup(self, input_values: Mapping[str, object]) -> None:
-        """Remove the signal target; one that is already gone is fine."""
+    def cleanup(self, input_values: Mapping[str, object],
+                may_still_report: bool = False) -> None:
+        """Remove the signal target; one that is already gone is fine.
+
+        ``may_still_report``: the run's server may send its result later (it was running,
+        or cancelled while it ran).
+        """
 
 
 class NoSignal(SignalTransport):
@@ -119,5 +124,6 @@ class NoSignal(SignalTransport):
     def read_result(self, input_values: Mapping[str, object]) -> None:
         return None
 
-    def cleanup(self, input_values: Mapping[str, object]) -> None:
+    def cleanup(self, input_values: Mapping[str, object],
+                may_still_report: bool = False) -> None:
         """Nothing was made, so nothing is removed."""

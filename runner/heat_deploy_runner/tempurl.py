@@ -172,7 +172,9 @@ class TempUrlSignal(SignalTransport):
             return True
         return headers.get('content-length') != '0'
 
-    def cleanup(self, input_values: Mapping[str, object]) -> None:
+    def cleanup(self, input_values: Mapping[str, object],
+                may_still_report: bool = False) -> None:
+        # A later PUT finds no container (404): nothing is made again.
         self._remove(*signal_location(input_values))
 
     def _account_key(self) -> str:

@@ -14,6 +14,13 @@ poller for the claim's life, applies it while the deployment is still
 IN_PROGRESS, then deletes it. A result that arrives after a cancel is
 released instead and stays readable as the late result.
 
+Zaqar cannot revoke a signed URL, and a POST through one makes a deleted
+queue again: a run deleted while its server may still report would leave a
+queue holding its output for two weeks. Such a queue is noted in the
+project's queue DELETED_QUEUES until its URL expires, and deleted again at
+each later prepare and cleanup of a run of this transport (a sweep of at
+most one page of notes), the last time once its URL has expired.
+
 What the server sends (README, "Writing a hook for Zaqar"): POST
 ``<deploy_zaqar_endpoint><deploy_zaqar_paths>`` with the headers
 URL-Signature, URL-Expires, URL-Methods, URL-Paths, X-Project-ID (from the
@@ -23,6 +30,7 @@ deploy_status_code, <outputs>}}]}``.
 """
 
 from collections.abc import Mapping
+import datetime
 import logging
 import re
 
@@ -59,6 +67,11 @@ MAX_PAGE = 20
 CLAIM_SECONDS = 60
 CLAIM_GRACE_SECONDS = 60
 
+DELETED_QUEUES = 'heat-deploy-deleted-signal-queues'
+# Zaqar's default max_message_ttl: a note lives at most this long.
+MAX_NOTE_SECONDS = 14 * 24 * 3600
+MIN_NOTE_SECONDS = 60
+
 
 def queue_name(name: str) -> str:
     """"<name>-<uuid4>", with name made a valid and short enough prefix."""
@@ -82,6 +95,22 @@ def _signal_inputs(endpoint: str, queue: str, signed: Mapping) -> tuple:
     )
 
 
+def _expiry(input_values: Mapping[str, object]) -> datetime.datetime | None:
+    """When the run's signed URL stops working (Zaqar writes naive UTC)."""
+    try:
+        moment = datetime.datetime.fromisoformat(
+            str(input_values[EXPIRES]).replace('Z', '+00:00'))
+    except (KeyError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.timezone.utc)
+    return moment
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
 def _result_of(message) -> dict | None:
     if isinstance(message.body, dict):
         return message.body
@@ -100,8 +129,10 @@ class ZaqarSignedUrlSignal(SignalTransport):
 
     def __init__(self, zaqar):
         self._zaqar = zaqar
+        self._swept = False
 
     def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
+        self._sweep()
         queue = self._zaqar.queue(queue_name(name), force_create=True)
         try:
             signed = queue.signed_url(['messages'], methods=['POST'],
@@ -135,6 +166,15 @@ class ZaqarSignedUrlSignal(SignalTransport):
                 return result
         return None
 
+    def may_have_result(self, input_values: Mapping[str, object]) -> bool:
+        # One look at the queue's counts, where a show in Heat and a claim cost two calls.
+        # Any failure to look is for the claim to explain.
+        try:
+            stats = self._zaqar.queue(input_values[QUEUE], auto_create=False).stats
+            return stats['messages']['total'] != 0
+        except Exception:
+            return True
+
     def claim_result(self, input_values: Mapping[str, object]
                      ) -> ClaimedResult | None:
         queue = self._zaqar.queue(input_values[QUEUE], auto_create=False)
@@ -156,9 +196,40 @@ class ZaqarSignedUrlSignal(SignalTransport):
         return ClaimedResult(result, consume=message.delete,
                              release=claim.delete)
 
-    def cleanup(self, input_values: Mapping[str, object]) -> None:
-        queue = self._zaqar.queue(input_values[QUEUE], auto_create=False)
+    def cleanup(self, input_values: Mapping[str, object],
+                may_still_report: bool = False) -> None:
+        self._delete_queue(input_values[QUEUE])
+        self._sweep()
+        expires = _expiry(input_values)
+        if may_still_report and expires is not None and expires > _now():
+            seconds = (expires - _now()).total_seconds() + MIN_NOTE_SECONDS
+            self._zaqar.queue(DELETED_QUEUES).post({
+                'body': {'queue': input_values[QUEUE], 'until': expires.isoformat()},
+                'ttl': int(min(max(seconds, MIN_NOTE_SECONDS), MAX_NOTE_SECONDS))})
+
+    def _delete_queue(self, name: str) -> None:
         try:
-            queue.delete()
+            self._zaqar.queue(name, auto_create=False).delete()
         except zaqar_errors.ResourceNotFound:
             pass
+
+    def _sweep(self) -> None:
+        """Delete again the queues of runs deleted while their server could still
+        report, and forget those whose URL has expired. Once per transport (a request),
+        and never in the way of the run it is called for."""
+        if self._swept:
+            return
+        self._swept = True
+        try:
+            ledger = self._zaqar.queue(DELETED_QUEUES, auto_create=False)
+            notes = list(ledger.messages(echo=True, limit=MAX_PAGE))
+            for note in notes:
+                body = note.body if isinstance(note.body, dict) else {}
+                if body.get('queue'):
+                    self._delete_queue(body['queue'])
+                if (_expiry({EXPIRES: body.get('until')}) or _now()) <= _now():
+                    note.delete()
+        except zaqar_errors.ResourceNotFound:
+            pass
+        except Exception:
+            LOG.warning('Could not sweep the queues of deleted runs', exc_info=True)

@@ -9,6 +9,7 @@ from heat_deploy_runner.derived import derived_input_values
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.transports import transport_for
 from heat_deploy_runner.trigger import trigger
+from heat_deploy_runner import zaqar as zaqar_mod
 
 
 @pytest.fixture
@@ -100,3 +101,21 @@ def test_failing_to_delete_the_deployment_keeps_everything(
     assert deployment.id in heat.deployments
     assert deployment.config_id in heat.configs
     assert len(swift.containers) == 1
+
+
+@pytest.mark.parametrize('finished, noted', [(False, True), (True, False)],
+                         ids=['running', 'finished'])
+def test_a_zaqar_run_deleted_while_its_server_may_report_has_its_queue_noted(
+        heat, zaqar, source_id, finished, noted):
+    find_zaqar = functools.partial(transport_for, zaqar=zaqar)
+    [run] = trigger(heat, find_zaqar('ZAQAR_SIGNED_URL_SIGNAL'), config_id=source_id,
+                    action='BACKUP', server_ids=['s1']).created
+    queue = derived_input_values(heat.configs[run.config_id])['deploy_zaqar_queue']
+    if finished:
+        heat.software_deployments.update(run.id, status='COMPLETE')
+
+    assert delete(heat, run.id, find_zaqar) == []
+
+    assert queue not in zaqar.queues
+    notes = [m['body']['queue'] for m in zaqar.queues.get(zaqar_mod.DELETED_QUEUES, [])]
+    assert notes == ([queue] if noted else [])

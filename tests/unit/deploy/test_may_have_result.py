@@ -26,13 +26,15 @@ def test_a_temp_url_run_is_asked_with_a_head_of_its_object(heat, swift):
     assert may_have_result(config, find) is True
 
 
-def test_a_transport_with_no_cheap_look_says_it_may(heat, zaqar):
+def test_a_zaqar_run_is_asked_with_one_look_at_its_queues_counts(heat, zaqar):
     find = functools.partial(transport_for, zaqar=zaqar)
     config = _run_config(heat, find('ZAQAR_SIGNED_URL_SIGNAL'))
     made = len(zaqar.calls)
 
+    assert may_have_result(config, find) is False
+    assert [call[0] for call in zaqar.calls[made:]] == ['queue', 'queue.stats']
+    zaqar.post(derived_input_values(config)['deploy_zaqar_queue'], {'deploy_status_code': 0})
     assert may_have_result(config, find) is True
-    assert len(zaqar.calls) == made
 
 
 def test_a_config_naming_no_transport_the_dashboard_knows_says_it_may():

@@ -56,7 +56,8 @@ def test_prepare_signs_post_to_the_queues_messages_for_the_timeout():
     [(_method, _args, kwargs)] = client.called('queue.signed_url')
     assert kwargs == {'paths': ['messages'], 'methods': ['POST'],
                       'ttl_seconds': 45 * 60}
-    [(_method, _args, kwargs)] = client.called('queue')
+    [(_method, _args, kwargs)] = [call for call in client.called('queue')
+                                  if call[1][0] != zaqar.DELETED_QUEUES]
     assert kwargs['force_create'] is True
 
 
@@ -167,7 +168,8 @@ def test_read_result_finds_the_newest_of_more_than_the_default_page():
     for number in range(11):
         client.post(queue, {'deploy_stdout': str(number)})
     assert transport.read_result(values) == {'deploy_stdout': '10'}
-    [(_method, _args, kwargs)] = client.called('queue.messages')
+    [(_method, _args, kwargs)] = [call for call in client.called('queue.messages')
+                                  if call[1][0] == queue]
     assert kwargs['limit'] == 20
 
 
@@ -269,3 +271,72 @@ def test_cleanup_reports_real_errors():
     client.fail('queue.delete', zaqar_errors.ForbiddenError())
     with pytest.raises(zaqar_errors.ForbiddenError):
         transport.cleanup(values)
+
+
+def _noted(client):
+    return [m['body']['queue'] for m in client.queues.get(zaqar.DELETED_QUEUES, [])]
+
+
+def test_a_queue_deleted_while_its_server_may_report_is_deleted_again_later():
+    client, transport, values = _prepared()
+    queue = values['deploy_zaqar_queue']
+    transport.cleanup(values, may_still_report=True)
+    assert queue not in client.queues
+    assert _noted(client) == [queue]
+    # The server's late POST through its signed URL makes the queue again.
+    client.post(queue, {'deploy_stdout': 'secret output'})
+
+    ZaqarSignedUrlSignal(client).prepare('another-run', 60)
+
+    assert queue not in client.queues
+    # Noted on until its URL expires: the server may post once more.
+    assert _noted(client) == [queue]
+
+
+def test_a_note_is_dropped_once_the_queues_url_has_expired(monkeypatch):
+    client, transport, values = _prepared()
+    transport.cleanup(values, may_still_report=True)
+    later = zaqar._expiry(values) + datetime.timedelta(seconds=1)
+    monkeypatch.setattr(zaqar, '_now', lambda: later)
+    client.post(values['deploy_zaqar_queue'], {'deploy_stdout': 'late'})
+
+    ZaqarSignedUrlSignal(client).prepare('another-run', 60)
+
+    assert values['deploy_zaqar_queue'] not in client.queues
+    assert _noted(client) == []
+
+
+def test_the_note_lives_until_the_url_expires():
+    client, transport, values = _prepared()
+    transport.cleanup(values, may_still_report=True)
+    [note] = client.queues[zaqar.DELETED_QUEUES]
+    assert 59 * 60 < note['ttl'] <= 61 * 60
+
+
+def test_a_finished_runs_queue_is_not_noted():
+    client, transport, values = _prepared()
+    transport.cleanup(values)
+    assert _noted(client) == []
+
+
+def test_a_sweep_that_fails_does_not_stop_the_run():
+    client = FakeZaqar()
+    client.fail('queue.messages', zaqar_errors.ServiceUnavailableError())
+    target = ZaqarSignedUrlSignal(client).prepare('run', 60)
+    assert target.values['deploy_zaqar_queue'] in client.queues
+
+
+def test_a_look_at_the_queues_counts_tells_whether_a_result_may_be_there():
+    client, transport, values = _prepared()
+    assert not transport.may_have_result(values)
+    client.post(values['deploy_zaqar_queue'], {'deploy_stdout': 'done'})
+    assert transport.may_have_result(values)
+    # Claimed by another page meanwhile: that page applies it; Heat shows it next.
+    transport.claim_result(values)
+    assert transport.may_have_result(values)
+
+
+def test_a_look_that_fails_leaves_it_to_the_claim():
+    client, transport, values = _prepared()
+    client.fail('queue.stats', zaqar_errors.ServiceUnavailableError())
+    assert transport.may_have_result(values)

@@ -126,6 +126,19 @@ class _ZaqarQueue:
         limit = params.get('limit') or ZAQAR_PAGE_SIZE
         return iter([_ZaqarMessage(self, m) for m in listed[:limit]])
 
+    @property
+    def stats(self):
+        self.client._call('queue.stats', self._name)
+        stored = self.client._stored(self._name)
+        claimed = sum(1 for m in stored if m['claim_id'] is not None)
+        return {'messages': {'total': len(stored), 'claimed': claimed,
+                             'free': len(stored) - claimed}}
+
+    def post(self, messages):
+        self.client._call('queue.post', self._name, messages)
+        for message in messages if isinstance(messages, list) else [messages]:
+            self.client.post(self._name, message['body'], message.get('ttl', 3600))
+
     def claim(self, id=None, ttl=None, grace=None, limit=None):
         self.client._call('queue.claim', self._name, ttl=ttl, grace=grace,
                           limit=limit)
