@@ -9,11 +9,13 @@ INSTALLED := $(VENV)/.installed
 install: $(INSTALLED)
 
 $(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt setup.cfg \
-		runner/pyproject.toml package.json package-lock.json
+		runner/pyproject.toml notify/pyproject.toml package.json package-lock.json
 	sh devcloud/install-system-packages.sh
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -c constraints.txt -r requirements-devcloud.txt \
-		-r test-requirements.txt -e ./runner[mistral] -e .
+		-r test-requirements.txt -e ./runner[mistral] -e ./notify[zaqar-signal] -e .
+	# heat-agents' elements (hooks, 55-heat-config, heat-config-notify): its sdist only.
+	$(BIN)/python -m devcloud.servers fetch
 	@command -v npm >/dev/null || { echo "ESLint needs Node.js 20 or newer and npm"; exit 1; }
 	npm ci --no-audit --no-fund --silent
 	touch $@

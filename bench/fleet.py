@@ -1,9 +1,9 @@
 """The bench's own servers: DeployedServers in a stack of their own, each with a real agent.
 
-Like the demo's servers (devcloud.demo): os-collect-config polls each server's metadata every
-second and runs devcloud/agent/hook.py, which runs the config and PUTs its result to the run's
-TempURL. One agent runs one server's runs one after another, so runs that must overlap need
-servers of their own.
+Like the demo's servers (devcloud.demo), each runs the stock heat-agents chain
+(devcloud.servers): os-collect-config polls its metadata every second, and 55-heat-config runs
+the config's hook and heat-config-notify PUTs the result to the run's TempURL. One agent runs
+one server's runs one after another, so runs that must overlap need servers of their own.
 """
 
 import time

@@ -16,8 +16,9 @@ from heat_deploy_runner import tempurl
 from bench import measure
 
 LENGTHS = (5, 60, 300)
-# The agent waits up to a second before each PUT (devcloud/agent/hook.py), and polls its
-# metadata every second: a margin on top of the runs themselves.
+# The servers' stock agents (devcloud.servers) poll their metadata every second and start
+# os-refresh-config, the hook and heat-config-notify for each run: a margin on top of the runs
+# themselves.
 SLACK_SECONDS = 180
 
 # Written into the page: when each row was first seen finished, by the browser's clock; and

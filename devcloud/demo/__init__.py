@@ -7,14 +7,13 @@ run the configs and signalled, so the agents start as soon as the servers exist.
 
 import hashlib
 import pathlib
-import sys
 import time
 
 from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 
-from devcloud import layout as layout_mod
 from devcloud import process
+from devcloud import servers as servers_mod
 from devcloud.services import identity
 
 STACK_NAME = 'demo'
@@ -112,21 +111,9 @@ def wait_for_servers(client, stack, timeout=120):
 
 
 def start_agents(layout, sup, servers):
-    agents = []
-    for name, (server_id, collector) in sorted(servers.items()):
-        workdir = layout.path('servers', name)
-        workdir.mkdir(parents=True, exist_ok=True)
-        hook = f'{sys.executable} -m devcloud.agent.hook {workdir}'
-        agent = f'agent-{name}'
-        # The hook first settles what the agent was doing when it last stopped (runs cut
-        # short, results not delivered), then becomes os-collect-config.
-        agents.append((agent, sup.start(agent, [
-            sys.executable, '-m', 'devcloud.agent.hook', '--start-agent', str(workdir), '--',
-            layout_mod.venv_bin('os-collect-config'), '--config-file', '/dev/null',
-            '--command', hook, '--polling-interval', '1', '--min-polling-interval', '1',
-            '--cachedir', str(workdir / 'cache'), '--backup-cachedir',
-            str(workdir / 'cache-backup'), *collector], cwd=str(layout_mod.REPO_ROOT))))
-    return agents
+    """Each server's agent: the stock heat-agents chain (devcloud.servers)."""
+    return [(f'agent-{name}', servers_mod.start(layout, sup, name, collector))
+            for name, (_server_id, collector) in sorted(servers.items())]
 
 
 def wait_for_stack(client, sup, agents, timeout=300):

@@ -12,6 +12,7 @@ import shutil
 
 from devcloud import layout as layout_mod
 from devcloud import process
+from devcloud import servers
 from devcloud.services import infra
 from devcloud.services import wsgi
 
@@ -55,6 +56,8 @@ CACHES = {{
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 TIME_ZONE = 'UTC'
+# How often this cloud's servers look for new runs (devcloud.servers; stock images: 30 s).
+HEAT_DEPLOY_AGENT_POLLING_INTERVAL = {polling_interval!r}
 LOGGING = {{
     'version': 1,
     'disable_existing_loggers': False,
@@ -112,7 +115,8 @@ def start(layout, sup, progress):
     (settings_dir / '__init__.py').touch()
     (settings_dir / 'local_settings.py').write_text(LOCAL_SETTINGS.format(
         secret=secret_file.read_text(), keystone=layout.keystone_url,
-        static_root=str(conf_dir / 'static'), memcached=infra.memcached_address(layout)))
+        static_root=str(conf_dir / 'static'), memcached=infra.memcached_address(layout),
+        polling_interval=servers.POLLING_INTERVAL))
     enable_plugin()
     # Horizon imports `local.local_settings`: this directory first on the path makes ours win.
     env = {'PYTHONPATH': os.pathsep.join(filter(None, [str(conf_dir), str(layout_mod.REPO_ROOT),

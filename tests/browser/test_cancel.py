@@ -3,6 +3,7 @@ says who cancelled it, and the run's page later shows the result the server sent
 
 from selenium.webdriver.common.by import By
 
+from devcloud import servers
 from tests.browser import pages
 from tests.integration import waiting
 
@@ -30,7 +31,7 @@ def test_cancel_a_running_backup_then_see_its_late_result(cloud, demo_user, heat
     user.watch_status_polls()
 
     # The one peek at the cloud's insides: the agent marks a run before it starts it.
-    marker = cloud.layout.path('servers', 'demo-db-1', 'deployed', run.config_id)
+    marker = servers.deployed_marker(cloud.layout, 'demo-db-1', run.config_id)
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
     assert pages.row_status(user, run.id) == 'IN_PROGRESS'
 

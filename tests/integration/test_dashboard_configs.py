@@ -10,8 +10,8 @@ import pytest
 from tests.integration import dashboard
 from tests.integration import waiting
 
-# The demo agent runs group "script" configs with the inputs as environment variables and
-# reads each declared output from $heat_outputs_path.<name>.
+# The servers' stock hook-script runs group "script" configs with the inputs as environment
+# variables and reads each declared output from $heat_outputs_path.<name>.
 DEFINITION = """\
 config: |
   #!/bin/sh

@@ -1,10 +1,12 @@
 """The local cloud's demo stack reaches CREATE_COMPLETE through the servers' real agents."""
 
 import os
+import pathlib
 
 import pytest
 
 from devcloud import cloud as cloud_mod
+from devcloud import servers
 
 
 def test_demo_stack_completes_through_the_agents(demo_stack):
@@ -39,3 +41,20 @@ def test_a_second_cloud_on_the_same_data_says_one_is_running(cloud):
     assert f'already running from {cloud.layout.data_dir}' in str(refused.value)
     assert str(os.getpid()) in str(refused.value)
     assert second.sup.processes == []
+
+
+def test_every_server_runs_the_stock_agent_chain(cloud):
+    agents = {name.removeprefix('agent-') for name in cloud.services()
+              if name.startswith('agent-')}
+    assert agents == {'demo-db-1', 'demo-db-2', 'demo-web-1', 'demo-mon-1'}
+    for name in agents:
+        process = cloud.sup.running(f'agent-{name}')
+        argv = pathlib.Path(f'/proc/{process.pid}/cmdline').read_bytes().split(b'\0')
+        assert argv[1].endswith(b'/os-collect-config'), (name, argv)
+        assert any(arg.startswith(b'os-refresh-config --lockfile') for arg in argv), argv
+        environment = pathlib.Path(f'/proc/{process.pid}/environ').read_bytes().split(b'\0')
+        assert b'HEAT_CONFIG_NOTIFY=heat-deploy-notify' in environment
+        # Every file of the chain is heat-agents' own, unmodified.
+        root = servers.root(cloud.layout, name)
+        for target, source in servers.image_files(root, servers.elements_dir()).items():
+            assert target.read_bytes() == source.read_bytes(), target

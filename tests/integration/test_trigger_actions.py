@@ -6,6 +6,7 @@ from heatclient import exc as heat_exc
 import pytest
 from swiftclient import exceptions as swift_exc
 
+from devcloud import servers
 import heat_deploy_runner as deploy
 from tests.integration import waiting
 
@@ -51,7 +52,7 @@ def test_a_failing_script_ends_failed_with_its_status_code(heat, backup):
 def test_cancel_stays_cancelled_and_the_late_result_is_kept(cloud, heat, backup,
                                                             find_transport):
     deployment, config = backup(pause_seconds=8)
-    marker = cloud.layout.path('servers', 'demo-db-1', 'deployed', config.id)
+    marker = servers.deployed_marker(cloud.layout, 'demo-db-1', config.id)
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
 
     cancelled = deploy.cancel(heat, deployment.id, 'demo', find_transport)

@@ -8,6 +8,7 @@ from unittest import mock
 import pytest
 import requests
 
+from devcloud import servers
 import heat_deploy_runner as deploy
 from tests.integration import waiting
 
@@ -116,7 +117,7 @@ def test_two_pollers_racing_on_one_result_apply_it_once(heat, run, find_transpor
 
 def test_a_cancel_is_kept_and_the_late_result_shown(cloud, heat, run, find_transport):
     deployment, config = run('monitoring', 'CHECK', 'monitor_server', pause_seconds=6)
-    marker = cloud.layout.path('servers', 'demo-mon-1', 'deployed', config.id)
+    marker = servers.deployed_marker(cloud.layout, 'demo-mon-1', config.id)
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
 
     cancelled = deploy.cancel(heat, deployment.id, 'demo', find_transport)
@@ -147,3 +148,29 @@ def test_delete_removes_the_queue(heat, session, zaqar, find_transport, demo_res
 
     assert deploy.delete(heat, deployment.id, find_transport) == []
     assert queue not in _queue_names(session, zaqar)
+
+
+def test_a_queue_its_server_makes_again_after_a_delete_goes_at_the_next_zaqar_run(
+        cloud, heat, session, zaqar, find_transport, demo_resources):
+    def start():
+        [deployment] = deploy.trigger(
+            heat, find_transport(TRANSPORT), config_id=demo_resources['monitoring'],
+            action='CHECK', server_ids=[demo_resources['monitor_server']],
+            input_values={'pause_seconds': 3}).created
+        return deployment, heat.software_configs.get(deployment.config_id)
+
+    deployment, config = start()
+    queue = _queue(config)
+    marker = servers.deployed_marker(cloud.layout, 'demo-mon-1', config.id)
+    waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
+    # Deleted while the server runs it: its result, posted through the signed URL that Zaqar
+    # cannot revoke, makes the queue again.
+    assert deploy.delete(heat, deployment.id, find_transport) == []
+    waiting.wait_for('the server to make the queue again',
+                     lambda: queue in _queue_names(session, zaqar), timeout=30)
+
+    later, _config = start()
+    try:
+        assert queue not in _queue_names(session, zaqar)
+    finally:
+        deploy.delete(heat, later.id, find_transport)

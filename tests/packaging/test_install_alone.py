@@ -74,11 +74,13 @@ CONSTRAINTS = REPO / 'constraints.txt'
 # plugin requires it).
 RUNNER = 'heat-deploy-runner'
 DASHBOARD = 'heat-deploy-dashboard'
-PROJECTS = {RUNNER: 'runner', DASHBOARD: '.'}
+# For server images (test_notify_alone.py), never beside the plugin.
+NOTIFY = 'heat-deploy-notify'
+PROJECTS = {RUNNER: 'runner', DASHBOARD: '.', NOTIFY: 'notify'}
 # What a build of the packages reads: the plugin's package and top-level packaging files, and
-# runner/ (its package and its own packaging files).
-SOURCES = ('heat_deploy_dashboard', 'runner', 'setup.cfg', 'pyproject.toml', 'MANIFEST.in',
-           'README.md')
+# runner/ and notify/ (each its package and its own packaging files).
+SOURCES = ('heat_deploy_dashboard', 'runner', 'notify', 'setup.cfg', 'pyproject.toml',
+           'MANIFEST.in', 'README.md')
 IGNORED = shutil.ignore_patterns('__pycache__', '*.pyc', '*.egg-info')
 
 PANELS = {'components', 'deployments', 'servers', 'configs'}
@@ -135,7 +137,7 @@ def _load(path):
 def _ignored(folder, names):
     """What a copy of the sources leaves out; runner/'s own build/ and dist/ too."""
     ignored = IGNORED(folder, names)
-    if pathlib.Path(folder) == REPO / PROJECTS[RUNNER]:
+    if pathlib.Path(folder) in (REPO / PROJECTS[RUNNER], REPO / PROJECTS[NOTIFY]):
         ignored |= {'build', 'dist'} & set(names)
     return ignored
 
@@ -178,13 +180,13 @@ def _build_env():
 
 
 def _build_wheels(*names):
-    """The wheels of the named distributions (all of PROJECTS by default), by name, built from
-    one fresh copy of the sources in the one build env."""
+    """The wheels of the named distributions, by name, built from one fresh copy of the
+    sources in the one build env."""
     _copy_sources()
     _build_env()
     shutil.rmtree(DIST, ignore_errors=True)
     wheels = {}
-    for name in names or PROJECTS:
+    for name in names:
         _run(PIP + ['--python', _python(BUILD_ENV), 'wheel', '-q', '--no-deps',
                     '--no-build-isolation', '-w', DIST, SRC / PROJECTS[name]])
         [wheels[name]] = DIST.glob(name.replace('-', '_') + '-*.whl')
@@ -407,7 +409,7 @@ def wheel_and_venv():
     """Both wheels built and the clean venv ready, build/packaging/ locked meanwhile."""
     with _locked() as timings:
         started = time.monotonic()
-        wheels = _build_wheels()
+        wheels = _build_wheels(RUNNER, DASHBOARD)
         timings['wheels built'] = time.monotonic() - started
         _clean_venv(wheels, timings)
         yield wheels, timings
