@@ -27,6 +27,7 @@ OUTPUT_KEYS = ('name', 'type', 'description', 'error_output')
 # body from --config-file; "config" here lets one file hold a whole config.
 DEFINITION_KEYS = ('config', 'inputs', 'outputs', 'options')
 COMPONENT_GROUP = 'component'
+SCRIPT_TOOL = 'script'
 
 NOT_YAML = gettext_noop(
     'This is not valid YAML or JSON (line %(line)s, column %(column)s).')
@@ -60,6 +61,14 @@ DEFINITION_UNKNOWN_KEYS = gettext_noop(
     'outputs and options.')
 BODY_NOT_MAPPING = gettext_noop(
     'Structured data must be a mapping of keys to values.')
+NO_SHEBANG = gettext_noop(
+    'The server\'s script hook runs the script as a program: begin it with a '
+    '#! line, such as #!/bin/sh. Without one the server reports "Exec '
+    'format error" and the script never runs.')
+NO_SHEBANG_IN_ENTRY = gettext_noop(
+    'The script for %(actions)s: the server\'s script hook runs it as a '
+    'program, so begin it with a #! line, such as #!/bin/sh. Without one the '
+    'server reports "Exec format error" and the script never runs.')
 COMPONENT_BODY = gettext_noop(
     'A component config is a mapping with a "configs" list, one entry per '
     'script and the actions it runs for.')
@@ -181,7 +190,20 @@ def check_body(value, group: str):
     if group == COMPONENT_GROUP and not (
             isinstance(value, dict) and isinstance(value.get('configs'), list)):
         raise InputError(Message(COMPONENT_BODY))
+    if group == SCRIPT_TOOL and _not_a_program(value):
+        raise InputError(Message(NO_SHEBANG))
+    if group == COMPONENT_GROUP:
+        for entry in value['configs']:
+            if (isinstance(entry, dict) and entry.get('tool') == SCRIPT_TOOL
+                    and _not_a_program(entry.get('config'))):
+                raise InputError(Message(NO_SHEBANG_IN_ENTRY, {
+                    'actions': ', '.join(map(str, entry.get('actions') or []))}))
     return value
+
+
+def _not_a_program(script) -> bool:
+    """Text that the script hook would fail to execute: something, but no #! first."""
+    return isinstance(script, str) and bool(script.strip()) and not script.startswith('#!')
 
 
 def check_definition(value) -> dict:

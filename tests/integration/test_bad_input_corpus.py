@@ -223,6 +223,11 @@ def _cases():
     create('outputs-error-output-bad', outputs='- name: r\n  error_output: maybe')
     create('outputs-name-nul-escape', outputs='- name: "r\\u0000"')
     create('outputs-name-control-escape', outputs='- name: "r\\u001b[31m"')
+    # What the stock script hook could never execute ("Exec format error").
+    create('script-without-shebang', config='echo corpus\n')
+    create('script-shebang-not-first', config='\n#!/bin/sh\necho corpus\n')
+    create('component-script-without-shebang', group='component', body_format='data',
+           config='configs:\n  - actions: [BACKUP]\n    tool: script\n    config: echo hi\n')
     create('options-bad-yaml', options='[1, 2')
     create('options-a-list', options='- a\n- b')
     create('name-empty', name='')

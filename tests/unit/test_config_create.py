@@ -77,7 +77,8 @@ class CreateConfigTests(case.ConfigsTestCase):
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_a_component_config_is_data_with_a_list_of_configs(self):
         self.mock_config_create.return_value = case.resource(demo.REPORT)
-        body = '{"configs": [{"actions": ["REPORT"], "tool": "script", "config": "date"}]}'
+        body = ('{"configs": [{"actions": ["REPORT"], "tool": "script", '
+                '"config": "#!/bin/sh\\ndate"}]}')
 
         text = _post_modal(self.client, case.CREATE_URL, _form(group='component', config=body))
         data = self.client.post(case.CREATE_URL, _form(group='component', config=body,
@@ -87,7 +88,7 @@ class CreateConfigTests(case.ConfigsTestCase):
         self.assertContains(text, 'A component config is a mapping with a')
         self.assertNoFormErrors(data)
         self.assertEqual({'configs': [{'actions': ['REPORT'], 'tool': 'script',
-                                       'config': 'date'}]},
+                                       'config': '#!/bin/sh\ndate'}]},
                          self.mock_config_create.call_args.kwargs['config'])
 
     @helpers.create_mocks(case.HEAT_MOCKS)

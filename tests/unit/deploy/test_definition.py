@@ -112,13 +112,33 @@ def test_a_definition_gives_the_parts_it_has_each_checked():
 
 
 def test_a_body_is_text_or_data_and_a_components_has_configs():
-    assert definition.check_body('echo hi', 'script') == 'echo hi'
+    assert definition.check_body('#!/bin/sh\necho hi', 'script') == '#!/bin/sh\necho hi'
+    assert definition.check_body('echo hi', 'Heat::Ungrouped') == 'echo hi'
     assert definition.check_body(None, 'script') == ''
     assert definition.check_body({'configs': []}, 'component') == {'configs': []}
     with pytest.raises(InputError, match='A component config is a mapping'):
         definition.check_body('echo hi', 'component')
     with pytest.raises(InputError, match='must be a mapping'):
         definition.check_body(['a'], 'script')
+
+
+@pytest.mark.parametrize('script', ['echo hi', '\n#!/bin/sh\necho hi', ' #!/bin/sh'])
+def test_a_script_without_a_shebang_first_is_refused(script):
+    # heat-agents' hook-script executes the file: the kernel wants #! in its first bytes.
+    with pytest.raises(InputError, match='begin it with a #! line'):
+        definition.check_body(script, 'script')
+    component = {'configs': [{'actions': ['CREATE'], 'tool': 'script', 'config': '#!/bin/sh'},
+                             {'actions': ['BACKUP', 'RESTORE'], 'tool': 'script',
+                              'config': script}]}
+    with pytest.raises(InputError, match='The script for BACKUP, RESTORE'):
+        definition.check_body(component, 'component')
+
+
+def test_other_tools_bodies_are_theirs_to_judge():
+    component = {'configs': [{'actions': ['CREATE'], 'tool': 'ansible',
+                              'config': '- hosts: localhost'}]}
+    assert definition.check_body(component, 'component') == component
+    assert definition.check_body('- hosts: localhost', 'ansible') == '- hosts: localhost'
 
 
 def test_dump_keeps_the_authors_key_order_and_nothing_for_empty():
