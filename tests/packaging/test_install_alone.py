@@ -404,6 +404,20 @@ def _locked():
         yield {}
 
 
+@contextlib.contextmanager
+def alone_in_venv(name, venv, stamp, extra, what):
+    """The wheel of the distribution ``name`` built and installed alone, with ``extra``, into
+    ``venv`` (reused on the terms above), build/packaging/ locked meanwhile. Gives the
+    timings."""
+    with _locked() as timings:
+        started = time.monotonic()
+        wheels = _build_wheels(name)
+        timings[f'{name} wheel built'] = time.monotonic() - started
+        _reuse_or_make(venv, stamp, wheels, lambda: _fresh_venv(venv, f'{wheels[name]}{extra}'),
+                       extra, what, timings)
+        yield timings
+
+
 @pytest.fixture(scope='module')
 def wheel_and_venv():
     """Both wheels built and the clean venv ready, build/packaging/ locked meanwhile."""

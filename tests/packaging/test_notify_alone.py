@@ -14,7 +14,6 @@ told of, unchanged. venv-notify/ is kept and reused on the same terms as the oth
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -32,14 +31,8 @@ ALLOWED = {alone.NOTIFY, 'requests', 'urllib3', 'idna', 'charset-normalizer', 'c
 
 @pytest.fixture(scope='module')
 def notify_venv():
-    with alone._locked() as timings:
-        started = time.monotonic()
-        wheels = alone._build_wheels(alone.NOTIFY)
-        timings['notify wheel built'] = time.monotonic() - started
-        alone._reuse_or_make(
-            VENV, VENV_STAMP, wheels,
-            lambda: alone._fresh_venv(VENV, f'{wheels[alone.NOTIFY]}{EXTRA}'),
-            EXTRA, 'venv of the notifier alone', timings)
+    with alone.alone_in_venv(alone.NOTIFY, VENV, VENV_STAMP, EXTRA,
+                             'venv of the notifier alone') as timings:
         yield timings
 
 

@@ -91,14 +91,8 @@ def _declared_entry_points():
 @pytest.fixture(scope='module')
 def runner_venv():
     """The runner's wheel built and its venv ready, build/packaging/ locked meanwhile."""
-    with alone._locked() as timings:
-        started = time.monotonic()
-        wheels = alone._build_wheels(alone.RUNNER)
-        timings['runner wheel built'] = time.monotonic() - started
-        alone._reuse_or_make(
-            VENV, VENV_STAMP, wheels,
-            lambda: alone._fresh_venv(VENV, f'{wheels[alone.RUNNER]}{EXTRA}'),
-            EXTRA, 'venv of the runner alone', timings)
+    with alone.alone_in_venv(alone.RUNNER, VENV, VENV_STAMP, EXTRA,
+                             'venv of the runner alone') as timings:
         yield timings
 
 
