@@ -20,9 +20,10 @@ OS_REFRESH_CONFIG_BASE_DIR, OS_CONFIG_APPLIER_TEMPLATES...) and os-refresh-confi
 templates lie under the server's own path inside the templates folder: what it renders lands
 in the server's folder.
 
-Only the polling interval differs from a stock image (1 s here, os-collect-config's default
-30 s there): a run starts within a second. settings AGENT_POLLING_INTERVAL tells the
-dashboard which one its servers use.
+What differs from a stock image is configuration, not code: the agent polls every second
+(os-collect-config's default is 30 s), so a run starts within a second, and Horizon's
+HEAT_DEPLOY_AGENT_POLLING_INTERVAL says so to the dashboard; and a UTF-8 locale is set, as
+an image has one (ansible refuses to start without it).
 """
 
 import pathlib
