@@ -27,9 +27,8 @@ from dataclasses import field
 import json
 import re
 
+from heat_deploy_runner.derived import COMPONENT_GROUP
 from heat_deploy_runner.derived import SERVER_ID
-
-COMPONENT_GROUP = 'component'
 
 # The resource actions Heat itself runs a component's entries for; any
 # other action in an entry is a custom one, run only when someone asks.

@@ -12,6 +12,8 @@ from django.utils.translation import gettext
 
 from heat_deploy_runner import derived
 from heat_deploy_runner import runs
+from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner.signals import NoSignal
 
 DEFAULT_POLLING_INTERVAL = 30
 
@@ -22,10 +24,10 @@ def polling_interval():
 
 def waiting_note(deployment, config):
     """A sentence for a run still waiting on its server, None for any other."""
-    if deployment.get('status') != 'IN_PROGRESS':
+    if deployment.get('status') != IN_PROGRESS:
         return None
     values = derived.derived_input_values(config or {})
-    if values.get(derived.SIGNAL_TRANSPORT) == 'NO_SIGNAL':
+    if values.get(derived.SIGNAL_TRANSPORT) == NoSignal.name:
         return None
     had = runs.duration(deployment)
     if had is None:

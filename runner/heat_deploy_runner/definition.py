@@ -13,6 +13,8 @@ import unicodedata
 from heatclient.common import template_format
 import yaml
 
+from heat_deploy_runner.derived import COMPONENT_GROUP
+from heat_deploy_runner.derived import SCRIPT_TOOL
 from heat_deploy_runner import inputs as input_types
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
@@ -26,8 +28,6 @@ OUTPUT_KEYS = ('name', 'type', 'description', 'error_output')
 # The CLI's definition file holds inputs, outputs and options and takes the
 # body from --config-file; "config" here lets one file hold a whole config.
 DEFINITION_KEYS = ('config', 'inputs', 'outputs', 'options')
-COMPONENT_GROUP = 'component'
-SCRIPT_TOOL = 'script'
 
 NOT_YAML = gettext_noop(
     'This is not valid YAML or JSON (line %(line)s, column %(column)s).')

@@ -30,8 +30,9 @@ SIGNAL_TRANSPORT = 'deploy_signal_transport'
 
 DEFAULT_GROUP = 'Heat::Ungrouped'
 COMPONENT_GROUP = 'component'
+SCRIPT_TOOL = 'script'
 # The hooks that hand inputs to what they run as environment variables: text only.
-TEXT_TOOLS = frozenset({'script'})
+TEXT_TOOLS = frozenset({SCRIPT_TOOL})
 # The key of a derived config's options that holds the operation that started its run
 # (operations.py); a hook reads only the options it knows.
 OPERATION_OPTION = 'heat_deploy_dashboard'

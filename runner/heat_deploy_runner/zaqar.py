@@ -18,8 +18,9 @@ Zaqar cannot revoke a signed URL, and a POST through one makes a deleted
 queue again: a run deleted while its server may still report would leave a
 queue holding its output for two weeks. Such a queue is noted in the
 project's queue DELETED_QUEUES until its URL expires, and deleted again at
-each later prepare and cleanup of a run of this transport (a sweep of at
-most one page of notes), the last time once its URL has expired.
+each later prepare, and cleanup of a run that may still report, of this
+transport (a sweep of at most one page of notes), the last time once its
+URL has expired.
 
 What the server sends (README, "Writing a hook for Zaqar"): POST
 ``<deploy_zaqar_endpoint><deploy_zaqar_paths>`` with the headers
@@ -37,6 +38,7 @@ import re
 from zaqarclient.transport import errors as zaqar_errors
 
 from heat_deploy_runner import derived
+from heat_deploy_runner import runs
 from heat_deploy_runner.signals import ClaimedResult
 from heat_deploy_runner.signals import SignalTarget
 from heat_deploy_runner.signals import SignalTransport
@@ -70,7 +72,8 @@ CLAIM_GRACE_SECONDS = 60
 DELETED_QUEUES = 'heat-deploy-deleted-signal-queues'
 # Zaqar's default max_message_ttl: a note lives at most this long.
 MAX_NOTE_SECONDS = 14 * 24 * 3600
-MIN_NOTE_SECONDS = 60
+# A note outlives its URL a little, so the sweep after the last possible POST finds it.
+NOTE_MARGIN_SECONDS = 60
 
 
 def queue_name(name: str) -> str:
@@ -95,16 +98,12 @@ def _signal_inputs(endpoint: str, queue: str, signed: Mapping) -> tuple:
     )
 
 
-def _expiry(input_values: Mapping[str, object]) -> datetime.datetime | None:
-    """When the run's signed URL stops working (Zaqar writes naive UTC)."""
+def _time(value) -> datetime.datetime | None:
+    """A time Zaqar or a note wrote (ISO 8601, naive UTC), None when there is none."""
     try:
-        moment = datetime.datetime.fromisoformat(
-            str(input_values[EXPIRES]).replace('Z', '+00:00'))
-    except (KeyError, ValueError):
+        return runs.parse_time(str(value)) if value else None
+    except ValueError:
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=datetime.timezone.utc)
-    return moment
 
 
 def _now() -> datetime.datetime:
@@ -199,13 +198,15 @@ class ZaqarSignedUrlSignal(SignalTransport):
     def cleanup(self, input_values: Mapping[str, object],
                 may_still_report: bool = False) -> None:
         self._delete_queue(input_values[QUEUE])
+        expires = _time(input_values.get(EXPIRES))
+        if not may_still_report or expires is None or expires <= _now():
+            # Nothing can make this queue again: no note, and no sweep on a delete's way.
+            return
         self._sweep()
-        expires = _expiry(input_values)
-        if may_still_report and expires is not None and expires > _now():
-            seconds = (expires - _now()).total_seconds() + MIN_NOTE_SECONDS
-            self._zaqar.queue(DELETED_QUEUES).post({
-                'body': {'queue': input_values[QUEUE], 'until': expires.isoformat()},
-                'ttl': int(min(max(seconds, MIN_NOTE_SECONDS), MAX_NOTE_SECONDS))})
+        seconds = (expires - _now()).total_seconds() + NOTE_MARGIN_SECONDS
+        self._zaqar.queue(DELETED_QUEUES).post({
+            'body': {'queue': input_values[QUEUE], 'until': expires.isoformat()},
+            'ttl': int(min(seconds, MAX_NOTE_SECONDS))})
 
     def _delete_queue(self, name: str) -> None:
         try:
@@ -227,7 +228,7 @@ class ZaqarSignedUrlSignal(SignalTransport):
                 body = note.body if isinstance(note.body, dict) else {}
                 if body.get('queue'):
                     self._delete_queue(body['queue'])
-                if (_expiry({EXPIRES: body.get('until')}) or _now()) <= _now():
+                if (_time(body.get('until')) or _now()) <= _now():
                     note.delete()
         except zaqar_errors.ResourceNotFound:
             pass

@@ -66,7 +66,7 @@ def echo_component(heat, find_transport, demo_resources):
     heat.software_configs.delete(component.id)
 
 
-def _run(user, heat, component, server, action, typed):
+def _run(user, heat, find_transport, component, server, action, typed):
     """Run Action through the form with the fields as typed (a Boolean ticked or not); the
     finished deployment."""
     fields = {f'input__{name}': value for name, value in typed.items() if value is not None}
@@ -81,8 +81,7 @@ def _run(user, heat, component, server, action, typed):
     try:
         done = waiting.finished(heat, run.id, timeout=90)
     finally:
-        heat.software_deployments.delete(run.id)
-        heat.software_configs.delete(run.config_id)
+        deploy.delete(heat, run.id, find_transport)
     assert done.status == 'COMPLETE', (done.status_reason,
                                        done.output_values.get('deploy_stderr'))
     return done.output_values
@@ -95,18 +94,20 @@ def _as_the_script_sees_it(typed):
 
 
 @pytest.mark.parametrize('typed', [DEFAULTS, TYPED], ids=['defaults', 'typed'])
-def test_the_script_hook_gets_each_value_as_text_as_typed(user, heat, demo_resources,
-                                                          echo_component, typed):
-    outputs = _run(user, heat, echo_component, demo_resources['db_server_1'], 'ECHO', typed)
+def test_the_script_hook_gets_each_value_as_text_as_typed(user, heat, find_transport,
+                                                          demo_resources, echo_component,
+                                                          typed):
+    outputs = _run(user, heat, find_transport, echo_component, demo_resources['db_server_1'],
+                   'ECHO', typed)
 
     assert {name: outputs[name] for name in NAMES} == _as_the_script_sees_it(typed)
 
 
 @pytest.mark.parametrize('typed', [DEFAULTS, TYPED], ids=['defaults', 'typed'])
-def test_the_ansible_hook_gets_each_value_of_its_type(user, heat, demo_resources,
-                                                      echo_component, typed):
-    outputs = _run(user, heat, echo_component, demo_resources['db_server_2'], 'ECHO_TYPED',
-                   typed)
+def test_the_ansible_hook_gets_each_value_of_its_type(user, heat, find_transport,
+                                                      demo_resources, echo_component, typed):
+    outputs = _run(user, heat, find_transport, echo_component, demo_resources['db_server_2'],
+                   'ECHO_TYPED', typed)
 
     assert json.loads(outputs['received']) == {
         'text': typed['text'], 'count': int(typed['count']), 'ratio': float(typed['ratio']),

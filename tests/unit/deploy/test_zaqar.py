@@ -296,7 +296,7 @@ def test_a_queue_deleted_while_its_server_may_report_is_deleted_again_later():
 def test_a_note_is_dropped_once_the_queues_url_has_expired(monkeypatch):
     client, transport, values = _prepared()
     transport.cleanup(values, may_still_report=True)
-    later = zaqar._expiry(values) + datetime.timedelta(seconds=1)
+    later = zaqar._time(values['deploy_zaqar_expires']) + datetime.timedelta(seconds=1)
     monkeypatch.setattr(zaqar, '_now', lambda: later)
     client.post(values['deploy_zaqar_queue'], {'deploy_stdout': 'late'})
 
@@ -313,10 +313,13 @@ def test_the_note_lives_until_the_url_expires():
     assert 59 * 60 < note['ttl'] <= 61 * 60
 
 
-def test_a_finished_runs_queue_is_not_noted():
-    client, transport, values = _prepared()
-    transport.cleanup(values)
+def test_a_finished_runs_queue_is_not_noted_nor_the_notes_read():
+    client, _transport, values = _prepared()
+    made = len(client.calls)
+    # A delete's own transport, as each delete finds one.
+    ZaqarSignedUrlSignal(client).cleanup(values)
     assert _noted(client) == []
+    assert [call[0] for call in client.calls[made:]] == ['queue', 'queue.delete']
 
 
 def test_a_sweep_that_fails_does_not_stop_the_run():
