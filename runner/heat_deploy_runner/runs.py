@@ -106,6 +106,13 @@ def signal_details(config) -> dict:
     return shown
 
 
+def status_reason(deployment) -> str:
+    """Why the run is in its status, '' where Heat was told nothing: Heat stores a missing
+    reason as the text 'None' (`openstack software deployment create` gives none)."""
+    reason = derived.as_dict(deployment).get('status_reason')
+    return '' if reason in (None, 'None') else str(reason)
+
+
 def exit_code(deployment):
     """The status code the server reported for the run, None before it reported one."""
     return (derived.as_dict(deployment).get('output_values') or {}).get('deploy_status_code')

@@ -109,7 +109,12 @@ class DeploymentActionTests(helpers.TestCase):
 
         self.assertRedirectsNoFollow(res, self.index_url)
         self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(), FINISHED)
-        self.assertMessageCount(success=1, info=1, error=0)
+        # Only "had already finished", by the run's name: no "Cancelled Run" beside it.
+        self.assertMessageCount(success=0, info=1, error=0)
+        shown = [str(m) for m in res.wsgi_request._messages]
+        self.assertEqual(1, len(shown))
+        self.assertIn('had already finished', shown[0])
+        self.assertNotIn(FINISHED, shown[0])
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
                            api.deploy: ('cancel_deployment',)})
@@ -148,4 +153,4 @@ class DeploymentActionTests(helpers.TestCase):
 
         self.assertRedirectsNoFollow(res, self.index_url)
         self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(), RUNNING)
-        self.assertMessageCount(success=1, info=1, error=0)
+        self.assertMessageCount(success=0, info=1, error=0)

@@ -245,6 +245,19 @@ class DeploymentDetailTests(helpers.TestCase):
         self.assertContains(res, 'Deploy data available')
         self.assertContains(res, 'class="hdd-detail-poll')
 
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_a_run_heat_was_given_no_reason_for_shows_none_not_the_word_none(self):
+        # Heat stores a missing reason as the text 'None' (the CLI's create gives none).
+        self.mock_deployment_get.return_value = _deployment(
+            status='IN_PROGRESS', output_values=None, status_reason='None')
+        self.mock_config_get.return_value = _config()
+
+        res = self.client.get(self._url())
+
+        self.assertEqual(200, res.status_code)
+        self.assertNotContains(res, 'hdd-status-reason')
+        self.assertNotRegex(res.content.decode(), r'>\s*None\s*<')
+
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
                            api.deploy: ('collect_result',)})
     def test_without_its_derived_config_no_result_is_looked_for(self):

@@ -64,6 +64,9 @@ class LiveStatusTests(helpers.TestCase):
             row = reply['rows'][FINISHED_ID]
             self.assertEqual(has_outputs_link, '?tab=deployment_details__outputs' in row, table)
             self.assertIn('data-shown-status="COMPLETE"', row)
+            # A poll POSTs, but a finished row it redraws is offered what a page load offers.
+            self.assertNotIn('__action_cancel', row)
+            self.assertIn('__action_rerun', row)
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_the_pollers_post_of_more_ids_than_a_request_line_holds_answers_them_all(self):

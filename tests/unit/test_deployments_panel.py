@@ -91,6 +91,18 @@ class DeploymentsListTests(helpers.TestCase):
                     res, 'Software deployments could not be loaded.')
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_a_run_heat_was_given_no_reason_for_has_an_empty_reason_cell(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployments_list.return_value = [test_data.deployment(dict(
+            test_data.DEPLOYMENTS[2], status_reason='None'))]
+
+        res = self.client.get(self.index_url)
+
+        self.assertEqual(200, res.status_code)
+        self.assertNotRegex(res.content.decode(), r'hdd-status-reason[^"]*">\s*None\s*<')
+        self.assertRegex(res.content.decode(), r'hdd-status-reason[^"]*">\s*</td>')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_escapes_what_heat_returns(self):
         self.mock_config_get.side_effect = test_data.run_config
         info = dict(test_data.DEPLOYMENTS[0],

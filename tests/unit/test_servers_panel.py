@@ -280,7 +280,7 @@ class CancelFromServerPageTests(case.ServersTestCase):
                                {'action': 'deployments__cancel__' + data.BACKUP['id']})
 
         self.assertRedirectsNoFollow(res, case.server_url())
-        self.assertMessageCount(success=1, info=1, error=0)
+        self.assertMessageCount(success=0, info=1, error=0)
 
 
 @override_settings(POLICY_CHECK_FUNCTION='openstack_auth.policy.check')

@@ -118,9 +118,7 @@ class ServersTable(tables.DataTable):
     # Not translated: custom action names are the template author's.
     action = tables.Column("action", verbose_name=_("Latest Action"))
     status = deployments.status_column()
-    status_reason = tables.Column("status_reason",
-                                  verbose_name=_("Status Reason"),
-                                  classes=("hdd-status-reason",))
+    status_reason = deployments.status_reason_column()
     time = tables.Column(_last_change, verbose_name=_("Time"),
                          filters=(times.since,),
                          attrs={'data-type': 'timesince'})

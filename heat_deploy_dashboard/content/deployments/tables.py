@@ -84,6 +84,12 @@ def operation_url(operation_id):
     return reverse('horizon:project:deployments:operation', args=[operation_id])
 
 
+def status_reason_column():
+    """A run's status reason column, the same in every table that shows one."""
+    return tables.Column(runs.status_reason,
+                         verbose_name=_("Status Reason"), classes=("hdd-status-reason",))
+
+
 class DeploymentRow(tables.Row):
     def load_cells(self, datum=None):
         super().load_cells(datum)
@@ -99,6 +105,10 @@ def status_column(run_of=lambda datum: datum, verbose_name=_("Status")):
     return tables.Column(lambda datum: shown_status(run_of(datum)), verbose_name=verbose_name,
                          status=True, status_choices=STATUS_CHOICES,
                          display_choices=STATUS_DISPLAY_CHOICES)
+
+
+class AlreadyFinished(Exception):
+    """A run asked to be cancelled had finished: it is left as it is."""
 
 
 class CancelDeployment(policy.RulesOncePerRequest, tables.BatchAction):
@@ -128,14 +138,26 @@ class CancelDeployment(policy.RulesOncePerRequest, tables.BatchAction):
         # running (a second click, a run that just finished) must not be an error.
         return super().allowed(request, deployment) and (
             deployment is None or deployment.status == 'IN_PROGRESS'
-            or request.method == 'POST')
+            or self.is_clicked(request))
+
+    def is_clicked(self, request):
+        """Whether this request is a click on this action: the pages' live polls POST too,
+        and a row they redraw is offered what a fresh page would offer."""
+        clicked = request.method == 'POST' and self.table.parse_action(
+            request.POST.get('action'))
+        return bool(clicked) and clicked[:2] == (self.table.name, self.name)
 
     def action(self, request, obj_id):
         deployment = api.deploy.cancel_deployment(request, obj_id)
         recheck.forget(request, obj_id)
         if not deploy.is_cancelled(deployment):
-            messages.info(request, _("%(id)s had already finished; it was left as it is.")
-                          % {'id': obj_id})
+            messages.info(request, _("%(run)s had already finished; it was left as it is.")
+                          % {'run': self.table.get_object_display(
+                              self.table.get_object_by_id(obj_id)) or obj_id})
+            # Horizon counts a run whose action raised a HandledException neither cancelled
+            # nor failed: the message above is the only one said of it.
+            raise exceptions.HandledException(
+                (AlreadyFinished, AlreadyFinished(obj_id), None))
 
 
 class CancelOperation(CancelDeployment):
@@ -161,7 +183,7 @@ class CancelOperation(CancelDeployment):
 
     def allowed(self, request, deployment=None):
         rolling_run = self.table.rolling_run
-        return super().allowed(request, deployment) and (request.method == 'POST' or any(
+        return super().allowed(request, deployment) and (self.is_clicked(request) or any(
             each.status == 'IN_PROGRESS' for each in self.table.data) or (
                 rolling_run is not None and rolling_run.running))
 
@@ -300,9 +322,7 @@ class DeploymentsTable(tables.DataTable):
     # action names (BACKUP, ROTATE_KEYS...) that template authors chose.
     action = tables.Column("action", verbose_name=_("Action"))
     status = status_column()
-    status_reason = tables.Column("status_reason",
-                                  verbose_name=_("Status Reason"),
-                                  classes=("hdd-status-reason",))
+    status_reason = status_reason_column()
     created = tables.Column("creation_time",
                             verbose_name=_("Created"),
                             filters=(times.since,),

@@ -30,6 +30,7 @@ class OverviewTab(tabs.Tab):
             'operation': operation,
             'operation_url': operation and project_tables.operation_url(operation.id),
             'source': operations.source_link(request, operation),
+            'status_reason': runs.status_reason(deployment),
             'status_code': runs.exit_code(deployment),
             'outputs': outputs,
             'has_output': any(output['text'] for output in outputs),
