@@ -1,0 +1,58 @@
+"""test-requirements.txt holds what the unit tests import, so that `pytest tests/unit` runs
+after the README's install by hand, not only after `make unit` (whose venv also holds the
+local cloud's services)."""
+
+import ast
+import importlib.metadata
+import pathlib
+import re
+import sys
+
+from packaging import requirements
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# The repository's own code, on the path of a checkout.
+OWN = {'tests', 'heat_deploy_dashboard', 'heat_deploy_runner', 'heat_deploy_notify',
+       'devcloud', 'bench'}
+# The README's install: the test requirements and the three distributions, without extras.
+PROJECTS = ('heat-deploy-dashboard', 'heat-deploy-runner', 'heat-deploy-notify')
+
+
+def _imported_top_levels():
+    names = set()
+    for path in (ROOT / 'tests' / 'unit').rglob('*.py'):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split('.')[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names.add(node.module.split('.')[0])
+    return names - OWN - set(sys.stdlib_module_names)
+
+
+def _canonical(name):
+    return re.sub(r'[-_.]+', '-', name).lower()
+
+
+def _installed_by(roots):
+    """The distributions pip installs for ``roots``: each with what it requires, no extras."""
+    found, todo = set(), [_canonical(root) for root in roots]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.add(name)
+        for line in importlib.metadata.requires(name) or ():
+            requirement = requirements.Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate({'extra': ''}):
+                todo.append(_canonical(requirement.name))
+    return found
+
+
+def test_every_distribution_the_unit_tests_import_is_installed_by_the_readmes_install():
+    listed = [line.split('#')[0].strip()
+              for line in (ROOT / 'test-requirements.txt').read_text().splitlines()]
+    installed = _installed_by([line for line in listed if line] + list(PROJECTS))
+    by_module = importlib.metadata.packages_distributions()
+    missing = {module: by_module.get(module) for module in _imported_top_levels()
+               if not {_canonical(d) for d in by_module.get(module, ())} & installed}
+    assert not missing, f'imported by tests/unit, not in test-requirements.txt: {missing}'
