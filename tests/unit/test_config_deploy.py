@@ -128,6 +128,18 @@ class DeployFormTests(DeployTestCase):
             '--timeout 60 hello-CREATE', res.context['commands'])
 
     @helpers.create_mocks(DEPLOY_MOCKS)
+    def test_run_again_fills_the_form_in_from_its_link(self):
+        self.serve()
+
+        res = self.get_ajax(case.url('deploy') + f'?server={demo.WEB}&action=ROTATE'
+                            '&name=hi&input__greeting=bonjour&input__count=2')
+
+        form = res.context['form']
+        self.assertEqual((demo.WEB, 'ROTATE', 'hi', 'bonjour', '2'),
+                         tuple(form[name].value() for name in (
+                             'server', 'action', 'name', 'input__greeting', 'input__count')))
+
+    @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_components_own_actions_are_offered_first(self):
         self.serve()
 
@@ -151,6 +163,8 @@ class DeployFormTests(DeployTestCase):
         self.mock_trigger_action.assert_called_once_with(
             helpers.IsHttpRequest(), case.HELLO_ID, 'BACKUP', [SERVER],
             {'greeting': 'hello', 'count': 3, 'loud': True}, 'NO_SIGNAL', 60, 'hello')
+        self.assertEqual(['Started BACKUP on server demo-db-1.'],
+                         [str(m) for m in res.wsgi_request._messages])
         # Posting lists no deployments; the project's servers once, to check the server.
         self.mock_deployments_list.assert_not_called()
         self.mock_stacks_list.assert_called_once_with(helpers.IsHttpRequest())

@@ -134,9 +134,10 @@ RUN_NAMES = {
 
 
 def run_config(request, config_id):
-    """A stand-in for api.heat.config_get over the configs named in RUN_NAMES."""
+    """A stand-in for api.heat.config_get over the configs named in RUN_NAMES: runs of
+    components, as Run Action derives them."""
     return software_configs.SoftwareConfig(None, {
-        'id': config_id, 'name': RUN_NAMES[config_id], 'group': 'script',
+        'id': config_id, 'name': RUN_NAMES[config_id], 'group': 'component',
         'config': '', 'inputs': [], 'outputs': [], 'options': {}}, loaded=True)
 
 
@@ -152,5 +153,5 @@ def named_config(request, config_id):
     """config_get for any id: a run config of RUN_NAMES, else a script named after its id."""
     return run_config(request, config_id) if config_id in RUN_NAMES \
         else software_configs.SoftwareConfig(None, {
-            'id': config_id, 'name': f'name-of-{config_id}', 'group': 'script',
+            'id': config_id, 'name': f'name-of-{config_id}', 'group': 'component',
             'config': '', 'inputs': [], 'outputs': [], 'options': {}}, loaded=True)

@@ -121,10 +121,11 @@ class DeploymentDetailTests(helpers.TestCase):
         for name in ('deploy_stdout', 'undeclared/extra'):
             self.assertContains(res, reverse('horizon:project:deployments:output',
                                              args=[FINISHED['id'], name]))
-        self.assertContains(res, '<code>openstack software deployment output show --all '
-                                 '--long ' + FINISHED['id'])
-        self.assertContains(page, '<code>openstack software deployment show '
-                                  + FINISHED['id'])
+        # One box of commands, whichever tab is open: the run, and its whole output.
+        for shown in (res, page):
+            self.assertContains(shown, '<code>openstack software deployment show '
+                                f'{FINISHED["id"]}\nopenstack software deployment output '
+                                f'show --all --long {FINISHED["id"]}</code>')
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_the_summary_leads_with_the_result_then_inputs_then_the_outputs_end(self):

@@ -6,6 +6,8 @@ from urllib import parse
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
+import heat_deploy_runner as deploy
+from heat_deploy_runner.derived import OPERATION_OPTION
 from tests.unit import components_case as case
 from tests.unit import components_data as data
 from tests.unit import helpers
@@ -14,6 +16,20 @@ BACKUP_RUN = data.DEPLOYMENTS[3]   # mysql BACKUP on DB_1, running
 SCRIPT_RUN = data.DEPLOYMENTS[4]   # a plain script config, not a component
 DETAIL_MOCKS = {api.heat: ('deployment_get', 'config_get')}
 RERUN_MOCKS = {**case.HEAT_MOCKS, api.heat: ('deployment_get',) + case.HEAT_MOCKS[api.heat]}
+
+
+# A run the Configs panel's Deploy made of the plain script config, named "hello".
+DEPLOYED_CONFIG = dict(
+    copy.deepcopy(data.SCRIPT_CONFIG), id='cc33dd44-0000-4000-8000-000000000005',
+    name='hello-CREATE',
+    inputs=[{'name': 'greeting', 'type': 'String', 'value': 'bonjour'},
+            {'name': 'deploy_server_id', 'type': 'String', 'value': data.WEB},
+            {'name': 'deploy_action', 'type': 'String', 'value': 'CREATE'}],
+    options={OPERATION_OPTION: deploy.Operation(
+        '5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo', '2026-11-22T04:00:00Z',
+        source=data.SCRIPT_CONFIG['id']).as_option()})
+DEPLOYED_RUN = dict(SCRIPT_RUN, id='3e1f7066-0000-4000-8000-000000000006',
+                    config_id=DEPLOYED_CONFIG['id'])
 
 
 def _detail(deployment_id, tab=''):
@@ -46,14 +62,33 @@ class RerunTests(case.ComponentsTestCase):
         self.assertNotIn('input__deploy_signal_transport', query)
 
     @helpers.create_mocks(RERUN_MOCKS)
-    def test_a_run_of_a_plain_config_cannot_be_run_again_from_here(self):
+    def test_a_run_made_outside_the_dashboard_of_a_plain_config_is_not_run_again(self):
         self._serve(SCRIPT_RUN)
 
+        page = self.client.get(_detail(SCRIPT_RUN['id']))
         res = self.client.get(reverse('horizon:project:deployments:rerun',
                                       args=[SCRIPT_RUN['id']]))
 
+        self.assertNotContains(page, 'Run Again')
         self.assertRedirectsNoFollow(res, _detail(SCRIPT_RUN['id']))
         self.assertMessageCount(error=1)
+
+    @helpers.create_mocks(RERUN_MOCKS)
+    def test_run_again_of_a_run_deployed_here_opens_the_deploy_form_filled_in(self):
+        self.serve(configs=data.CONFIGS + [DEPLOYED_CONFIG],
+                   deployments=data.DEPLOYMENTS + [DEPLOYED_RUN])
+        self.mock_deployment_get.return_value = data.deployments([DEPLOYED_RUN])[0]
+
+        page = self.client.get(_detail(DEPLOYED_RUN['id']))
+        res = self.client.get(reverse('horizon:project:deployments:rerun',
+                                      args=[DEPLOYED_RUN['id']]))
+
+        self.assertContains(page, 'Run Again')
+        target = parse.urlsplit(res['Location'])
+        self.assertEqual(reverse('horizon:project:configs:deploy',
+                                 args=[data.SCRIPT_CONFIG['id']]), target.path)
+        self.assertEqual({'server': [data.WEB], 'action': ['CREATE'], 'name': ['hello'],
+                          'input__greeting': ['bonjour']}, parse.parse_qs(target.query))
 
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_the_form_takes_the_runs_server_and_values_from_the_link(self):
@@ -89,6 +124,11 @@ class LateResultTests(helpers.TestCase):
         self.assertContains(res, 'finished anyway &lt;b&gt;bold&lt;/b&gt;')
         self.assertContains(res, 'its server finished it anyway')
         self.assertContains(res, 'Cancelled by demo')
+        # What Heat recorded has no code, and that is not "yet": the run is over.
+        self.assertNotContains(res, 'Not reported yet')
+        self.assertContains(res, 'None: the run was cancelled before its server reported')
+        # One box of commands for the page, whichever tab is open.
+        self.assertEqual(1, res.content.decode().count('<h4>With the openstack client'))
 
     @helpers.create_mocks({**DETAIL_MOCKS, api.deploy: ('late_result',)})
     def test_a_cancelled_run_without_a_late_result_says_nothing_more(self):

@@ -66,9 +66,10 @@ class DeployConfigForm(run_form.RunForm):
         # Heat deploys to any id, and a deployment no agent reads stays in
         # progress until its timeout: only the project's servers are taken.
         try:
-            return self.project_servers().find(self.cleaned_data['server']).id
+            self.server = self.project_servers().find(self.cleaned_data['server'])
         except LookupError as error:
             raise forms.ValidationError(str(error)) from None
+        return self.server.id
 
     def clean(self):
         cleaned = super().clean()
@@ -94,5 +95,5 @@ class DeployConfigForm(run_form.RunForm):
             return False
         messages.success(request, _(
             "Started %(action)s on server %(server)s.") % {
-            'action': data['action'], 'server': data['server']})
+            'action': data['action'], 'server': self.server.name or self.server.id})
         return result.created[0]

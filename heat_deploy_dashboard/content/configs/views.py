@@ -24,6 +24,7 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_servers
+from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard import linking
 from heat_deploy_runner import cli
 from heat_deploy_runner import derived
@@ -253,6 +254,13 @@ class DeployView(PolicyRequiredMixin, _ConfigMixin, forms.ModalFormView):
     def get_form_kwargs(self):
         return dict(super().get_form_kwargs(), config=self.get_config(),
                     project_servers=self.project_servers)
+
+    def get_initial(self):
+        # Run Again of a run deployed here fills in its server, action, name and inputs.
+        query = self.request.GET
+        return {name: query[name] for name in query
+                if name in ('server', 'action', 'name', 'transport', 'timeout')
+                or name.startswith(run_form.INPUT_PREFIX)}
 
     def get_success_url_from_handled(self, deployment):
         return reverse('horizon:project:deployments:detail',

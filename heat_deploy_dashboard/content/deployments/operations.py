@@ -75,7 +75,7 @@ def runs_of(request, operation_id):
 
 
 def source_link(request, operation):
-    """{kind, name, url, component} of the config an operation's runs derive from (a
+    """{id, kind, name, url, component} of the config an operation's runs derive from (a
     component, or a config deployed from the Configs panel), or None when it is gone or was
     never kept."""
     source = operation and operation.source and config_cache.get_many(
@@ -87,7 +87,8 @@ def source_link(request, operation):
         kind, page = _("Component"), 'horizon:project:components:detail'
     else:
         kind, page = _("Config"), 'horizon:project:configs:detail'
-    return {'kind': kind, 'name': source.get('name') or operation.source,
+    return {'id': operation.source, 'kind': kind,
+            'name': source.get('name') or operation.source,
             'url': reverse(page, args=[operation.source]), 'component': component}
 
 

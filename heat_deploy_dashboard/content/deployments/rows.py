@@ -41,6 +41,11 @@ class Run(base.APIResourceWrapper):
         self.run_name = config['name'] if config else None
         self.operation = deploy.operation_of_run(deployment, config)
         self.deadline = deploy.deadline(config) if config else None
+        # Run Again fills in the form of what the run came from: a component (its derived
+        # config keeps the component's group), or the config the Configs panel deployed.
+        self.rerunnable = config is not None and (
+            config.get('group') == derived.COMPONENT_GROUP
+            or bool(self.operation and self.operation.source))
 
     def to_dict(self):
         # Heat's own keys only: reading one Heat left out would make heatclient GET the

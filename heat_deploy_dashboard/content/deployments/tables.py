@@ -221,6 +221,9 @@ class RerunDeployment(policy.RulesOncePerRequest, tables.LinkAction):
     policy_rules = (("orchestration", "software_deployments:create"),
                     ("orchestration", "software_configs:create"))
 
+    def allowed(self, request, run=None):
+        return super().allowed(request, run) and (run is None or run.rerunnable)
+
 
 class DeleteDeployment(policy.RulesOncePerRequest, tables.DeleteAction):
     help_text = _("This also deletes each run's derived config and the Object Storage "

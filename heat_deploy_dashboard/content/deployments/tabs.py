@@ -6,8 +6,19 @@ from heat_deploy_dashboard.content.deployments import operations
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as deploy
-from heat_deploy_runner import cli
 from heat_deploy_runner import runs
+
+
+def exit_code_shown(deployment):
+    """What a run's Exit Code line says: the code, or why it has none."""
+    code = runs.exit_code(deployment)
+    if code is not None:
+        return code
+    if deployment['status'] == 'IN_PROGRESS':
+        return _("Not reported yet")
+    if deploy.is_cancelled(deployment):
+        return _("None: the run was cancelled before its server reported")
+    return _("Not reported")
 
 
 class OverviewTab(tabs.Tab):
@@ -31,7 +42,7 @@ class OverviewTab(tabs.Tab):
             'operation_url': operation and project_tables.operation_url(operation.id),
             'source': operations.source_link(request, operation),
             'status_reason': runs.status_reason(deployment),
-            'status_code': runs.exit_code(deployment),
+            'exit_code': exit_code_shown(deployment),
             'outputs': outputs,
             'has_output': any(output['text'] for output in outputs),
             'tail_lines': runs.TAIL_LINES,
@@ -56,13 +67,12 @@ class OutputsTab(tabs.Tab):
         late = self.tab_group.kwargs['late_result']
         return {
             'deployment': deployment,
-            'status_code': runs.exit_code(deployment),
+            'exit_code': exit_code_shown(deployment),
             'outputs': runs.outputs(deployment, config or {}),
             'late_result': late and {
                 'status_code': runs.exit_code({'output_values': late}),
                 'outputs': runs.outputs({'output_values': late}, config or {})},
             'limit_kb': runs.DISPLAY_LIMIT // 1024,
-            'command': cli.deployment_output_show(deployment['id']),
         }
 
 

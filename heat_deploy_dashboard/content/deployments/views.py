@@ -1,5 +1,4 @@
 import re
-import types
 from urllib import parse
 
 from django import http
@@ -9,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views import generic
 from heatclient import exc as heat_exc
+from heatclient.v1 import software_deployments
 from horizon import exceptions
 from horizon import messages
 from horizon import tables
@@ -227,6 +227,20 @@ def _run_action_form(component_id, action, server_ids, config):
         parse.urlencode(query))
 
 
+def _deploy_form(config_id, deployment, config):
+    """A redirect to the Configs panel's Deploy form of ``config_id``, filled in with the
+    server, action, name and inputs of the run of ``config`` (secrets left out)."""
+    action = deployment['action']
+    name = config['name']
+    query = [('server', deployment['server_id']), ('action', action),
+             ('name', name.removesuffix('-' + action))]
+    query += [(run_form.INPUT_PREFIX + input_name, text)
+              for input_name, text in runs.rerun_inputs(config).items()]
+    return shortcuts.redirect(
+        reverse('horizon:project:configs:deploy', args=[config_id]) + '?' +
+        parse.urlencode(query))
+
+
 def _deployment_and_config(request, deployment_id):
     """The deployment and its derived config as plain dicts (config None if it is gone).
 
@@ -288,8 +302,11 @@ class DetailView(PolicyRequiredMixin, horizon_tabs.TabView):
         context['url'] = reverse('horizon:project:deployments:index')
         context['late_result'] = self.get_late_result()
         table = project_tables.DeploymentActionsTable(self.request)
-        context['actions'] = table.render_row_actions(types.SimpleNamespace(**deployment))
-        context['command'] = cli.deployment_show(deployment['id'])
+        context['actions'] = table.render_row_actions(rows.Run(
+            software_deployments.SoftwareDeployment(None, deployment, loaded=True), config))
+        # One box for the page's tabs: the run, and its whole output.
+        context['command'] = '\n'.join((cli.deployment_show(deployment['id']),
+                                        cli.deployment_output_show(deployment['id'])))
         return context
 
 
@@ -334,9 +351,13 @@ class RerunView(PolicyRequiredMixin, generic.View):
             component = _component_of(request, deployment_id)
         except Exception:
             errors.heat_failed(request, _("find the component of this run"), redirect=detail)
-        if component is None or config is None:
-            messages.error(request, _("This run did not come from a software component, so "
-                                      "it cannot be run again from here."))
-            return shortcuts.redirect(detail)
-        return _run_action_form(component.id, deployment['action'],
-                                [deployment['server_id']], config)
+        if component is not None and config is not None:
+            return _run_action_form(component.id, deployment['action'],
+                                    [deployment['server_id']], config)
+        source = operations.source_link(request, deploy.operation_of_run(deployment, config))
+        if source is not None and not source['component']:
+            return _deploy_form(source['id'], deployment, config)
+        messages.error(request, _("This run came neither from a software component nor "
+                                  "from a config deployed here, so it cannot be run again "
+                                  "from here."))
+        return shortcuts.redirect(detail)
