@@ -10,15 +10,24 @@ kept open and reused; a call that finds them all busy waits for one.
 Every call gets one try: a page or a poll is waiting, and its own request gives up after
 REQUEST_TIMEOUT. Nothing is retried below the dashboard.
 
-A host that did not answer is not asked again by this worker for RETRY_AFTER_SECONDS; then
-one call tries it while the others still fail at once. Without that, a service that accepts
-connections but never replies (heat-api while heat-engine is down) cost every call its whole
-timeout: a page that makes three calls, and a redirect to a list that makes two more, held a
-Horizon worker for over a minute, and every other user's pages queued behind it.
+A host that did not answer is held: this worker does not call it again for a while, and
+the calls fail at once. Without that, a service that accepts connections but never replies
+(heat-api while heat-engine is down) cost every call its whole timeout: a page that makes
+three calls, and a redirect to a list that makes two more, held a Horizon worker for over a
+minute, and every other user's pages queued behind it. A hold ends as soon as can be known:
+- a host that could not be connected to (its service stopped) is connected to again, at most
+  once a PROBE_SECONDS, before a held call fails: the first call after it listens again goes;
+- a host that took a call but did not reply in time gets one call every RETRY_AFTER_SECONDS
+  (only a call can tell whether it replies), and the first reply ends the hold;
+- Heat shows a deployment only after reading its signal from Swift or Zaqar: a show that did
+  not reply in time may be their fault, so it holds the shows of deployments only, not the
+  pages that need Heat alone.
 """
 
 import functools
 import http.cookiejar
+import re
+import socket
 import threading
 import time
 from urllib import parse
@@ -39,6 +48,13 @@ DEFAULT_TIMEOUT = 10
 
 
 RETRY_AFTER_SECONDS = 10
+PROBE_SECONDS = 1
+# Whether a service answers at all is asked only while a call is failing (api.keystone,
+# api.swift): the answer must not add much to the wait.
+ANSWERS_TIMEOUT = 3
+
+# The calls whose reply waits on another service: Heat's show of one deployment.
+_READS_OTHER_SERVICES = re.compile(r'/software_deployments/[^/?]+$')
 
 
 def timeout_seconds():
@@ -49,32 +65,58 @@ class HostNotAnswering(requests.exceptions.ConnectionError):
     """Raised without a call: the host did not answer this worker a moment ago."""
 
 
+def _connects(host, scheme):
+    """Whether a TCP connection to ``host`` (host[:port]) opens now."""
+    split = parse.urlsplit(f'{scheme}://{host}')
+    port = split.port or (443 if scheme == 'https' else 80)
+    try:
+        socket.create_connection((split.hostname, port), timeout=PROBE_SECONDS).close()
+    except OSError:
+        return False
+    return True
+
+
+class _Hold:
+    def __init__(self, refused):
+        # Refused (or never connected): a connection tells when it is back.
+        self.refused = refused
+        self.next_try = time.monotonic() + (PROBE_SECONDS if refused else RETRY_AFTER_SECONDS)
+
+
 class _Silent:
-    """The hosts that did not answer, each with when to let one call try it again."""
+    """The held hosts (and calls, see _READS_OTHER_SERVICES), each with its next try."""
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._until = {}
+        self._holds = {}
 
-    def may_try(self, host):
-        """True for a host that answers, or for the one call that tries it again."""
-        with self._lock:
-            until = self._until.get(host)
-            if until is None:
-                return True
-            now = time.monotonic()
-            if now < until:
-                return False
-            self._until[host] = now + RETRY_AFTER_SECONDS
-            return True
+    def may_try(self, keys, scheme):
+        """True for a call none of whose ``keys`` is held, or for the call that tries one
+        again."""
+        for key in keys:
+            with self._lock:
+                hold = self._holds.get(key)
+                if hold is None:
+                    continue
+                now = time.monotonic()
+                if now < hold.next_try:
+                    return False
+                # This call tries: the others meanwhile still fail at once.
+                hold.next_try = now + (PROBE_SECONDS if hold.refused else RETRY_AFTER_SECONDS)
+            if hold.refused:
+                if not _connects(key, scheme):
+                    return False
+                self.answered(key)
+        return True
 
-    def failed(self, host):
+    def failed(self, key, refused):
         with self._lock:
-            self._until[host] = time.monotonic() + RETRY_AFTER_SECONDS
+            self._holds[key] = _Hold(refused)
 
-    def answered(self, host):
+    def answered(self, *keys):
         with self._lock:
-            self._until.pop(host, None)
+            for key in keys:
+                self._holds.pop(key, None)
 
 
 _SILENT = _Silent()
@@ -83,18 +125,27 @@ _SILENT = _Silent()
 class _BoundedAdapter(adapters.HTTPAdapter):
 
     def send(self, request, timeout=None, **kwargs):
-        host = parse.urlsplit(request.url).netloc
-        if not _SILENT.may_try(host):
+        url = parse.urlsplit(request.url)
+        host = url.netloc
+        # Every deployment's show at once: the service it waits on fails them all alike.
+        call = (f'{request.method} {host}'
+                f'{_READS_OTHER_SERVICES.sub("/software_deployments/*", url.path)}'
+                if _READS_OTHER_SERVICES.search(url.path) else None)
+        keys = [host] + ([call] if call else [])
+        if not _SILENT.may_try(keys, url.scheme):
             raise HostNotAnswering(
-                f'{host} did not answer a moment ago; it is tried again '
-                f'{RETRY_AFTER_SECONDS} s after that', request=request)
+                f'{host} did not answer a moment ago; it is tried again shortly',
+                request=request)
         try:
             # zaqarclient sets no timeout at all: a hung Zaqar would hang the poll with it.
             response = super().send(request, timeout=timeout or timeout_seconds(), **kwargs)
-        except (requests.exceptions.ConnectionError, requests.exceptions.Timeout):
-            _SILENT.failed(host)
+        except requests.exceptions.ReadTimeout:
+            _SILENT.failed(call or host, refused=False)
             raise
-        _SILENT.answered(host)
+        except (requests.exceptions.ConnectionError, requests.exceptions.Timeout):
+            _SILENT.failed(host, refused=True)
+            raise
+        _SILENT.answered(*keys)
         return response
 
 
@@ -134,8 +185,12 @@ def swift_session():
 def token_session(request, endpoint):
     """A keystoneauth session with the user's token for one service's endpoint, over the
     worker's pooled connections: what the Heat and Mistral clients call through."""
-    verify = (False if settings.OPENSTACK_SSL_NO_VERIFY
-              else settings.OPENSTACK_SSL_CACERT or True)
     return ksa_session.Session(
         auth=token_endpoint.Token(endpoint, request.user.token.id),
-        session=session(), verify=verify, timeout=timeout_seconds())
+        session=session(), verify=verify(), timeout=timeout_seconds())
+
+
+def verify():
+    """What requests checks the services' certificates with, as Horizon's settings say."""
+    return (False if settings.OPENSTACK_SSL_NO_VERIFY
+            else settings.OPENSTACK_SSL_CACERT or True)

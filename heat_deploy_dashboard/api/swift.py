@@ -1,10 +1,13 @@
 """Swift (object-store): the connection for the signal TempURLs of deployments, and the
 secret inputs of runs Mistral starts."""
 
+from urllib import parse
+
 from django.conf import settings
 from horizon.utils.memoized import memoized
 from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
+import requests
 from swiftclient import client as swift_client
 
 from heat_deploy_dashboard.api import pool
@@ -32,6 +35,20 @@ def swift_connection(request):
         # jobs; here a user is waiting on the page.
         retries=0,
     )
+
+
+def answers(request):
+    """Whether the Swift proxy answers at all (its /info, any reply but a server error), over
+    the worker's pool: asked only while a call is failing, which Heat's shows of runs may do
+    while Swift is down (they read each run's signal from it)."""
+    endpoint = parse.urlsplit(base.url_for(request, 'object-store'))
+    try:
+        reply = pool.session().get(f'{endpoint.scheme}://{endpoint.netloc}/info',
+                                   timeout=pool.ANSWERS_TIMEOUT,
+                                   verify=pool.verify())
+    except requests.RequestException:
+        return False
+    return reply.status_code < 500
 
 
 # The secret inputs of runs Mistral starts (heat_deploy_runner.secret_store).

@@ -2,20 +2,52 @@
 their secret inputs are kept) could not do what a page or form asked: one sentence shape,
 built here and nowhere else."""
 
+import sys
+
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from heatclient import exc as heat_exc
 from horizon import exceptions
+from horizon.utils import memoized
+from openstack_dashboard.api import base
 
+from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import kept_secrets
-
-# The status poll's line on the page, short: the page already says what it shows.
-POLL_FAILED = gettext_lazy('The orchestration service could not be reached.')
-
 
 # (the service as the sentence names it, the service's own name)
 HEAT = (gettext_lazy('the orchestration service'), 'Heat')
+KEYSTONE = (gettext_lazy('the identity service (Keystone)'), 'Keystone')
 MISTRAL = (gettext_lazy('the workflow service'), 'Mistral')
 SWIFT = (gettext_lazy('Object Storage'), 'Swift')
+
+
+@memoized.memoized
+def failing_service(request):
+    """The service to name for a Heat call that failed without a refusal of Heat's own:
+    Keystone, with which Heat checks the user's token, or Object Storage, from which Heat's
+    show of a running run reads its signal, when it does not answer; else Heat. Asked while
+    failing only, once per request."""
+    if not api.keystone.answers():
+        return KEYSTONE
+    if base.is_service_enabled(request, 'object-store') and not api.swift.answers(request):
+        return SWIFT
+    return HEAT
+
+
+def _blamed(request, service):
+    if service is not None:
+        return service
+    error = sys.exc_info()[1]
+    if isinstance(error, heat_exc.HTTPException) and getattr(error, 'code', 500) < 500:
+        return HEAT
+    return failing_service(request)
+
+
+def poll_failed(request):
+    """The status poll's line on the page, short: the page already says what it shows."""
+    return capfirst(_("%(service)s could not be reached.")
+                    % {'service': _blamed(request, None)[0]})
 
 
 def service_of(error):
@@ -47,16 +79,17 @@ def _already_said(request, message):
     return any(str(each.message) == message for each in said)
 
 
-def heat_failed(request, doing, outcome=None, redirect=None, service=HEAT):
+def heat_failed(request, doing, outcome=None, redirect=None, service=None):
     """Report the exception being handled as heat_failed_message, through Horizon (which logs
-    it, and redirects when asked). details='' keeps the client's raw error text (URLs,
-    tracebacks from Heat) out of the page."""
-    message = heat_failed_message(doing, outcome, service)
+    it, and redirects when asked). ``service``: the one that failed, when known; by default
+    Heat, or the service Heat could not reach (failing_service). details='' keeps the
+    client's raw error text (URLs, tracebacks from Heat) out of the page."""
+    message = heat_failed_message(doing, outcome, _blamed(request, service))
     exceptions.handle(request, message, details='', redirect=redirect,
                       ignore=_already_said(request, message))
 
 
-def list_failed(view, doing, no_data_message, service=HEAT):
+def list_failed(view, doing, no_data_message, service=None):
     """heat_failed for a list page, and an empty table that does not claim there is nothing
     to show."""
     heat_failed(view.request, doing, service=service)

@@ -33,9 +33,13 @@ class TestCase(helpers.TestCase):
         self.addCleanup(cache.clear)
         # Where the tables find the servers' names (server_names): no server of the project
         # is named unless a test says so, through these mocks or its own of the same calls.
+        # A failing call asks whether Keystone and Swift answer (errors.failing_service): they
+        # do, unless a test says otherwise.
         for patcher in (mock.patch.object(api.heat, 'stacks_list', return_value=[]),
                         mock.patch.object(api.heat, 'resources_list', return_value=[]),
-                        mock.patch.object(nova, 'server_list', return_value=([], False))):
+                        mock.patch.object(nova, 'server_list', return_value=([], False)),
+                        mock.patch.object(api.keystone, 'answers', return_value=True),
+                        mock.patch.object(api.swift, 'answers', return_value=True)):
             patcher.start()
 
     def _setup_test_data(self):

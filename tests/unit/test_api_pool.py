@@ -27,7 +27,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.server.cookies.append(self.headers.get('Cookie'))
         if self.server.delay:
             time.sleep(self.server.delay)
-        body = {'software_deployment': {'id': DEPLOYMENT_ID, 'config_id': 'c'}}
+        # A deployment's show and a config's show alike.
+        body = {'software_deployment': {'id': DEPLOYMENT_ID, 'config_id': 'c'},
+                'software_config': {'id': 'c', 'name': 'c'}}
         data = json.dumps(body).encode()
         self.send_response(200)
         self.send_header('Content-Type', 'application/json')
@@ -110,12 +112,12 @@ class PoolTests(unittest.TestCase):
     def test_a_host_that_did_not_answer_is_not_asked_again_for_a_while(self):
         self.server.delay = 3
         with self.assertRaises(ksa_exc.ConnectionError):
-            api.heat.deployment_get(self._request(), DEPLOYMENT_ID)
+            api.heat.config_get(self._request(), DEPLOYMENT_ID)
         started = time.monotonic()
 
         # Heat and Swift alike: the next calls fail at once, and never reach the host.
         with self.assertRaises(ksa_exc.ConnectionError):
-            api.heat.deployment_get(self._request(), DEPLOYMENT_ID)
+            api.heat.config_get(self._request(), DEPLOYMENT_ID)
         with self.assertRaises(pool.HostNotAnswering):
             api.swift.swift_connection(self._request()).head_account()
 
@@ -127,11 +129,47 @@ class PoolTests(unittest.TestCase):
         self.server.delay = 3
         with mock.patch.object(pool, 'RETRY_AFTER_SECONDS', 0.2):
             with self.assertRaises(ksa_exc.ConnectionError):
-                api.heat.deployment_get(self._request(), DEPLOYMENT_ID)
+                api.heat.config_get(self._request(), DEPLOYMENT_ID)
             self.server.delay = 0
             time.sleep(0.3)
 
             for _ in range(3):
-                api.heat.deployment_get(self._request(), DEPLOYMENT_ID)
+                api.heat.config_get(self._request(), DEPLOYMENT_ID)
 
         self.assertEqual(4, len(self.server.calls))
+
+    @override_settings(HEAT_DEPLOY_API_TIMEOUT=0.5)
+    def test_a_slow_deployment_show_holds_the_shows_only_not_the_host(self):
+        # Heat's show waits on Swift (or Zaqar) for the run's signal: their outage, not Heat's.
+        self.server.delay = 3
+        with self.assertRaises(ksa_exc.ConnectionError):
+            api.heat.deployment_get(self._request(), DEPLOYMENT_ID)
+        self.server.delay = 0
+        started = time.monotonic()
+
+        with self.assertRaises(ksa_exc.ConnectionError):
+            api.heat.deployment_get(self._request(), DEPLOYMENT_ID.replace('6', '7'))
+        api.heat.config_get(self._request(), DEPLOYMENT_ID)
+
+        self.assertLess(time.monotonic() - started, 0.5)
+        self.assertEqual(2, len(self.server.calls))
+
+    def test_a_host_that_refused_is_called_again_as_soon_as_it_listens(self):
+        port = self.server.server_address[1]
+        self.server.shutdown()
+        self.server.server_close()
+        with self.assertRaises(ksa_exc.ConnectionError):
+            api.heat.config_get(self._request(), DEPLOYMENT_ID)
+        with self.assertRaises(ksa_exc.ConnectionError):
+            api.heat.config_get(self._request(), DEPLOYMENT_ID)
+        back = http.server.ThreadingHTTPServer(('127.0.0.1', port), _Handler)
+        back.calls, back.cookies, back.delay = [], [], 0
+        threading.Thread(target=back.serve_forever, daemon=True).start()
+        self.addCleanup(back.server_close)
+        self.addCleanup(back.shutdown)
+        time.sleep(pool.PROBE_SECONDS)
+
+        # Far sooner than RETRY_AFTER_SECONDS: the first call after it listens goes.
+        api.heat.config_get(self._request(), DEPLOYMENT_ID)
+
+        self.assertEqual(1, len(back.calls))

@@ -104,6 +104,25 @@ class LiveStatusTests(helpers.TestCase):
         self.assertNotIn('10.0.0.1', res.content.decode())
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_a_show_that_failed_on_another_service_names_that_service(self):
+        # Heat's show of a running run reads its signal from Swift, and checks the user's
+        # token with Keystone: while either is down, it fails or hangs.
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployment_get.side_effect = heat_exc.CommunicationError('timed out')
+        for keystone, swift, named in (
+                (False, True, 'The identity service (Keystone) could not be reached.'),
+                (True, False, 'Object Storage could not be reached.'),
+                (True, True, 'The orchestration service could not be reached.')):
+            with self.subTest(named=named):
+                # Mocks of every test (helpers.TestCase).
+                api.keystone.answers.return_value = keystone
+                api.swift.answers.return_value = swift
+
+                res = self._poll(RUNNING_ID)
+
+                self.assertEqual((503, named), (res.status_code, res.json()['error']))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_user_data_in_a_row_is_escaped(self):
         self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployment_get.return_value = test_data.deployment(dict(

@@ -92,8 +92,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
                     shown))
         except Exception:
             # The page says so and keeps retrying; Horizon's own poller would go silent.
-            return http.JsonResponse(
-                {'error': errors.POLL_FAILED}, status=503)
+            return http.JsonResponse({'error': errors.poll_failed(request)}, status=503)
         recheck.remember_shown(request, shown)
         found = rows.described(request, [d for d in shown if d is not None])
         table = TABLES.get(table_name, project_tables.DeploymentsTable)(request, data=found)
