@@ -132,7 +132,7 @@ def test_without_the_service_every_page_says_so_in_time_and_nothing_is_half_made
     # (it checks the tokens it has seen from its own cache).
     assert poll.status_code in (200, 503) and poll_seconds < PAGE_PATIENCE
     if poll.status_code == 503:
-        assert 'orchestration service' in poll.json()['error']
+        assert named in poll.json()['error']
     if submit is not None:
         assert submit.status_code != 500
         assert _says(submit, named)
@@ -157,6 +157,53 @@ def test_without_object_storage_pages_work_and_a_tempurl_run_is_refused_whole(
         assert not dashboard.messages(response.text), path
     assert 'could not be prepared in Object Storage' in submit.text
     assert _state(heat, swift) == before
+
+
+def test_once_heat_is_back_the_first_poll_that_follows_answers(cloud, user, demo_resources):
+    run = demo_resources['mysql_deployment_1']
+    with outages.stopped(cloud, 'heat-api'):
+        # Enough polls for both Horizon workers to meet the outage and hold Heat.
+        for _ in range(4):
+            poll, _seconds = _poll(user, run)
+            assert poll.status_code == 503
+            assert ORCHESTRATION in poll.json()['error']
+
+    # start_service returned once heat-api answers: the hold ends with the outage.
+    poll, _seconds = _poll(user, run)
+    assert poll.status_code == 200
+
+
+@pytest.fixture
+def running_tempurl_run(heat, find_transport, demo_resources):
+    """A TEMP_URL run that stays running, on a server no agent reads: Heat's show of it reads
+    its signal object from Swift."""
+    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
+                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+                            server_ids=['no-agent-reads-this-server'], input_values={},
+                            operation=deploy.Operation.new(credentials.DEMO_USER,
+                                                           demo_resources['mysql']))
+    [run] = result.created
+    yield run.id
+    deploy.delete(heat, run.id, find_transport)
+
+
+def test_without_object_storage_messages_name_it_and_the_list_keeps_its_table(
+        cloud, user, running_tempurl_run):
+    run = running_tempurl_run
+    with outages.stopped(cloud, 'swift-proxy'):
+        poll, poll_seconds = _poll(user, run)
+        listed = user.get('/project/deployments/')
+        detail = user.get(f'/project/deployments/{run}/')
+
+    assert poll.status_code == 503 and poll_seconds < PAGE_PATIENCE
+    assert poll.json()['error'] == 'Object Storage could not be reached.'
+    # The list needs Heat alone: a slow show of a run (Heat waiting on Swift) holds no page.
+    assert listed.status_code == 200
+    assert dashboard.row_status(listed.text, run) == 'IN_PROGRESS'
+    assert not dashboard.messages(listed.text)
+    said = dashboard.messages(detail.text)
+    assert said and all('Object Storage' in each and ORCHESTRATION not in each
+                        for each in said), said
 
 
 def _horizon_workers(cloud):
