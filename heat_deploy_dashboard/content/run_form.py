@@ -166,7 +166,7 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
     where, and call add_input_fields() once their own fields are set."""
 
     transport = forms.ChoiceField(
-        label=_("Result"),
+        label=_("How the result comes back"),
         help_text=_("How the server sends its result back. A server whose "
                     "agent cannot send it over the way chosen runs the "
                     "action, and the run waits until its timeout."))
@@ -175,10 +175,35 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
         min_value=1, max_value=MAX_TIMEOUT_MINUTES,
         help_text=_("How long the server may take to report its result."))
 
+    # How the run goes rather than what it does: shown folded under the action, the servers
+    # and the inputs, which are what a person opens the form to choose (as AWX and Rundeck
+    # put a job's own options first).
+    HOW_IT_RUNS = ('transport', 'timeout', 'batch_size', 'max_failures', 'repeat', 'once_at')
+
     def __init__(self, request, *args, **kwargs):
         super().__init__(request, *args, **kwargs)
         self._inputs = []
         self._set_transports(request)
+
+    def leading_fields(self):
+        return [field for field in self.visible_fields() if field.name not in self.HOW_IT_RUNS]
+
+    def how_it_runs_fields(self):
+        return [field for field in self.visible_fields() if field.name in self.HOW_IT_RUNS]
+
+    def how_it_runs_summary(self):
+        if 'repeat' in self.fields:
+            return _("How it runs: how the result comes back, the timeout, servers at a "
+                     "time, and a schedule")
+        return _("How it runs: how the result comes back, and the timeout")
+
+    def how_it_runs_changed(self):
+        """Whether the folded fields are shown open: one of them is not at its default, or
+        is wrong."""
+        def text(value):
+            return '' if value is None else str(value)
+        return any(field.errors or text(field.value()) != text(self.fields[field.name].initial)
+                   for field in self.how_it_runs_fields())
 
     def add_input_fields(self, declared_inputs):
         self._inputs = [d for d in declared_inputs if d.get('name')]

@@ -161,8 +161,18 @@ class RunActionForm:
     def modal(self):
         return self.user.find(self.MODAL)
 
+    # The fields folded under "How it runs" (content/run_form.py): a person opens it first.
+    HOW_IT_RUNS = ('transport', 'timeout', 'batch_size', 'max_failures', 'repeat', 'once_at')
+
     def field(self, name):
+        if name in self.HOW_IT_RUNS:
+            self.open_how_it_runs()
         return self.modal.find_element(By.NAME, name)
+
+    def open_how_it_runs(self):
+        folded = self.modal.find_element(By.CSS_SELECTOR, 'details.hdd-how-it-runs')
+        if folded.get_attribute('open') is None:
+            folded.find_element(By.TAG_NAME, 'summary').click()
 
     def input(self, name):
         return self.field('input__' + name)
@@ -182,6 +192,7 @@ class RunActionForm:
         assert {s for s, ticked in self.servers().items() if ticked} == set(wanted)
 
     def choose_transport(self, name):
+        self.open_how_it_runs()
         radio = self.modal.find_element(
             By.CSS_SELECTOR, f'input[name="transport"][value="{name}"]')
         # Horizon's themed radio draws its label over the button: a person clicks that.

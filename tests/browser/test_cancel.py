@@ -78,4 +78,9 @@ def test_cancel_a_running_backup_then_see_its_late_result(cloud, demo_user, heat
     late = user.visible('pre[data-output="late-deploy_stdout"]').text
     assert 'retention_days=7 compress=true tables=posts' in late
     assert 'finished it anyway' in user.find('.alert-warning').text
+    # What Heat recorded has no exit code, and says why rather than "not reported yet"; one
+    # box of commands on the page.
+    assert 'None: the run was cancelled before its server reported' in user.find(
+        '#deployment_details__outputs').text
+    assert len(user.find_all('.hdd-cli')) == 1
     assert heat.software_deployments.get(run.id).status == 'FAILED'

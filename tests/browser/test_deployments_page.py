@@ -28,6 +28,8 @@ def test_the_live_status_line_says_when_the_page_last_checked(demo_user, heat, f
                       'the status line to say when it last checked')
     pages.wait_until_statuses(user, [run.id], 'COMPLETE', timeout=60)
     user.wait().until(lambda d: line.text == 'Nothing is running.')
+    # The row the poll redrew offers what a fresh page offers a finished run: no Cancel.
+    assert not user.find_all(pages.row_css(run.id) + ' [id$="__action_cancel"]')
 
 
 def test_the_deployments_page_polls_once_per_interval(demo_user, heat, find_transport,

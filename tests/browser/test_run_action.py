@@ -17,7 +17,14 @@ def test_run_backup_on_both_db_servers_and_watch_them_complete_live(
     user.require_scripts()
 
     form = pages.open_run_action(user, 'mysql')
+    # What to run where comes first; how it runs is folded, and a custom action needs no
+    # lifecycle confirmation.
+    assert not user.find(form.MODAL + ' details.hdd-how-it-runs').get_attribute('open')
+    assert not user.find(form.MODAL + ' [name="transport"]').is_displayed()
+    form.choose_action('CREATE')
+    assert user.find(form.MODAL + ' [name="confirm_lifecycle"] ~ label').is_displayed()
     form.choose_action('BACKUP')
+    assert not user.find(form.MODAL + ' [name="confirm_lifecycle"] ~ label').is_displayed()
     # Every server the component is on starts ticked: both db servers.
     assert set(form.servers()) == db_servers
     form.tick_servers(db_servers)
@@ -62,6 +69,8 @@ def test_run_backup_on_both_db_servers_and_watch_them_complete_live(
     assert pages.counts(user) == {'Complete': 2}
     assert not user.find_all('#operation__action_cancel_all:not(.hidden)')
     assert not user.find_all('#operation__action_rerun_failed:not(.hidden)')
+    # The rows the poll redrew offer what a fresh page offers finished runs: no Cancel.
+    assert not user.find_all('#operation [id$="__action_cancel"]')
     for run in ids:
         shown = pages.cells(user, run, 'operation')
         assert (shown['Status'], shown['Exit Code'], shown['Time Left']) == (

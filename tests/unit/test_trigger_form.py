@@ -56,6 +56,29 @@ class TriggerFormTests(ComponentsTestCase):
         self.mock_trigger_action.assert_not_called()
 
     @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_the_action_servers_and_inputs_lead_and_how_it_runs_is_folded(self):
+        self.serve()
+
+        opened = self.get_ajax(trigger_url(data.MYSQL_ID)).content.decode()
+        changed = self.get_ajax(trigger_url(data.MYSQL_ID, '?timeout=5')).content.decode()
+
+        names = re.findall(r'name="(action|servers|input__\w+|transport|timeout)"', opened)
+        order = list(dict.fromkeys(names))
+        self.assertEqual(['action', 'servers'], order[:2])
+        self.assertLess(order.index('input__backup_file'), order.index('transport'))
+        folded = opened[opened.index('<details class="hdd-how-it-runs"'):]
+        self.assertIn('name="transport"', folded)
+        self.assertIn('name="timeout"', folded)
+        self.assertNotIn('name="input__', folded)
+        self.assertIn('<details class="hdd-how-it-runs">', opened)
+        self.assertIn('<details class="hdd-how-it-runs" open>', changed)
+        # The lifecycle confirmation shows for a lifecycle action only (lifecycle_confirm.js).
+        self.assertRegex(opened, r'name="confirm_lifecycle"[^>]*data-hdd-for-actions='
+                                 r'"CREATE UPDATE DELETE SUSPEND RESUME"|data-hdd-for-actions='
+                                 r'"CREATE UPDATE DELETE SUSPEND RESUME"[^>]*'
+                                 r'name="confirm_lifecycle"')
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_custom_actions_come_first_and_all_servers_are_chosen(self):
         self.serve()
 

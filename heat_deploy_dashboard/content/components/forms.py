@@ -28,6 +28,9 @@ class TriggerForm(run_form.RunForm):
     action = forms.ChoiceField(label=_("Action"))
     confirm_lifecycle = forms.BooleanField(
         label=_("Yes, run a lifecycle action"), required=False,
+        # Shown for a lifecycle action only (lifecycle_confirm.js).
+        widget=forms.CheckboxInput(attrs={
+            'data-hdd-for-actions': ' '.join(linking.LIFECYCLE_ACTIONS)}),
         help_text=_("Heat itself runs CREATE, UPDATE, DELETE, SUSPEND and "
                     "RESUME when the stack changes. Running one by hand "
                     "may redo or undo that work on the servers."))
