@@ -79,9 +79,15 @@ class Component:
         return [a for a in self.actions if a in LIFECYCLE_ACTIONS]
 
     @property
+    def short_name(self):
+        """The name a person knows the component by: its resource's in its stack ("mysql"),
+        else Heat's (a stack's is "demo-mysql-wsddc3qmqnyi")."""
+        return self.resource_name or self.name
+
+    @property
     def run_name(self):
         """What a trigger's derived configs are named after."""
-        return self.resource_name or self.name
+        return self.short_name
 
     @property
     def server_ids(self):

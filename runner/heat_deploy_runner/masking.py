@@ -53,3 +53,38 @@ def mask_tree(data):
     if isinstance(data, list):
         return [mask_tree(each) for each in data]
     return data
+
+
+def secrets_of(data, where=''):
+    """[(where, value)] of each secret mask_tree masks, in the tree's order: where names it by
+    the names that lead to it ("mysql-BACKUP: deploy_signal_id"), a Heat input or config by
+    its 'name'."""
+    if isinstance(data, dict):
+        if 'name' in data and 'value' in data:
+            return _secret(_joined(where, str(data['name'])), data['value'])
+        inner = _joined(where, str(data['name'])) if isinstance(data.get('name'), str) \
+            else where
+        found = []
+        for key, value in data.items():
+            # A list (a config's inputs) is named by its items; a dict by its key.
+            if isinstance(value, list):
+                found += secrets_of(value, inner)
+            elif isinstance(value, dict):
+                found += secrets_of(value, _joined(inner, str(key)))
+            elif key != 'name':
+                found += _secret(_joined(inner, str(key)), value)
+        return found
+    if isinstance(data, list):
+        return [each for value in data for each in secrets_of(value, where)]
+    return []
+
+
+def _secret(where, value):
+    if isinstance(value, (dict, list)):
+        return secrets_of(value, where)
+    key = where.rsplit(': ', 1)[-1]
+    return [(where, value)] if mask_value(key, value) != value else []
+
+
+def _joined(where, name):
+    return f'{where}: {name}' if where else name

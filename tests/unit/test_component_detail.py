@@ -85,6 +85,8 @@ class ComponentDetailTests(ComponentsTestCase):
         res = self.client.get(detail_url(data.MYSQL_ID))
 
         self.assertContains(res, trigger_url(data.MYSQL_ID))
+        # Titled with the name a person knows it by, not Heat's physical name.
+        self.assertContains(res, '<title>mysql (stack demo) - OpenStack</title>')
         # The whole page, header and tabs, shares one set of listings.
         self.assertEqual((1, 1, 1), self.heat_list_calls())
 

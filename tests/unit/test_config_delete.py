@@ -46,7 +46,10 @@ class DeleteConfigTests(case.ConfigsTestCase):
                                   HTTP_X_REQUESTED_WITH='XMLHttpRequest')
 
         for res in (opened, posted):
-            self.assertContains(res, 'This config was made for the run ' + run['id'])
+            # By the run's name and its server's, as the pages show it (no names served here).
+            self.assertContains(res, f'This config was made for the run mysql-BACKUP on '
+                                     f'{run["server_id"]}')
+        self.assertContains(opened, 'BACKUP on ' + run['server_id'])
         self.assertContains(opened, f'/project/deployments/{run["id"]}/')
         self.assertNotContains(opened, 'type="submit"')
         self.assertFormErrors(posted, 1)

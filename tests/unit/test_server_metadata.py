@@ -80,8 +80,12 @@ class ServerMetadataTests(case.ServersTestCase):
         for res in (modal, page):
             self.assertEqual(200, res.status_code)
             self.assertContains(res, 'Secrets are shown')
+            # Each secret listed by name first, in the table above the whole metadata.
+            secrets = res.content.decode().split('class="table table-condensed table-striped '
+                                                 'hdd-secrets"')[1].split('</table>')[0]
             for secret in (data.TEMP_URL_SIG, data.STACK_USER_PASSWORD, data.DB_PASSWORD):
                 self.assertContains(res, secret)
+                self.assertIn(secret, secrets)
             self.assertContains(res, '<code>openstack software deployment metadata show '
                                      + data.DB_1)
             self.assertIn('no-store', res['Cache-Control'])

@@ -81,7 +81,8 @@ class ServerNamesTests(case.ServersTestCase):
 
         res = self.client.get(case.server_url(data.DB_1))
 
-        self.assertContains(res, f'Server demo-db-1 ({data.DB_1})')
+        # The name alone: a whole id in the title wrapped onto two lines.
+        self.assertContains(res, '<title>Server demo-db-1 - OpenStack</title>')
 
     @helpers.create_mocks(NAMES_MOCKS)
     def test_a_server_nothing_names_shows_its_id_marked_unknown(self):

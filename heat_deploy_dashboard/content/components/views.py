@@ -86,7 +86,9 @@ class DetailView(PolicyRequiredMixin, _ComponentMixin, tabs.TabView):
         table = project_tables.ComponentsTable(self.request)
         context.update({
             'component': component,
-            'page_title': component.name,
+            'page_title': (_("%(component)s (stack %(stack)s)") % {
+                'component': component.short_name, 'stack': component.stack_name}
+                if component.stack_name else component.short_name),
             'url': reverse(INDEX_URL),
             'actions': table.render_row_actions(component),
         })

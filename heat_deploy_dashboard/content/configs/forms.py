@@ -10,6 +10,7 @@ from horizon import messages
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import verbatim_forms
 from heat_deploy_runner import cli
 from heat_deploy_runner import definition
@@ -193,7 +194,7 @@ class DeleteConfigForm(forms.SelfHandlingForm):
             # its deployments are looked for first.
             users = deployments_of(request, config_id)
             if users:
-                self.api_error(in_use_message(self.config, users))
+                self.api_error(in_use_message(request, self.config, users))
                 return False
             api.heat.config_delete(request, config_id)
         except heat_exc.HTTPNotFound:
@@ -215,11 +216,12 @@ def deployments_of(request, config_id):
             if d.config_id == config_id]
 
 
-def in_use_message(config, users):
+def in_use_message(request, config, users):
     if derived.is_derived_for(config, users[0].server_id):
-        return gettext("This config was made for the run %(id)s. Delete that "
-                       "deployment: its derived config goes with it.") % {
-            'id': users[0].id}
+        return gettext("This config was made for the run %(run)s on %(server)s. Delete "
+                       "that deployment: its derived config goes with it.") % {
+            'run': config.get('name') or config['id'],
+            'server': server_names.name_of(request, users[0].server_id)}
     return ngettext(
         "%(count)d deployment uses this config, and Heat keeps a config while "
         "any does. Delete it first.",

@@ -25,6 +25,7 @@ from heat_deploy_dashboard.content import ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import linking
 from heat_deploy_runner import cli
 from heat_deploy_runner import derived
@@ -215,8 +216,11 @@ class DeleteView(PolicyRequiredMixin, _ConfigMixin, forms.ModalFormView):
                     "Unable to check whether a deployment uses this config."),
                     details='')
                 users = []
-            context['users'] = users
-            context['in_use'] = users and project_forms.in_use_message(config, users)
+            context['users'] = [{'id': each.id, 'action': each.action,
+                                 'server': server_names.name_of(self.request, each.server_id)}
+                                for each in users]
+            context['in_use'] = users and project_forms.in_use_message(self.request, config,
+                                                                       users)
         return context
 
 

@@ -5,7 +5,6 @@ from django.template import loader
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from horizon import exceptions
 from horizon import tables
 from horizon import tabs
 from horizon.utils import functions as horizon_utils
@@ -145,11 +144,12 @@ class MetadataTab(tabs.Tab):
         try:
             metadata = api.heat.server_metadata(request, server_id)
         except Exception:
-            exceptions.handle(request, _(
-                "Unable to retrieve this server's metadata: the orchestration service could "
-                "not be reached or answered with an error."), details='')
+            errors.heat_failed(request, _("retrieve this server's metadata"))
             return dict(context, failed=True)
-        if not context['revealed']:
+        if revealed:
+            # What the person asked to see, by name, before the whole metadata they sit in.
+            context['secrets'] = masking.secrets_of(metadata)
+        else:
             # Signal URLs are bearer credentials and the stack user's password may be here.
             metadata = masking.mask_tree(metadata)
         return dict(context, entries=len(metadata or []),

@@ -93,9 +93,8 @@ class DetailView(PolicyRequiredMixin, horizon_tabs.TabbedTableView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         server_id = self.kwargs['server_id']
-        name = server_names.names(self.request).get(server_id)
-        context['title'] = (_("Server %(name)s (%(id)s)") % {'name': name, 'id': server_id}
-                            if name else _("Server %(id)s") % {'id': server_id})
+        context['title'] = _("Server %(name)s") % {
+            'name': server_names.name_of(self.request, server_id)}
         return context
 
 
@@ -162,6 +161,7 @@ class RevealMetadataView(PolicyRequiredMixin, forms.ModalFormView):
         context = super().get_context_data(**kwargs)
         server_id = self.kwargs['server_id']
         context['server_id'] = server_id
+        context['server_name'] = server_names.name_of(self.request, server_id)
         context['submit_url'] = reverse('horizon:project:servers:reveal_metadata',
                                         args=[server_id])
         return context

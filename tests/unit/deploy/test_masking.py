@@ -38,3 +38,19 @@ def test_metadata_is_masked_at_every_depth_and_not_changed_in_place():
     assert masked['deployments'][0]['inputs'][2]['value'] == ['users']
     assert masked['deployments'][0]['inputs'][0]['type'] == 'String'
     assert metadata['os-collect-config']['heat']['password'] == 'pw'
+
+
+def test_the_secrets_of_metadata_are_listed_by_the_names_leading_to_them():
+    metadata = [{'name': 'mysql-BACKUP', 'id': 'c-1', 'inputs': [
+        {'name': 'deploy_signal_id', 'type': 'String',
+         'value': 'http://swift/v1/AUTH_p/c/o?temp_url_sig=abc&temp_url_expires=1'},
+        {'name': 'db_password', 'type': 'String', 'value': 'hunter2'},
+        {'name': 'tables', 'type': 'String', 'value': 'users'}],
+        'options': {'auth': {'token': 't0k'}}}]
+
+    assert masking.secrets_of(metadata) == [
+        ('mysql-BACKUP: deploy_signal_id',
+         'http://swift/v1/AUTH_p/c/o?temp_url_sig=abc&temp_url_expires=1'),
+        ('mysql-BACKUP: db_password', 'hunter2'),
+        ('mysql-BACKUP: options: auth: token', 't0k')]
+    assert masking.secrets_of([{'name': 'plain', 'inputs': []}]) == []
