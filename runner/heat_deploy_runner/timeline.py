@@ -37,7 +37,7 @@ BAR_HEIGHT = 12
 MAX_PLOT_HEIGHT = 360
 MIN_LANE_PITCH = 4
 MAX_TICKS = 7
-LEGEND_SPACING = 220
+LEGEND_SPACING = 200
 
 # The id of the texture of failed runs, defined once in the picture.
 FAILED_PATTERN = 'hdd-timeline-failed'
@@ -57,6 +57,7 @@ class Style:
 _STYLES = {
     'COMPLETE': Style('complete', '#5cb85c'),
     'FAILED': Style('failed', f'url(#{FAILED_PATTERN})'),
+    'CANCELLED': Style('cancelled', '#d9d9d9', stroke='#777777', dasharray='1 2'),
     'IN_PROGRESS': Style('in-progress', '#f0ad4e', stroke='#8a6d3b', dasharray='3 2'),
 }
 _OTHER_STYLE = Style('other', '#999999')
@@ -241,23 +242,32 @@ def _moment(seconds, zone):
     return datetime.datetime.fromtimestamp(seconds, zone).strftime('%Y-%m-%d %H:%M:%S %Z')
 
 
+def drawn(runs: Sequence[Run], now: datetime.datetime,
+          since: datetime.datetime | None) -> list[Run]:
+    """The runs a picture from ``since`` on shows: those still going at ``since`` or later."""
+    return [run for run in runs if since is None or (run.end or now) >= since]
+
+
 def layout(runs: Sequence[Run], now: datetime.datetime, zone: datetime.tzinfo,
-           words: Words) -> Picture:
-    """The picture of ``runs`` (aware datetimes), times shown in ``zone``."""
+           words: Words, since: datetime.datetime | None = None) -> Picture:
+    """The picture of ``runs`` (aware datetimes), times shown in ``zone``: from the oldest run
+    on, or, with ``since``, of the runs drawn() from then on, a run begun earlier cut at
+    ``since``."""
     title = _text(words.title)
+    runs = sorted(drawn(runs, now, since), key=lambda run: run.start)
     if not runs:
         return Picture(width=WIDTH, height=LEGEND_HEIGHT, title=title,
                        empty=_text(words.empty))
-    runs = sorted(runs, key=lambda run: run.start)
     starts = [run.start.timestamp() for run in runs]
     # Never before the start: clocks of Heat and of this host may disagree a little.
     ends = [max((run.end or now).timestamp(), start) for run, start in zip(runs, starts)]
-    first = starts[0]
+    first = starts[0] if since is None else max(starts[0], since.timestamp())
     # At least a minute, so that runs all started at one instant still have an axis.
     last = max(max(ends), first + 60)
     scale = (WIDTH - 2 * MARGIN) / (last - first)
 
-    spans = [(MARGIN + (start - first) * scale, max((end - start) * scale, MIN_BAR_WIDTH))
+    spans = [(MARGIN + (max(start, first) - first) * scale,
+              max((end - max(start, first)) * scale, MIN_BAR_WIDTH))
              for start, end in zip(starts, ends)]
     lanes, lane_count = _lanes(spans)
     pitch = max(min(LANE_PITCH, MAX_PLOT_HEIGHT / lane_count), MIN_LANE_PITCH)

@@ -118,6 +118,8 @@ class DeploymentDetailTests(helpers.TestCase):
         self.assertEqual(['deploy_stdout', 'deploy_stderr', 'backup_file', 'undeclared/extra'],
                          [o['name'] for o in res.context['outputs']])
         self.assertContains(res, 'sent anyway')
+        # A 4-character output is not "1 KB".
+        self.assertContains(res, '<small class="hdd-output-size">4\xa0bytes</small>')
         for name in ('deploy_stdout', 'undeclared/extra'):
             self.assertContains(res, reverse('horizon:project:deployments:output',
                                              args=[FINISHED['id'], name]))

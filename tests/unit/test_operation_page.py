@@ -44,6 +44,11 @@ class OperationPageTests(helpers.TestCase):
         counts = {each['status']: each['count'] for each in res.context['counts']}
         self.assertEqual({'COMPLETE': 1, 'FAILED': 1, 'CANCELLED': 0, 'IN_PROGRESS': 1},
                          counts)
+        # In Horizon's colours of each outcome, not all grey.
+        self.assertRegex(res.content.decode(), r'hdd-count label label-success"\s+'
+                                               r'data-count-of="COMPLETE"')
+        self.assertRegex(res.content.decode(), r'hdd-count label label-danger"\s+'
+                                               r'data-count-of="FAILED"')
         # While a run runs, Cancel All Running; once one failed, Run Again on Failed.
         self.assertContains(res, 'id="operation__action_cancel_all"')
         self.assertRegex(res.content.decode(),

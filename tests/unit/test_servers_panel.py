@@ -2,6 +2,7 @@
 history of runs, its timeline, and cancelling a run from there (its metadata:
 test_server_metadata.py)."""
 
+import datetime
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -40,6 +41,17 @@ class ServersListTests(case.ServersTestCase):
         # Only the latest run of each server is named.
         self.assertEqual(3, self.mock_config_get.call_count)
         self.assertNoMessages()
+
+    @helpers.create_mocks(case.HEAT_MOCKS)
+    def test_a_cancelled_run_is_counted_as_cancelled_not_failed(self):
+        cancelled = dict(data.RESTORE, id='d-cancelled',
+                         status_reason='Cancelled by demo at 2026-11-22T10:00:30Z')
+        self.serve(infos=[data.BACKUP, data.RESTORE, cancelled])
+
+        [db_1] = self.client.get(case.INDEX_URL).context['table'].data
+
+        self.assertEqual((1, 1, 1, 0), (db_1.complete, db_1.failed, db_1.cancelled,
+                                        db_1.in_progress))
 
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_a_second_view_reads_no_config_again(self):
@@ -126,7 +138,7 @@ class ServerPageTests(case.ServersTestCase):
         self.serve(infos=data.DB_1_RUNS + older)
 
         with self.settings(API_RESULT_PAGE_SIZE=10):
-            first = self.client.get(case.server_url())
+            first = self.client.get(case.server_url() + '?timeline=all')
             shown = [d.id for d in first.context['table'].data]
             reads = self.mock_config_get.call_count
             last = self.client.get(case.server_url() + '?marker=' + shown[-1])
@@ -146,7 +158,7 @@ class ServerPageTests(case.ServersTestCase):
     def test_the_timeline_has_one_bar_per_run(self):
         self.serve(infos=data.DB_1_RUNS)
 
-        res = self.client.get(case.server_url())
+        res = self.client.get(case.server_url() + '?timeline=all')
 
         picture = ET.fromstring(res.context['timeline'])
         bars = [rect for rect in picture.iter('{http://www.w3.org/2000/svg}rect')
@@ -154,6 +166,30 @@ class ServerPageTests(case.ServersTestCase):
         self.assertEqual(4, len(bars))
         self.assertContains(res, '<svg xmlns="http://www.w3.org/2000/svg"')
         self.assertContains(res, 'mysql-RESTORE: RESTORE, Failed.')
+
+    @helpers.create_mocks(case.HEAT_MOCKS)
+    def test_the_timeline_draws_the_last_week_when_it_has_runs_and_widens_on_a_click(self):
+        # The stack's CREATE weeks ago, and this week's runs: slivers if drawn together.
+        now = datetime.datetime.now(datetime.timezone.utc)
+
+        def at(days):
+            return (now - datetime.timedelta(days=days)).strftime('%Y-%m-%dT%H:%M:%SZ')
+        runs = [dict(data.CREATE, creation_time=at(40), updated_time=at(40)),
+                dict(data.BACKUP, creation_time=at(2), updated_time=at(2)),
+                dict(data.RESTORE, creation_time=at(1), updated_time=at(1))]
+        self.serve(infos=runs)
+
+        week = self.client.get(case.server_url())
+        widened = self.client.get(case.server_url() + '?timeline=all')
+
+        def bars(res):
+            return [rect for rect in ET.fromstring(res.context['timeline']).iter(
+                '{http://www.w3.org/2000/svg}rect') if 'hdd-timeline-run' in rect.get('class', '')]
+        self.assertEqual((2, 3), (len(bars(week)), len(bars(widened))))
+        self.assertContains(week, '<strong>Last 7 days</strong>')
+        self.assertContains(week, '(1 older run of this page is not drawn.)')
+        self.assertContains(week, 'timeline=all">Every run of this page</a>')
+        self.assertContains(widened, '<strong>Every run of this page</strong>')
 
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_running_rows_are_polled_like_the_deployments_panel(self):

@@ -72,10 +72,17 @@ def is_failed(deployment):
     return shown_status(deployment) in ('FAILED', CANCELLED)
 
 
+# Horizon's colours of an outcome (Bootstrap's label classes), as its status cells use them.
+STATUS_LABEL_CLASSES = {'COMPLETE': 'label-success', 'FAILED': 'label-danger',
+                        CANCELLED: 'label-default', 'IN_PROGRESS': 'label-info'}
+
+
 def status_counts(statuses):
-    """[{status, label, count}] of shown statuses, in the order the tables list them."""
+    """[{status, label, label_class, count}] of shown statuses, in the order the tables list
+    them."""
     counted = collections.Counter(statuses)
-    return [{'status': status, 'label': label, 'count': counted[status]}
+    return [{'status': status, 'label': label, 'label_class': STATUS_LABEL_CLASSES[status],
+             'count': counted[status]}
             for status, label in STATUS_DISPLAY_CHOICES]
 
 
@@ -319,7 +326,9 @@ def _exit_code(run):
 class DeploymentsTable(tables.DataTable):
     run_name = tables.Column("run_name", verbose_name=_("Run"),
                              link="horizon:project:deployments:detail",
-                             empty_value=_("(config deleted)"))
+                             empty_value=_("(config deleted)"),
+                             # Wrapped: a long name must not push the buttons off the page.
+                             classes=("hdd-run-name",))
     server = server_names.ServerColumn()
     # Not translated: besides Heat's lifecycle actions this holds the custom
     # action names (BACKUP, ROTATE_KEYS...) that template authors chose.

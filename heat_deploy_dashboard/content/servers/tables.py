@@ -43,6 +43,7 @@ class ServersTable(tables.DataTable):
     server = server_names.ServerColumn("id")
     complete = tables.Column("complete", verbose_name=_("Complete"))
     failed = tables.Column("failed", verbose_name=_("Failed"))
+    cancelled = tables.Column("cancelled", verbose_name=_("Cancelled"))
     in_progress = tables.Column("in_progress", verbose_name=_("In Progress"))
     latest_run = tables.Column(_latest_run, verbose_name=_("Latest Run"),
                                link=_latest_url, empty_value=_("(config deleted)"))

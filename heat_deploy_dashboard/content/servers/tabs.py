@@ -35,8 +35,8 @@ def _timeline_run(deployment, name):
         # Heat has no end time: a finished run's last update is when its result came.
         end = runs.parse_time(info.get('updated_time')) or start
     return timeline.Run(name=name, action=info.get('action') or '',
-                        status=info.get('status') or '', start=start, end=end,
-                        id=info['id'])
+                        status=deployments.shown_status(deployment) or '', start=start,
+                        end=end, id=info['id'])
 
 
 def _inputs(config):
@@ -48,6 +48,34 @@ def _inputs(config):
 
 
 TIMELINE_TEMPLATE = "project/servers/_timeline.svg.html"
+# What the timeline may span (?timeline=): its value, its link, how far back from now.
+TIMELINE_SPANS = (('day', _("Last day"), datetime.timedelta(days=1)),
+                  ('week', _("Last 7 days"), datetime.timedelta(days=7)),
+                  ('month', _("Last 30 days"), datetime.timedelta(days=30)),
+                  ('all', _("Every run of this page"), None))
+
+
+def _timeline_span(request, shown_runs, now):
+    """(the span's value, the moment it starts or None): the one asked for, else the last 7
+    days when a run of the page went on in them (a stack made weeks ago would otherwise
+    squeeze this week's runs into slivers at the right edge), else every run of the page."""
+    spans = {value: back for value, _label, back in TIMELINE_SPANS}
+    value = request.GET.get('timeline')
+    if value not in spans:
+        week = now - spans['week']
+        value = 'week' if timeline.drawn(shown_runs, now, week) else 'all'
+    return value, (None if spans[value] is None else now - spans[value])
+
+
+def _span_links(request, current):
+    links = []
+    for value, label, _back in TIMELINE_SPANS:
+        query = request.GET.copy()
+        query['tab'] = 'server_details__history'
+        query['timeline'] = value
+        links.append({'label': label, 'url': '?' + query.urlencode(),
+                      'current': value == current})
+    return links
 
 
 def _timeline_words():
@@ -107,13 +135,18 @@ class HistoryTab(tables.PagedTableMixin, tabs.TableTab):
             return context
         found, configs = history
         deleted = gettext("(config deleted)")
+        shown_runs = [_timeline_run(d, d.run_name or deleted) for d in found]
+        now = datetime.datetime.now(datetime.timezone.utc)
+        span, since = _timeline_span(request, shown_runs, now)
         # The SVG markup, drawn by a template (autoescaped, {$ $} neutralised by Horizon)
         # from the layout computed in deploy/timeline.py.
         context['timeline'] = loader.render_to_string(TIMELINE_TEMPLATE, {
-            'picture': timeline.layout(
-                [_timeline_run(d, d.run_name or deleted) for d in found],
-                now=datetime.datetime.now(datetime.timezone.utc),
-                zone=timezone.get_current_timezone(), words=_timeline_words())})
+            'picture': timeline.layout(shown_runs, now=now, since=since,
+                                       zone=timezone.get_current_timezone(),
+                                       words=_timeline_words())})
+        context['timeline_spans'] = _span_links(request, span)
+        context['timeline_left_out'] = (
+            len(shown_runs) - len(timeline.drawn(shown_runs, now, since)))
         context['runs'] = [{'deployment': d, 'inputs': _inputs(configs.get(d.config_id))}
                            for d in found]
         return context

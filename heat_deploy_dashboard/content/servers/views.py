@@ -11,6 +11,7 @@ from horizon import tabs as horizon_tabs
 from horizon.utils import http as http_utils
 
 from heat_deploy_dashboard.content.deployments import rows
+from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
@@ -29,10 +30,13 @@ class ServerSummary:
     latest: object
     complete: int = 0
     failed: int = 0
+    cancelled: int = 0
     in_progress: int = 0
 
 
-_COUNTED = {'COMPLETE': 'complete', 'FAILED': 'failed', 'IN_PROGRESS': 'in_progress'}
+# By the status each run is shown with: a cancelled run is FAILED in Heat.
+_COUNTED = {'COMPLETE': 'complete', 'FAILED': 'failed', 'CANCELLED': 'cancelled',
+            'IN_PROGRESS': 'in_progress'}
 
 
 def server_summaries(deployments):
@@ -47,7 +51,7 @@ def server_summaries(deployments):
         server = servers.setdefault(deployment.server_id,
                                     ServerSummary(deployment.server_id, deployment))
         server.latest = deployment
-        counter = _COUNTED.get(deployment.status)
+        counter = _COUNTED.get(deployments_tables.shown_status(deployment))
         if counter:
             setattr(server, counter, getattr(server, counter) + 1)
     return sorted(servers.values(), key=lambda s: (s.latest.creation_time, s.id),

@@ -20,7 +20,8 @@ TEMPLATE = 'project/servers/_timeline.svg.html'
 T0 = datetime.datetime(2026, 11, 22, 3, 0, 0, tzinfo=UTC)
 WORDS = timeline.Words(
     title='Runs over time', empty='No runs yet.',
-    statuses={'COMPLETE': 'Complete', 'FAILED': 'Failed', 'IN_PROGRESS': 'In Progress'},
+    statuses={'COMPLETE': 'Complete', 'FAILED': 'Failed', 'CANCELLED': 'Cancelled',
+              'IN_PROGRESS': 'In Progress'},
     bar='%(name)s: %(action)s, %(status)s. Started %(start)s, took %(duration)s.',
     span='From %(start)s to %(end)s')
 PLOT_WIDTH = timeline.WIDTH - 2 * timeline.MARGIN
@@ -131,17 +132,22 @@ def test_a_running_run_extends_to_now():
 
 def test_statuses_are_named_in_a_legend_with_their_counts_not_by_color_alone():
     root = _draw([_run(0, 60), _run(120, 180), _run(300, 360, status='FAILED'),
-                  _run(400, None, status='IN_PROGRESS')])
+                  _run(370, 380, status='CANCELLED'), _run(400, None, status='IN_PROGRESS')])
 
     texts = _texts(root)
     assert 'Complete (2)' in texts
+    # A cancelled run is not counted as failed.
     assert 'Failed (1)' in texts
+    assert 'Cancelled (1)' in texts
     assert 'In Progress (1)' in texts
     fills = {bar.get('class').split()[-1]: bar.get('fill') for bar in _bars(root)}
     # A texture for failures, besides the red, and it is defined in the picture.
     assert fills['hdd-timeline-failed'] == f'url(#{timeline.FAILED_PATTERN})'
     assert root.find(f'{SVG}defs/{SVG}pattern').get('id') == timeline.FAILED_PATTERN
-    assert len(set(fills.values())) == 3
+    assert len(set(fills.values())) == 4
+    legend = [each for each in root.iter(SVG + 'text') if each.get('y') == '16']
+    # The legend fits the picture.
+    assert max(float(each.get('x')) for each in legend) + 120 < timeline.WIDTH
 
 
 def test_the_layout_holds_plain_text_and_leaves_escaping_to_the_template():
@@ -202,7 +208,7 @@ def test_the_axis_is_labelled_in_the_given_time_zone():
     texts = _texts(root)
 
     # Round times of the wall clock in that zone: 05:00 to 06:00 every 10 minutes.
-    assert texts[3:10] == ['05:00', '05:10', '05:20', '05:30', '05:40', '05:50', '06:00']
+    assert texts[4:11] == ['05:00', '05:10', '05:20', '05:30', '05:40', '05:50', '06:00']
     assert texts[-1] == ('From 2026-11-22 05:00:00 UTC+02:00 to '
                          '2026-11-22 06:00:00 UTC+02:00')
 
@@ -239,3 +245,18 @@ def test_numbers_are_drawn_as_svg_reads_them_in_any_language():
         assert drawn.get('x') == str(bar.x)
         assert drawn.get('width') == str(bar.width)
     assert ',' not in root.get('viewBox')
+
+
+def test_since_a_moment_only_the_runs_still_going_then_are_drawn_from_then_on():
+    weeks_ago, today = _run(0, 60), _run(3000, 3300)
+    still_going = _run(100, None, status='IN_PROGRESS')
+
+    picture = timeline.layout([weeks_ago, today, still_going], now=_at(3600), zone=UTC,
+                              words=WORDS, since=_at(2000))
+
+    assert timeline.drawn([weeks_ago, today, still_going], _at(3600), _at(2000)) == [
+        today, still_going]
+    assert len(picture.bars) == 2
+    # The axis starts at the moment, and the long run is drawn from there, not before.
+    assert picture.axis.span.startswith('From 2026-11-22 03:33:20')
+    assert min(bar.x for bar in picture.bars) == timeline.MARGIN
