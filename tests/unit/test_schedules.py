@@ -192,7 +192,9 @@ class SchedulesPanelTests(helpers.TestCase):
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_row_shows_what_runs_where_and_when_its_last_operation_and_masks_secrets(self):
-        self._serve([record()], [trigger()], [execution()])
+        self._serve([record(input_values={'backup_dir': 'nightly', 'compress': True,
+                                          'tables': ['users', 'posts']})],
+                    [trigger()], [execution()])
 
         res = self.client.get(INDEX_URL)
 
@@ -201,6 +203,9 @@ class SchedulesPanelTests(helpers.TestCase):
         self.assertIsNone(row.problem())
         self.assertContains(res, '0 2 * * * (cron, UTC)')
         self.assertContains(res, 'db_password = ********')
+        # Values as the run pages show them, not as Python prints them.
+        self.assertContains(res, 'compress = true')
+        self.assertContains(res, 'tables = [&quot;users&quot;, &quot;posts&quot;]')
         self.assertContains(res, reverse('horizon:project:deployments:operation',
                                          args=[execution().id]))
         # Three calls to Mistral, whatever the number of schedules.

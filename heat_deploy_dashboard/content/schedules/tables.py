@@ -10,6 +10,7 @@ from heat_deploy_dashboard.content.deployments import rolling
 from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.schedules import schedules
+from heat_deploy_runner import runs
 
 
 def local_time(moment):
@@ -27,7 +28,9 @@ def _servers(schedule):
 
 
 def _inputs(schedule):
-    return ', '.join(f'{name} = {value}' for name, value in sorted(schedule.inputs.items()))
+    # As the run pages show values (true, JSON), not as Python prints them (True, {'a': 1}).
+    return ', '.join(f'{name} = {runs.display_text(None, value)}'
+                     for name, value in sorted(schedule.inputs.items()))
 
 
 def _when(schedule):
