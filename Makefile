@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install demo test lint unit packaging integration browser screenshots bench clean
+.PHONY: install demo test lint unit packaging integration browser screenshots tour bench clean
 
 install: $(INSTALLED)
 
@@ -52,6 +52,10 @@ browser: install
 # The README's pictures, from the demo data, on a test cloud of their own.
 screenshots: install
 	$(BIN)/python -m tests.browser.screenshots docs/screenshots
+
+# Every page of every panel in Chromium, a PNG each (build/tour), and a list of what looked wrong.
+tour: install
+	$(BIN)/python -m tests.browser.tour build/tour
 
 # The benchmarks, on a fresh local cloud of their own: bench/RESULTS.md and bench/results.json.
 bench: install

@@ -30,7 +30,7 @@ PAUSE_SECONDS = 8
 MAX_HEIGHT = 1800
 
 
-def _progress(message):
+def progress(message):
     print(f'[screenshots] {message}', file=sys.stderr, flush=True)
 
 
@@ -42,7 +42,7 @@ class _RunningCloud:
         pass
 
 
-def _cloud():
+def cloud_to_use():
     if os.environ.get('DEVCLOUD_DIR') or os.environ.get('DEVCLOUD_PORT_BASE'):
         layout = layout_mod.Layout.from_environment()
         try:
@@ -51,20 +51,20 @@ def _cloud():
             raise SystemExit(f'No dashboard answers at {layout.dashboard_url} ({exc}): start '
                              f'it with "make demo", with the same DEVCLOUD_DIR and '
                              f'DEVCLOUD_PORT_BASE.')
-        _progress(f'using the running cloud at {layout.dashboard_url}')
+        progress(f'using the running cloud at {layout.dashboard_url}')
         return _RunningCloud(layout)
     data_dir = pathlib.Path(os.environ.get('TESTCLOUD_DIR')
                             or layout_mod.REPO_ROOT / 'build' / 'testcloud')
     shutil.rmtree(data_dir, ignore_errors=True)
     layout = layout_mod.Layout(data_dir, int(os.environ.get('TESTCLOUD_PORT_BASE',
                                                             TEST_PORT_BASE)))
-    _progress(f'starting a test cloud in {data_dir}, ports from {layout.port_base}')
-    the_cloud = cloud_mod.Cloud(layout, _progress)
+    progress(f'starting a test cloud in {data_dir}, ports from {layout.port_base}')
+    the_cloud = cloud_mod.Cloud(layout, progress)
     the_cloud.start()
     return the_cloud
 
 
-def _shoot(browser, user, path, height=None):
+def shoot(browser, user, path, height=None):
     """The page as it stands, the viewport as tall as the page (or `height`)."""
     if height is None:
         height = user.js('return Math.ceil(document.documentElement.scrollHeight)')
@@ -76,7 +76,7 @@ def _shoot(browser, user, path, height=None):
             '  requestAnimationFrame(function () { requestAnimationFrame(done); }); });')
     browser.driver.save_screenshot(str(path))
     browser.set_viewport(chromium.WIDTH, chromium.HEIGHT)
-    _progress(f'wrote {path}')
+    progress(f'wrote {path}')
 
 
 def take(layout, output_dir):
@@ -93,12 +93,12 @@ def take(layout, output_dir):
         user.require_scripts()
 
         user.click_panel('Components')
-        _shoot(browser, user, output_dir / 'components.png')
+        shoot(browser, user, output_dir / 'components.png')
         stack = heat.stacks.get('demo').id
         user.find(f'table#components tbody a[href="/project/components/stacks/{stack}/"]').click()
         user.wait_for_page(f'/project/components/stacks/{stack}/')
         user.visible('svg.hdd-map-picture')
-        _shoot(browser, user, output_dir / 'stack-map.png')
+        shoot(browser, user, output_dir / 'stack-map.png')
 
         form = pages.open_run_action(user, 'mysql')
         form.choose_action('BACKUP')
@@ -109,31 +109,31 @@ def take(layout, output_dir):
         form.type('pause_seconds', str(PAUSE_SECONDS))
         bottom = user.js('return document.querySelector(arguments[0] + " .modal-dialog")'
                          '.getBoundingClientRect().bottom', form.MODAL)
-        _shoot(browser, user, output_dir / 'run-action.png', height=bottom + 40)
+        shoot(browser, user, output_dir / 'run-action.png', height=bottom + 40)
 
         runs = []
         with pages.new_deployments(heat, runs):
             form.submit()
         ids = [run.id for run in runs]
         assert all(pages.row_status(user, each, 'operation') == 'IN_PROGRESS' for each in ids)
-        _shoot(browser, user, output_dir / 'operation.png')
+        shoot(browser, user, output_dir / 'operation.png')
         user.open('/project/deployments/')
         assert all(pages.row_status(user, each) == 'IN_PROGRESS' for each in ids)
-        _shoot(browser, user, output_dir / 'deployments.png')
+        shoot(browser, user, output_dir / 'deployments.png')
 
         pages.wait_until_statuses(user, ids, 'COMPLETE', timeout=120)
         first = next(run.id for run in runs if run.server_id == demo['db_server_1'])
         user.find(pages.row_css(first) + ' td a[href*="/project/deployments/"]').click()
         user.wait_for_page(f'/project/deployments/{first}/')
         user.visible('pre[data-tail="deploy_stdout"]')
-        _shoot(browser, user, output_dir / 'run.png')
+        shoot(browser, user, output_dir / 'run.png')
 
         user.click_panel('Servers')
         server = demo['db_server_1']
         user.find(f'table#servers tbody a[href="/project/servers/{server}/"]').click()
         user.wait_for_page(f'/project/servers/{server}/')
         user.visible('svg.hdd-timeline')
-        _shoot(browser, user, output_dir / 'server-history.png')
+        shoot(browser, user, output_dir / 'server-history.png')
     finally:
         browser.quit()
 
@@ -143,12 +143,12 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     started = time.monotonic()
-    the_cloud = _cloud()
+    the_cloud = cloud_to_use()
     try:
         take(the_cloud.layout, pathlib.Path(argv[1]).resolve())
     finally:
         the_cloud.stop()
-    _progress(f'done in {time.monotonic() - started:.0f} s')
+    progress(f'done in {time.monotonic() - started:.0f} s')
     return 0
 
 
