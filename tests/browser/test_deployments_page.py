@@ -64,3 +64,24 @@ def test_a_runs_page_shows_its_actions_once(demo_user, demo_resources):
     # Each action button posts the form it is in.
     buttons = user.find_all('button[name="action"]')
     assert buttons and all(user.js("return !!arguments[0].form", b) for b in buttons)
+
+
+def test_a_long_run_name_wraps_and_the_buttons_stay_on_the_page(demo_user, heat, find_transport,
+                                                                demo_resources):
+    user = demo_user
+    result = deploy.trigger(heat, find_transport('NO_SIGNAL'),
+                            config_id=demo_resources['mysql'], action='BACKUP',
+                            name='nightly-' + 'x' * 200,
+                            server_ids=[demo_resources['db_server_2']], input_values={})
+    [run] = result.created
+    try:
+        user.open('/project/deployments/')
+        # At the browser's 1,400 px: the table does not scroll sideways, the row's buttons show.
+        sideways = user.js("var table = document.querySelector('table#deployments');"
+                           "return table.scrollWidth - table.parentElement.clientWidth;")
+        assert sideways <= 0, f'{sideways} px off the right edge'
+        button = user.find(pages.row_css(run.id) + ' .actions_column .btn')
+        right = user.js('return arguments[0].getBoundingClientRect().right', button)
+        assert right <= user.js('return window.innerWidth')
+    finally:
+        deploy.delete(heat, run.id, find_transport)

@@ -132,7 +132,8 @@ def test_a_runs_derived_config_points_to_its_run(user, heat, hello, demo_resourc
 
     refused = user.post(f'/project/configs/{derived}/delete/', {})
 
-    assert f'This config was made for the run {run}' in refused.text
+    # By the run's name and its server's, not their ids.
+    assert 'This config was made for the run derived-CREATE on demo-db-2' in refused.text
     assert heat.software_configs.get(derived).id == derived
 
 
