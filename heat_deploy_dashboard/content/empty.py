@@ -5,20 +5,31 @@ from django.urls import NoReverseMatch
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from horizon import tables
 
 # Instead of claiming there is nothing at all.
 NO_MATCH = _("Nothing matches the filter. Clear the filter box and press Filter to see them "
              "all again.")
 
 
-def with_next_step(table, url_name, step):
-    """The table's empty message, with a link to the next step when the list is simply empty
-    (not failed, not filtered) and the page to go to exists (another plugin's may not)."""
-    message = table._no_data_message
-    if message is not table._meta.no_data_message:
-        return message
-    try:
-        url = reverse(url_name)
-    except NoReverseMatch:
-        return message
-    return format_html('{} <a href="{}">{}</a>', message, url, step)
+class ExplainingTable(tables.DataTable):
+    """A table that says why it shows no rows: its view or filter sets ``empty_reason`` (a
+    filter matched nothing, a listing failed); else its Meta's no_data_message, followed by a
+    link to ``next_step`` (URL name, words) where that page exists (another plugin's may
+    not)."""
+
+    empty_reason = None
+    next_step = None
+
+    def get_empty_message(self):
+        if self.empty_reason is not None:
+            return self.empty_reason
+        message = super().get_empty_message()
+        if self.next_step is None:
+            return message
+        url_name, step = self.next_step
+        try:
+            url = reverse(url_name)
+        except NoReverseMatch:
+            return message
+        return format_html('{} <a href="{}">{}</a>', message, url, step)

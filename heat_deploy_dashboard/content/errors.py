@@ -93,5 +93,5 @@ def list_failed(view, doing, no_data_message, service=None):
     """heat_failed for a list page, and an empty table that does not claim there is nothing
     to show."""
     heat_failed(view.request, doing, service=service)
-    view.table._no_data_message = no_data_message
+    view.table.empty_reason = no_data_message
     return []

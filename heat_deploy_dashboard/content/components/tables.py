@@ -69,11 +69,13 @@ class ComponentsFilter(tables.FilterAction):
                      c.name, c.stack_name, c.resource_name, *c.custom_actions,
                      *c.lifecycle_actions))]
         if not found:
-            table._no_data_message = empty.NO_MATCH
+            table.empty_reason = empty.NO_MATCH
         return found
 
 
-class ComponentsTable(tables.DataTable):
+class ComponentsTable(empty.ExplainingTable):
+    # heat-dashboard's Stacks panel, where there is one.
+    next_step = ('horizon:project:stacks:index', _("Create a stack on the Stacks panel."))
     name = tables.Column("name", verbose_name=_("Name"),
                          link="horizon:project:components:detail")
     stack = tables.Column("stack_name", verbose_name=_("Stack"),
@@ -100,17 +102,12 @@ class ComponentsTable(tables.DataTable):
     def get_object_display(self, component):
         return component.name
 
-    def get_empty_message(self):
-        # heat-dashboard's Stacks panel, where there is one.
-        return empty.with_next_step(self, 'horizon:project:stacks:index',
-                                    _("Create a stack on the Stacks panel."))
-
 
 def _last_change(deployment):
     return deployment.get('updated_time') or deployment.get('creation_time')
 
 
-class ServersTable(tables.DataTable):
+class ServersTable(empty.ExplainingTable):
     """The servers a component is deployed on, with the latest deployment
     of it on each (dicts from linking.Component.latest_deployments)."""
 

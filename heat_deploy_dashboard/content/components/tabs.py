@@ -64,7 +64,7 @@ class OperationsTab(tabs.TableTab):
                                      self.tab_group.kwargs['component'].deployments)
         except Exception:
             errors.heat_failed(self.request, _("retrieve the component's operations"))
-            self._tables['operations']._no_data_message = _(
+            self._tables['operations'].empty_reason = _(
                 "The component's operations could not be loaded.")
             return []
 

@@ -2,6 +2,7 @@ from django.utils.translation import gettext_lazy as _
 from horizon import tables
 
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
@@ -75,7 +76,7 @@ class ConfigsFilter(tables.FilterAction):
     )
 
 
-class ConfigsTable(tables.DataTable):
+class ConfigsTable(empty.ExplainingTable):
     name = tables.Column("name", verbose_name=_("Name"),
                          link="horizon:project:configs:detail",
                          empty_value=_("(no name)"))
@@ -100,7 +101,7 @@ class ConfigsTable(tables.DataTable):
         return config.name or config.id
 
 
-class ConfigDeploymentsTable(tables.DataTable):
+class ConfigDeploymentsTable(empty.ExplainingTable):
     """The deployments that use one config: while there are any, Heat
     refuses to delete it."""
 

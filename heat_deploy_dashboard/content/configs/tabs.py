@@ -76,7 +76,7 @@ class DeploymentsTab(tabs.TableTab):
             errors.heat_failed(self.request,
                                _("retrieve the deployments of this config"))
             # An empty table must not claim that nothing uses the config.
-            self._tables['config_deployments']._no_data_message = _(
+            self._tables['config_deployments'].empty_reason = _(
                 "The deployments could not be loaded.")
             return []
 

@@ -323,7 +323,9 @@ def _exit_code(run):
     return '' if code is None else code
 
 
-class DeploymentsTable(tables.DataTable):
+class DeploymentsTable(empty.ExplainingTable):
+    next_step = ('horizon:project:components:index',
+                 _("Run an action from the Components panel."))
     run_name = tables.Column("run_name", verbose_name=_("Run"),
                              link="horizon:project:deployments:detail",
                              empty_value=_("(config deleted)"),
@@ -365,10 +367,6 @@ class DeploymentsTable(tables.DataTable):
             _("This software deployment does not exist, or it is not in your project.")
             if missing else errors.heat_failed_message(_("retrieve the software deployment"))))
         raise exceptions.Http302(self.get_absolute_url())
-
-    def get_empty_message(self):
-        return empty.with_next_step(self, 'horizon:project:components:index',
-                                    _("Run an action from the Components panel."))
 
     def get_object_display(self, deployment):
         # What the confirm dialogs of cancel and delete name.
@@ -417,7 +415,7 @@ def _outcome(recent):
                      for each in status_counts(recent.statuses) if each['count'])
 
 
-class OperationsTable(tables.DataTable):
+class OperationsTable(empty.ExplainingTable):
     """Operations (content.deployments.operations.Recent), newest first."""
 
     operation = tables.Column(lambda recent: format_html(

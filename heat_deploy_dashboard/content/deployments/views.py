@@ -91,7 +91,7 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         deployments = sorted(_filtered(self.request, deployments, filters),
                              key=lambda d: (d.creation_time, d.id), reverse=True)
         if filters and not deployments:
-            self.table._no_data_message = empty.NO_MATCH
+            self.table.empty_reason = empty.NO_MATCH
         marker, direction = self._get_marker()
         page = paging.page_of(deployments, horizon_utils.get_page_size(self.request),
                               marker, direction)
@@ -150,7 +150,7 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
     def get_data(self):
         found = self._operation()
         if found is None:
-            self.table._no_data_message = _("The operation's runs could not be loaded.")
+            self.table.empty_reason = _("The operation's runs could not be loaded.")
             return []
         # Cancel All Running stops the rolling run's next batches too (tables.CancelOperation).
         self.table.rolling_run = found[3]

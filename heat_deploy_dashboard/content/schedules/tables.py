@@ -8,6 +8,7 @@ from horizon import tables
 from heat_deploy_dashboard.content.components import tables as component_tables
 from heat_deploy_dashboard.content.deployments import rolling
 from heat_deploy_dashboard.content.deployments import tables as deployments
+from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.schedules import schedules
 from heat_deploy_runner import runs
@@ -119,7 +120,7 @@ class DeleteSchedule(policy.RulesOncePerRequest, tables.DeleteAction):
         schedules.delete(request, obj_id)
 
 
-class SchedulesTable(tables.DataTable):
+class SchedulesTable(empty.ExplainingTable):
     """The project's schedules (schedules.Schedule), one row each."""
 
     component = tables.Column(lambda s: s.record.get('component_name'),

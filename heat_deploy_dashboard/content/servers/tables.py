@@ -33,12 +33,14 @@ class ServersFilter(tables.FilterAction):
         found = [server for server in servers
                  if wanted in server.id.lower() or wanted in names.get(server.id, '').lower()]
         if not found:
-            table._no_data_message = empty.NO_MATCH
+            table.empty_reason = empty.NO_MATCH
         return found
 
 
-class ServersTable(tables.DataTable):
+class ServersTable(empty.ExplainingTable):
     """The servers with deployments, one row each (views.ServerSummary)."""
+    next_step = ('horizon:project:components:index',
+                 _("Run an action from the Components panel."))
 
     server = server_names.ServerColumn("id")
     complete = tables.Column("complete", verbose_name=_("Complete"))
@@ -62,10 +64,6 @@ class ServersTable(tables.DataTable):
         no_data_message = _(
             "No server has software deployments yet. A server appears here once a stack "
             "applies a software config to it, or an action is run on it.")
-
-    def get_empty_message(self):
-        return empty.with_next_step(self, 'horizon:project:components:index',
-                                    _("Run an action from the Components panel."))
 
 
 class ServerHistoryTable(deployments.DeploymentsTable):

@@ -123,7 +123,7 @@ class HistoryTab(tables.PagedTableMixin, tabs.TableTab):
         history = self._history()
         if history is None:
             # An empty table must not claim that the server has no deployments.
-            self._tables['deployments']._no_data_message = _(
+            self._tables['deployments'].empty_reason = _(
                 "This server's deployments could not be loaded.")
             return []
         return history[0]
