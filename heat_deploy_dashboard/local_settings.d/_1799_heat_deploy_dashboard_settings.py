@@ -1,7 +1,8 @@
-# Registers the "orchestration" policy scope that the dashboard's panels check,
-# with the policy files of heat_deploy_dashboard/conf/.
+# Registers the policy scopes that the dashboard's panels check, with the policy
+# files of heat_deploy_dashboard/conf/: "orchestration" (Heat's rules) and
+# "workflow" (Mistral's, for the Schedules panel).
 #
-# Another registration of the scope (heat-dashboard's _1699 settings file, or
+# Another registration of a scope (heat-dashboard's _1699 settings file, or
 # the operator's settings) is kept, setting by setting, where the file it
 # names exists. openstack_auth.policy joins each name to POLICY_FILES_PATH (an
 # absolute name stays as it is), and when the files of a scope are missing it
@@ -20,30 +21,37 @@ from django.conf import settings as _settings
 
 import heat_deploy_dashboard as _heat_deploy_dashboard
 
+# scope: (its overrides file, its defaults file), in conf/.
+_SCOPES = {
+    'orchestration': ('heat_policy.yaml', 'heat.yaml'),
+    'workflow': ('mistral_policy.yaml', 'mistral.yaml'),
+}
 
-def _register_orchestration_policy(settings):
+
+def _register_policies(settings):
     conf_dir = _os.path.join(
         _os.path.dirname(_os.path.abspath(_heat_deploy_dashboard.__file__)),
         'conf')
-    ours = {
-        'POLICY_FILES': _os.path.join(conf_dir, 'heat_policy.yaml'),
-        'DEFAULT_POLICY_FILES': _os.path.join(
-            conf_dir, 'default_policies', 'heat.yaml'),
-    }
-    for setting, our_file in ours.items():
-        files = getattr(settings, setting)
-        registered = files.get('orchestration')
-        if registered:
-            path = _os.path.join(settings.POLICY_FILES_PATH, registered)
-            if _os.path.isfile(path):
-                continue
-            _logging.getLogger('heat_deploy_dashboard').warning(
-                "%s['orchestration'] names %s, which does not exist: "
-                "using %s instead.", setting, path, our_file)
-        files['orchestration'] = our_file
+    for scope, (overrides, defaults) in _SCOPES.items():
+        ours = {
+            'POLICY_FILES': _os.path.join(conf_dir, overrides),
+            'DEFAULT_POLICY_FILES': _os.path.join(
+                conf_dir, 'default_policies', defaults),
+        }
+        for setting, our_file in ours.items():
+            files = getattr(settings, setting)
+            registered = files.get(scope)
+            if registered:
+                path = _os.path.join(settings.POLICY_FILES_PATH, registered)
+                if _os.path.isfile(path):
+                    continue
+                _logging.getLogger('heat_deploy_dashboard').warning(
+                    "%s['%s'] names %s, which does not exist: "
+                    "using %s instead.", setting, scope, path, our_file)
+            files[scope] = our_file
 
 
-_register_orchestration_policy(_settings)
+_register_policies(_settings)
 
 # While Keystone is down, Horizon's menu makes each page of the panels a server
 # error; this answers with a page that names Keystone instead (middleware.py).

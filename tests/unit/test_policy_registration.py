@@ -1,9 +1,9 @@
-"""The settings snippet's registration of the "orchestration" policy scope, and the policy files
-it registers (heat_deploy_dashboard/conf/).
+"""The settings snippet's registration of the policy scopes the panels check ("orchestration",
+"workflow"), and the policy files it registers (heat_deploy_dashboard/conf/).
 
-The shipped defaults are compared with Heat's policy-in-code in the venv (openstack-heat, pinned
-by constraints.txt). After a Heat bump this fails until both files are regenerated, from the
-repository's root:
+The shipped defaults are compared with Heat's and Mistral's policy-in-code in the venv
+(openstack-heat and mistral, pinned by constraints.txt). After a bump this fails until the files
+are regenerated, from the repository's root:
 
     DJANGO_SETTINGS_MODULE=tests.unit.settings .venv/bin/python -c '
     import django; django.setup()
@@ -25,6 +25,8 @@ from django.test.utils import override_settings
 from heat.policies import base as heat_base
 from heat.policies import software_configs as heat_software_configs
 from heat.policies import software_deployments as heat_software_deployments
+from mistral.policies import base as mistral_base
+from mistral.policies import cron_trigger as mistral_cron_trigger
 from openstack_auth import policy
 from openstack_auth import user as auth_user
 from openstack_auth import utils as auth_utils
@@ -38,6 +40,8 @@ PACKAGE = pathlib.Path(heat_deploy_dashboard.__file__).resolve().parent
 SNIPPET = PACKAGE / 'local_settings.d' / '_1799_heat_deploy_dashboard_settings.py'
 OUR_POLICY = str(PACKAGE / 'conf' / 'heat_policy.yaml')
 OUR_DEFAULTS = str(PACKAGE / 'conf' / 'default_policies' / 'heat.yaml')
+OUR_MISTRAL_POLICY = str(PACKAGE / 'conf' / 'mistral_policy.yaml')
+OUR_MISTRAL_DEFAULTS = str(PACKAGE / 'conf' / 'default_policies' / 'mistral.yaml')
 
 # heat-dashboard's _1699 settings file registers these, relative to POLICY_FILES_PATH, and
 # leaves copying its conf/ files there to the operator.
@@ -59,6 +63,17 @@ def heat_rules():
             *heat_software_deployments.list_rules()]
 
 
+def mistral_rules():
+    """Mistral's own rules for what the Schedules panel checks: its base rules and every
+    cron_triggers:* rule, in Mistral's order."""
+    return [*mistral_base.list_rules(), *mistral_cron_trigger.list_rules()]
+
+
+# scope: (the service's rules, our overrides file, our defaults file)
+SHIPPED = {'orchestration': (heat_rules, OUR_POLICY, OUR_DEFAULTS),
+           'workflow': (mistral_rules, OUR_MISTRAL_POLICY, OUR_MISTRAL_DEFAULTS)}
+
+
 def _header(path):
     """The comment lines a shipped file starts with, up to its first blank line or rule."""
     header = []
@@ -70,21 +85,29 @@ def _header(path):
 
 
 def write_shipped_files():
-    """Rewrite both shipped files from Heat's code, keeping their header comments."""
-    rules = heat_rules()
-    defaults = yaml.dump([dump_default_policies._format_default_policy(r) for r in rules])
-    pathlib.Path(OUR_DEFAULTS).write_text(_header(OUR_DEFAULTS) + defaults, encoding='utf-8')
-    sample = ''.join(generator._format_rule_default_yaml(r) for r in rules)
-    pathlib.Path(OUR_POLICY).write_text(_header(OUR_POLICY) + '\n' + sample, encoding='utf-8')
+    """Rewrite the shipped files from Heat's and Mistral's code, keeping their header
+    comments."""
+    for rules_of, overrides, defaults in SHIPPED.values():
+        rules = rules_of()
+        dumped = yaml.dump([dump_default_policies._format_default_policy(r) for r in rules])
+        pathlib.Path(defaults).write_text(_header(defaults) + dumped, encoding='utf-8')
+        sample = ''.join(generator._format_rule_default_yaml(r) for r in rules)
+        pathlib.Path(overrides).write_text(_header(overrides) + '\n' + sample,
+                                           encoding='utf-8')
 
 
-def panel_rules():
-    """Every ("orchestration", rule) pair written in the package's code."""
-    pair = re.compile(r'''\(\s*["']orchestration["']\s*,\s*["']([^"']+)["']\s*\)''')
+def checked_pairs():
+    """Every (scope, rule) pair written in the package's code."""
+    pair = re.compile(r'''\(\s*["']([a-z-]+)["']\s*,\s*["']([a-z_]+:[^"']+)["']\s*\)''')
     found = set()
     for path in PACKAGE.rglob('*.py'):
         found.update(pair.findall(path.read_text(encoding='utf-8')))
     return found
+
+
+def panel_rules(scope='orchestration'):
+    """Every rule of ``scope`` the package's code checks."""
+    return {rule for checked_scope, rule in checked_pairs() if checked_scope == scope}
 
 
 def referenced_rules(check_str):
@@ -145,12 +168,22 @@ class SnippetTests(SimpleTestCase):
         with self.assertNoLogs('heat_deploy_dashboard'):
             settings = run_snippet(base_path=self.conf)
 
-        self.assertEqual(dict(HORIZON_POLICY_FILES, orchestration=OUR_POLICY),
-                         settings.POLICY_FILES)
-        self.assertEqual(dict(HORIZON_DEFAULT_POLICY_FILES, orchestration=OUR_DEFAULTS),
-                         settings.DEFAULT_POLICY_FILES)
-        self.assertTrue(os.path.isfile(OUR_POLICY))
-        self.assertTrue(os.path.isfile(OUR_DEFAULTS))
+        self.assertEqual(dict(HORIZON_POLICY_FILES, orchestration=OUR_POLICY,
+                              workflow=OUR_MISTRAL_POLICY), settings.POLICY_FILES)
+        self.assertEqual(dict(HORIZON_DEFAULT_POLICY_FILES, orchestration=OUR_DEFAULTS,
+                              workflow=OUR_MISTRAL_DEFAULTS), settings.DEFAULT_POLICY_FILES)
+
+    def test_every_scope_the_panels_check_is_registered_with_files_that_exist(self):
+        # openstack_auth allows every rule of a scope it has no files for.
+        settings = run_snippet(base_path=self.conf)
+        scopes = {scope for scope, _rule in checked_pairs()}
+
+        self.assertLessEqual({'orchestration', 'workflow'}, scopes)
+        for scope in sorted(scopes):
+            with self.subTest(scope=scope):
+                for files in (settings.POLICY_FILES, settings.DEFAULT_POLICY_FILES):
+                    self.assertTrue(os.path.isfile(
+                        os.path.join(settings.POLICY_FILES_PATH, files[scope])))
 
     def test_a_registration_whose_files_exist_is_kept(self):
         self.copy_heat_dashboard_files()
@@ -224,11 +257,11 @@ class PolicyCheckCase(SimpleTestCase):
         self.addCleanup(base_path.stop)
         policy.reset()
 
-    def allowed(self, rule, user, target=None):
+    def allowed(self, rule, user, target=None, scope='orchestration'):
         request = RequestFactory().get('/')
         request.session = {}
         with mock.patch.object(auth_utils, 'get_user', return_value=user):
-            return policy.check((('orchestration', rule),), request, target=target)
+            return policy.check(((scope, rule),), request, target=target)
 
 
 class HalfInstalledHeatDashboardTests(PolicyCheckCase):
@@ -342,3 +375,45 @@ class ShippedPolicyTests(PolicyCheckCase):
             with self.subTest(rule=rule):
                 self.assertEqual(rule == 'software_deployments:metadata',
                                  self.allowed(rule, stack_user))
+
+
+class ShippedMistralPolicyTests(PolicyCheckCase):
+    """The "workflow" scope: the Schedules panel's rules, Mistral's defaults."""
+
+    def setUp(self):
+        super().setUp()
+        self.use_files(run_snippet())
+        with open(OUR_MISTRAL_DEFAULTS, encoding='utf-8') as f:
+            self.defaults = yaml.safe_load(f)
+        self.names = {each['name'] for each in self.defaults}
+
+    def test_every_rule_the_schedules_panel_checks_is_shipped(self):
+        used = panel_rules('workflow')
+
+        self.assertLessEqual({'cron_triggers:list', 'cron_triggers:create',
+                              'cron_triggers:delete'}, used)
+        self.assertLessEqual(used, self.names)
+
+    def test_the_defaults_are_mistrals_own(self):
+        expected = [dump_default_policies._format_default_policy(r) for r in mistral_rules()]
+
+        self.assertEqual(expected, self.defaults)
+
+    def test_the_overrides_file_overrides_nothing_and_shows_every_default(self):
+        text = pathlib.Path(OUR_MISTRAL_POLICY).read_text(encoding='utf-8')
+
+        self.assertIsNone(yaml.safe_load(text))
+        for each in self.defaults:
+            with self.subTest(rule=each['name']):
+                self.assertIn(f'#"{each["name"]}": "{each["check_str"]}"', text)
+                self.assertLessEqual(referenced_rules(each['check_str']), self.names)
+
+    def test_a_member_passes_for_its_own_project_only(self):
+        member = make_user('member', 'reader')
+
+        self.assertLessEqual(self.names, set(policy._get_enforcer()['workflow'].rules))
+        for rule in sorted(panel_rules('workflow')):
+            with self.subTest(rule=rule):
+                self.assertTrue(self.allowed(rule, member, scope='workflow'))
+                self.assertFalse(self.allowed(rule, member, {'project_id': OTHER_PROJECT},
+                                              scope='workflow'))

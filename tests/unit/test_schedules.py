@@ -4,13 +4,18 @@ does not do its work, pause, resume and delete."""
 
 import datetime
 import json
+import os
+import tempfile
 from unittest import mock
 
+from django.conf import settings
 from django.contrib.messages import get_messages
+from django.test.utils import override_settings
 from django.urls import reverse
 from mistralclient.api.v2 import cron_triggers
 from mistralclient.api.v2 import environments
 from mistralclient.api.v2 import executions
+from openstack_auth import policy
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.schedules import schedules
@@ -307,3 +312,48 @@ class SchedulesPanelTests(helpers.TestCase):
         [row] = self.client.get(INDEX_URL).context['table'].data
 
         self.assertEqual(([], None), (row.missing, row.problem()))
+
+
+@override_settings(POLICY_CHECK_FUNCTION='openstack_auth.policy.check')
+class MistralPolicyTests(helpers.TestCase):
+    """The panel checks Mistral's rules (the "workflow" scope) with openstack_auth's own check,
+    against the files the settings snippet registers, here with an operator's override that
+    keeps changing schedules to admins."""
+
+    _serve = SchedulesPanelTests._serve
+
+    def setUp(self):
+        super().setUp()
+        test_data.with_workflows(self)
+        overrides = tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False)
+        overrides.write('"cron_triggers:create": "role:admin"\n'
+                        '"cron_triggers:delete": "role:admin"\n')
+        overrides.close()
+        self.addCleanup(os.unlink, overrides.name)
+        files = override_settings(POLICY_FILES=dict(settings.POLICY_FILES,
+                                                    workflow=overrides.name))
+        files.enable()
+        self.addCleanup(files.disable)
+        # openstack_auth caches its enforcers for the whole process.
+        policy.reset()
+        self.addCleanup(policy.reset)
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_member_mistral_refuses_is_not_offered_changes_and_a_post_changes_nothing(self):
+        self._serve([record()], [trigger()])
+        self.mock_schedule_record_get.return_value = record()
+
+        listed = self.client.get(INDEX_URL)
+        posted = [self.client.post(INDEX_URL, {'action': f'schedules__{action}__{NAME}'})
+                  for action in ('pause', 'delete')]
+
+        # The list itself is Mistral's to show (cron_triggers:list is the owner's).
+        self.assertEqual(200, listed.status_code)
+        self.assertEqual([NAME], [row.id for row in listed.context['table'].data])
+        for action in ('pause', 'resume', 'delete', 'change'):
+            self.assertNotContains(listed, f'__action_{action}')
+        for res in posted:
+            self.assertEqual(302, res.status_code)
+        self.mock_cron_trigger_delete.assert_not_called()
+        self.mock_schedule_record_save.assert_not_called()
+        self.mock_schedule_record_delete.assert_not_called()
