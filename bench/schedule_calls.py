@@ -13,7 +13,7 @@ Mistral answers a list with at most its [api] max_limit rows (1,000), so the das
 the records and triggers page by page: the rows the cloud's own Horizon shows over HTTP are
 counted at each scale, and once more with one schedule past the limit (1,001).
 
-The schedules are made as Run Action's Repeat makes them (components.forms, then
+The schedules are made as Run Action's Repeat makes them (runs.forms, then
 schedules.create): an environment hdd-<uuid4> holding the record, then a cron trigger of the
 same name on the project's copy of the rolling workflow, for which Mistral makes a Keystone
 trust from the demo user. Through python-mistralclient in THREADS threads, not the form: the

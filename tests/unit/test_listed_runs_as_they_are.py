@@ -8,7 +8,7 @@ from unittest import mock
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content.deployments import recheck
+from heat_deploy_dashboard.content.runs import recheck
 from tests.unit import components_case
 from tests.unit import components_data
 from tests.unit import helpers

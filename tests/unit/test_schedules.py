@@ -18,7 +18,7 @@ from mistralclient.api.v2 import executions
 from openstack_auth import policy
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content.schedules import schedules
+from heat_deploy_dashboard.content.runs import schedules
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import TRIGGER_MOCKS

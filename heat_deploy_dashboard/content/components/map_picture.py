@@ -14,7 +14,7 @@ import json
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from heat_deploy_dashboard.content.deployments import tables as deployments_tables
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 
 MARGIN = 12
@@ -33,7 +33,7 @@ BEND = 50
 STATUS_CLASSES = {
     'COMPLETE': 'complete',
     'FAILED': 'failed',
-    deployments_tables.CANCELLED: 'failed',
+    run_tables.CANCELLED: 'failed',
     'IN_PROGRESS': 'in-progress',
 }
 
@@ -120,8 +120,8 @@ def latest_runs(components):
 def _status(latest):
     if latest is None:
         return '', 'none', '', None
-    status = deployments_tables.shown_status(latest)
-    return (deployments_tables.status_word(status), STATUS_CLASSES.get(status, 'none'),
+    status = run_tables.shown_status(latest)
+    return (run_tables.status_word(status), STATUS_CLASSES.get(status, 'none'),
             latest.get('action') or '', latest['id'] if status == 'IN_PROGRESS' else None)
 
 

@@ -2,9 +2,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
 
-from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import policy
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
 from heat_deploy_dashboard.content import times
@@ -13,12 +13,6 @@ from heat_deploy_dashboard.content import times
 # outside any stack.
 UNKNOWN = '\u2014'
 
-TRIGGER_RULES = (
-    # A trigger creates a derived config and a deployment per server.
-    ("orchestration", "software_configs:create"),
-    ("orchestration", "software_deployments:create"),
-)
-
 
 class TriggerAction(policy.RulesOncePerRequest, tables.LinkAction):
     name = "trigger"
@@ -26,7 +20,7 @@ class TriggerAction(policy.RulesOncePerRequest, tables.LinkAction):
     url = "horizon:project:components:trigger"
     classes = ("ajax-modal",)
     icon = "play"
-    policy_rules = TRIGGER_RULES
+    policy_rules = run_tables.RUN_ACTION_RULES
 
     def allowed(self, request, component=None):
         # Actions run on the servers a component is deployed on; with none
@@ -114,8 +108,8 @@ class ServersTable(empty.ExplainingTable):
     server = server_names.ServerColumn()
     # Not translated: custom action names are the template author's.
     action = tables.Column("action", verbose_name=_("Latest Action"))
-    status = deployments.status_column()
-    status_reason = deployments.status_reason_column()
+    status = run_tables.status_column()
+    status_reason = run_tables.status_reason_column()
     time = tables.Column(_last_change, verbose_name=_("Time"),
                          filters=(times.since,),
                          attrs={'data-type': 'timesince'})

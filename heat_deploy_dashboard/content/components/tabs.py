@@ -4,11 +4,11 @@ from horizon import tabs
 
 from heat_deploy_dashboard.content.components import map_picture
 from heat_deploy_dashboard.content.components import tables
-from heat_deploy_dashboard.content.deployments import operations
-from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content.runs import operations
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import stack_maps
 
 # The rules of every page that draws a map: it shows components and their runs.
@@ -53,7 +53,7 @@ class ServersTab(tabs.TableTab):
 class OperationsTab(tabs.TableTab):
     name = _("Operations")
     slug = "operations"
-    table_classes = (deployments_tables.OperationsTable,)
+    table_classes = (run_tables.OperationsTable,)
     template_name = "horizon/common/_detail_table.html"
     policy_rules = (("orchestration", "software_deployments:index"),
                     ("orchestration", "software_configs:show"))

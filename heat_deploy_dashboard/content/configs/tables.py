@@ -1,9 +1,9 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
 
-from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import policy
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
 from heat_deploy_dashboard import linking
@@ -109,7 +109,7 @@ class ConfigDeploymentsTable(empty.ExplainingTable):
                                   link="horizon:project:deployments:detail")
     server = server_names.ServerColumn()
     action = tables.Column("action", verbose_name=_("Action"))
-    status = deployments.status_column()
+    status = run_tables.status_column()
     created = tables.Column("creation_time", verbose_name=_("Created"),
                             filters=(times.since,))
 

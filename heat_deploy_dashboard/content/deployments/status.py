@@ -20,18 +20,19 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard.content.deployments import recheck
-from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
+from heat_deploy_dashboard.content.runs import recheck
+from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content.runs import tables as run_tables
 
 # A page shows at most this many rows (Horizon's API_RESULT_PAGE_SIZE is smaller).
 MAX_IDS = 200
 PARALLEL_SHOWS = 8
 # The tables whose rows a poll renders again, by the name the page sends.
-TABLES = {table._meta.name: table for table in (project_tables.DeploymentsTable,
+TABLES = {table._meta.name: table for table in (run_tables.DeploymentsTable,
                                                 project_tables.OperationRunsTable)}
 
 
@@ -58,8 +59,8 @@ def _quiet(request, ids, pool):
 
 
 def _shown(deployment):
-    status = project_tables.shown_status(deployment)
-    return {'status': status, 'label': project_tables.status_word(status)}
+    status = run_tables.shown_status(deployment)
+    return {'status': status, 'label': run_tables.status_word(status)}
 
 
 class StatusView(PolicyRequiredMixin, generic.View):
@@ -95,7 +96,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
             return http.JsonResponse({'error': errors.poll_failed(request)}, status=503)
         recheck.remember_shown(request, shown)
         found = rows.described(request, [d for d in shown if d is not None])
-        table = TABLES.get(table_name, project_tables.DeploymentsTable)(request, data=found)
+        table = TABLES.get(table_name, run_tables.DeploymentsTable)(request, data=found)
         return http.JsonResponse({
             'rows': {row.datum.id: row.render() for row in table.get_rows()},
             'gone': malformed + [each for each, d in zip(to_show, shown) if d is None],

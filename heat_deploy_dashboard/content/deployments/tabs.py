@@ -2,8 +2,8 @@ from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
 from heat_deploy_dashboard.content import agent_polling
-from heat_deploy_dashboard.content.deployments import operations
-from heat_deploy_dashboard.content.deployments import tables as project_tables
+from heat_deploy_dashboard.content.runs import operations
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as deploy
 from heat_deploy_runner import runs
@@ -35,18 +35,18 @@ class OverviewTab(tabs.Tab):
         outputs = runs.outputs(deployment, config or {})
         return {
             'deployment': deployment,
-            'status': dict(project_tables.STATUS_DISPLAY_CHOICES).get(
-                project_tables.shown_status(deployment), deployment['status']),
+            'status': dict(run_tables.STATUS_DISPLAY_CHOICES).get(
+                run_tables.shown_status(deployment), deployment['status']),
             'server': server_names.label(server_id, server_names.names(request).get(server_id)),
             'operation': operation,
-            'operation_url': operation and project_tables.operation_url(operation.id),
+            'operation_url': operation and run_tables.operation_url(operation.id),
             'source': operations.source_link(request, operation),
             'status_reason': runs.status_reason(deployment),
             'exit_code': exit_code_shown(deployment),
             'outputs': outputs,
             'has_output': any(output['text'] for output in outputs),
             'tail_lines': runs.TAIL_LINES,
-            'outputs_tab': project_tables.OUTPUTS_TAB,
+            'outputs_tab': run_tables.OUTPUTS_TAB,
             'config': config,
             'inputs': runs.run_inputs(config) if config else [],
             'signal': runs.signal_details(config) if config else {},

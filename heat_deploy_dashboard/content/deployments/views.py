@@ -18,10 +18,6 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard.content.deployments import operations
-from heat_deploy_dashboard.content.deployments import paging
-from heat_deploy_dashboard.content.deployments import rolling
-from heat_deploy_dashboard.content.deployments import rows
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
 from heat_deploy_dashboard.content import directory
@@ -31,6 +27,11 @@ from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content.runs import operations
+from heat_deploy_dashboard.content.runs import paging
+from heat_deploy_dashboard.content.runs import rolling
+from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
 import heat_deploy_runner as deploy
@@ -60,14 +61,14 @@ def _filtered(request, deployments, filters):
         elif field == 'status':
             wanted = wanted.replace(' ', '_')
             deployments = [d for d in deployments
-                           if (project_tables.shown_status(d) or '').lower() == wanted]
+                           if (run_tables.shown_status(d) or '').lower() == wanted]
         elif field == 'action':
             deployments = [d for d in deployments if (d.action or '').lower() == wanted]
     return deployments
 
 
 class IndexView(tables.PagedTableMixin, tables.DataTableView):
-    table_class = project_tables.DeploymentsTable
+    table_class = run_tables.DeploymentsTable
     template_name = 'project/deployments/index.html'
     page_title = _("Software Deployments")
 
@@ -75,7 +76,7 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         # Where Run Action led before operations had a page of their own.
         operation_id = request.GET.get('operation', '')
         if content_ids.is_heat_id(operation_id):
-            return shortcuts.redirect(project_tables.operation_url(operation_id))
+            return shortcuts.redirect(run_tables.operation_url(operation_id))
         return super().get(request, *args, **kwargs)
 
     def get_data(self):
@@ -180,8 +181,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         context['dependents'] = self._dependents(operation, context['source'])
         context['inputs'] = (runs.run_inputs(configs[runs_found[0].config_id]) if runs_found
                              else rolling.asked_inputs(execution))
-        context['counts'] = project_tables.status_counts(
-            map(project_tables.shown_status, runs_found))
+        context['counts'] = run_tables.status_counts(
+            map(run_tables.shown_status, runs_found))
         return context
 
     def _dependents(self, operation, source):
@@ -199,12 +200,12 @@ class OperationRerunView(PolicyRequiredMixin, generic.View):
     policy_rules = SHOW_RULES + project_tables.RerunFailed.policy_rules
 
     def get(self, request, operation_id):
-        page = project_tables.operation_url(operation_id)
+        page = run_tables.operation_url(operation_id)
         try:
             found, configs, operation = operations.runs_of(request, operation_id)
         except Exception:
             errors.heat_failed(request, _("retrieve the operation's runs"), redirect=page)
-        failed = [run for run in found if project_tables.is_failed(run)]
+        failed = [run for run in found if run_tables.is_failed(run)]
         source = operations.source_link(request, operation)
         config = failed and configs.get(failed[0].config_id)
         if not config or not (source and source['component']):
@@ -342,7 +343,7 @@ class RerunView(PolicyRequiredMixin, generic.View):
     """The Run Action form of the run's component, filled in with the run's action, server
     and inputs, for the user to check and submit."""
 
-    policy_rules = SHOW_RULES + project_tables.RerunDeployment.policy_rules
+    policy_rules = SHOW_RULES + run_tables.RerunDeployment.policy_rules
 
     def get(self, request, deployment_id):
         deployment, config = _deployment_and_config(request, deployment_id)

@@ -2,12 +2,12 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from horizon import messages
 
-from heat_deploy_dashboard.content.components import forms as component_forms
 from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content.schedules import schedules
+from heat_deploy_dashboard.content.runs import forms as run_forms
+from heat_deploy_dashboard.content.runs import schedules
 
 
-class ChangeScheduleForm(component_forms.TriggerForm):
+class ChangeScheduleForm(run_forms.RunActionForm):
     """Run Action's form, filled in from a schedule, giving it what to run and when anew."""
 
     def __init__(self, request, *args, schedule_name, **kwargs):

@@ -5,12 +5,11 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from horizon import tables
 
-from heat_deploy_dashboard.content.components import tables as component_tables
-from heat_deploy_dashboard.content.deployments import rolling
-from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import policy
-from heat_deploy_dashboard.content.schedules import schedules
+from heat_deploy_dashboard.content.runs import rolling
+from heat_deploy_dashboard.content.runs import schedules
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_runner import runs
 
 
@@ -41,7 +40,7 @@ def _when(schedule):
 
 
 def _last_url(schedule):
-    return deployments.operation_url(schedule.last.id) if schedule.last else None
+    return run_tables.operation_url(schedule.last.id) if schedule.last else None
 
 
 def _last(schedule):
@@ -58,7 +57,7 @@ class ChangeSchedule(policy.RulesOncePerRequest, tables.LinkAction):
     classes = ("ajax-modal",)
     icon = "pencil"
     # Run Action's rules, and remaking the trigger.
-    policy_rules = component_tables.TRIGGER_RULES + (
+    policy_rules = run_tables.RUN_ACTION_RULES + (
         ("workflow", "cron_triggers:create"), ("workflow", "cron_triggers:delete"))
 
 

@@ -10,13 +10,13 @@ from horizon import tables
 from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content.components import views as component_views
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content.runs import schedules
+from heat_deploy_dashboard.content.runs import views as run_views
 from heat_deploy_dashboard.content.schedules import forms as project_forms
-from heat_deploy_dashboard.content.schedules import schedules
 from heat_deploy_dashboard.content.schedules import tables as project_tables
 from heat_deploy_runner import inputs as heat_inputs
 
@@ -52,7 +52,7 @@ class PreviewView(PolicyRequiredMixin, generic.View):
                                             schedules.next_times(pattern, now=now)]})
 
 
-class ChangeView(component_views.TriggerView):
+class ChangeView(run_views.RunActionView):
     """Run Action's form for a schedule: what it runs, where and when, filled in from its
     record."""
 
@@ -83,7 +83,7 @@ class ChangeView(component_views.TriggerView):
                 "to change. Delete the schedule."))
             raise exceptions.Http302(reverse(INDEX_URL))
         except Exception:
-            errors.heat_failed(self.request, component_views.RETRIEVE_COMPONENTS,
+            errors.heat_failed(self.request, run_views.RETRIEVE_COMPONENTS,
                                redirect=reverse(INDEX_URL))
 
     def get_cancel_url(self):

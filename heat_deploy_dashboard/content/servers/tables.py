@@ -2,8 +2,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
 
-from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import empty
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
 
@@ -51,7 +51,7 @@ class ServersTable(empty.ExplainingTable):
                                link=_latest_url, empty_value=_("(config deleted)"))
     # Not translated: custom action names are the template author's.
     latest_action = tables.Column(_latest_action, verbose_name=_("Action"))
-    latest_status = deployments.status_column(lambda server: server.latest)
+    latest_status = run_tables.status_column(lambda server: server.latest)
     latest_time = tables.Column(_latest_time, verbose_name=_("Started"),
                                 filters=(times.since,),
                                 attrs={'data-type': 'timesince'})
@@ -66,16 +66,16 @@ class ServersTable(empty.ExplainingTable):
             "applies a software config to it, or an action is run on it.")
 
 
-class ServerHistoryTable(deployments.DeploymentsTable):
+class ServerHistoryTable(run_tables.DeploymentsTable):
     """Every deployment on one server.
 
     The deployments panel's table with the same columns and row actions: the live poller
     replaces running rows with rows that the deployments panel's status view renders.
     """
 
-    class Meta(deployments.DeploymentsTable.Meta):
+    class Meta(run_tables.DeploymentsTable.Meta):
         # Without the filter: this page holds one server's runs only.
-        table_actions = (deployments.CancelDeployment, deployments.DeleteDeployment)
+        table_actions = (run_tables.CancelDeployment, run_tables.DeleteDeployment)
         verbose_name = _("Deployments on this Server")
         no_data_message = _(
             "Heat lists no deployments on this server for your project. Heat does not "

@@ -12,11 +12,11 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard.content.deployments import paging
-from heat_deploy_dashboard.content.deployments import rows
-from heat_deploy_dashboard.content.deployments import tables as deployments
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content.runs import paging
+from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_runner import cli
 from heat_deploy_runner import masking
@@ -35,7 +35,7 @@ def _timeline_run(deployment, name):
         # Heat has no end time: a finished run's last update is when its result came.
         end = runs.parse_time(info.get('updated_time')) or start
     return timeline.Run(name=name, action=info.get('action') or '',
-                        status=deployments.shown_status(deployment) or '', start=start,
+                        status=run_tables.shown_status(deployment) or '', start=start,
                         end=end, id=info['id'])
 
 
@@ -82,7 +82,7 @@ def _timeline_words():
     return timeline.Words(
         title=gettext("The runs on this server over time"),
         empty=gettext("No runs on this server yet."),
-        statuses={status: str(label) for status, label in deployments.STATUS_DISPLAY_CHOICES},
+        statuses={status: str(label) for status, label in run_tables.STATUS_DISPLAY_CHOICES},
         bar=gettext("%(name)s: %(action)s, %(status)s. Started %(start)s, "
                     "took %(duration)s."),
         span=gettext("From %(start)s to %(end)s"))
@@ -122,7 +122,7 @@ class HistoryTab(tables.PagedTableMixin, tabs.TableTab):
     def get_deployments_data(self):
         history = self._history()
         if history is None:
-            # An empty table must not claim that the server has no deployments.
+            # An empty table must not claim that the server has no run_tables.
             self._tables['deployments'].empty_reason = _(
                 "This server's deployments could not be loaded.")
             return []

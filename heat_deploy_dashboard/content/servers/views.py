@@ -10,11 +10,11 @@ from horizon import tables
 from horizon import tabs as horizon_tabs
 from horizon.utils import http as http_utils
 
-from heat_deploy_dashboard.content.deployments import rows
-from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.content.servers import tabs as project_tabs
@@ -51,7 +51,7 @@ def server_summaries(deployments):
         server = servers.setdefault(deployment.server_id,
                                     ServerSummary(deployment.server_id, deployment))
         server.latest = deployment
-        counter = _COUNTED.get(deployments_tables.shown_status(deployment))
+        counter = _COUNTED.get(run_tables.shown_status(deployment))
         if counter:
             setattr(server, counter, getattr(server, counter) + 1)
     return sorted(servers.values(), key=lambda s: (s.latest.creation_time, s.id),

@@ -5,7 +5,7 @@ import datetime
 
 from bench import report
 from bench import schedule_calls
-from heat_deploy_dashboard.content.schedules import schedules
+from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_runner import workflows
 
 NAME = 'hdd-3f2a1b0c-9d8e-4f7a-8b6c-5d4e3f2a1b0c'

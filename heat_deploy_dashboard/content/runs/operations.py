@@ -8,10 +8,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard.content.deployments import rows
-from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard import linking
 import heat_deploy_runner as deploy
 
@@ -103,5 +103,5 @@ def recent(request, deployments):
         operation = operations[deployment['id']]
         if operation:
             found.setdefault(operation.id, Recent(operation, deployment['action'], []))
-            found[operation.id].statuses.append(project_tables.shown_status(deployment))
+            found[operation.id].statuses.append(run_tables.shown_status(deployment))
     return list(found.values())[:RECENT_OPERATIONS]

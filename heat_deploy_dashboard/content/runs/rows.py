@@ -17,7 +17,7 @@ from heat_deploy_dashboard import config_cache
 from heatclient.v1 import software_deployments
 from openstack_dashboard.api import base
 
-from heat_deploy_dashboard.content.deployments import recheck
+from heat_deploy_dashboard.content.runs import recheck
 import heat_deploy_runner as deploy
 from heat_deploy_runner import derived
 

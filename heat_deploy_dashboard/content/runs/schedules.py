@@ -18,8 +18,8 @@ from croniter import croniter
 from django.utils.translation import gettext_lazy as _
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content.deployments import rolling
 from heat_deploy_dashboard.content import kept_secrets
+from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_runner import masking
 from heat_deploy_runner import workflows

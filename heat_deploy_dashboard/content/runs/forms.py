@@ -10,11 +10,11 @@ from horizon import messages
 from openstack_dashboard.api import base
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content.deployments import tables as deployments_tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard.content.schedules import schedules
+from heat_deploy_dashboard.content.runs import schedules
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import linking
 from heat_deploy_runner import secret_store
@@ -24,7 +24,7 @@ from heat_deploy_runner import secret_store
 MAX_SERVERS = 10000
 
 
-class TriggerForm(run_form.RunForm):
+class RunActionForm(run_form.RunForm):
     action = forms.ChoiceField(label=_("Action"))
     confirm_lifecycle = forms.BooleanField(
         label=_("Yes, run a lifecycle action"), required=False,
@@ -186,7 +186,7 @@ class TriggerForm(run_form.RunForm):
             count) % {'action': action, 'count': count})
         for _server, message in result.failures:
             messages.error(request, message.render(gettext))
-        return deployments_tables.operation_url(result.operation.id)
+        return run_tables.operation_url(result.operation.id)
 
     def _start_in_batches(self, request, data):
         action, servers = data['action'], data['servers']
@@ -219,7 +219,7 @@ class TriggerForm(run_form.RunForm):
             "Started %(action)s on %(count)d servers, %(size)d at a time.",
             len(servers)) % {'action': action, 'count': len(servers),
                              'size': data['batch_size']})
-        return deployments_tables.operation_url(execution.id)
+        return run_tables.operation_url(execution.id)
 
     def schedule_record(self, data):
         """What a schedule of the form's run keeps (schedules.workflow_input reads it)."""
