@@ -1,6 +1,6 @@
-"""deploy/timeline.py computes the picture's layout as plain data; the server page's template
-(project/servers/_timeline.svg.html) draws it as SVG. The layout is tested as data, and the
-picture as the template renders it, parsed as XML."""
+"""content/servers/timeline.py computes the picture's layout as plain data; the server
+page's template (project/servers/_timeline.svg.html) draws it as SVG. The layout is tested
+as data, and the picture as the template renders it, parsed as XML."""
 
 import datetime
 import uuid
@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 import pytest
 
-from heat_deploy_runner import timeline
+from heat_deploy_dashboard.content.servers import timeline
 
 UTC = datetime.timezone.utc
 SVG = '{http://www.w3.org/2000/svg}'

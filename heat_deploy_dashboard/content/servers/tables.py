@@ -75,7 +75,7 @@ class ServerHistoryTable(run_tables.DeploymentsTable):
 
     class Meta(run_tables.DeploymentsTable.Meta):
         # Without the filter: this page holds one server's runs only.
-        table_actions = (run_tables.CancelDeployment, run_tables.DeleteDeployment)
+        table_actions = (run_tables.CancelRun, run_tables.DeleteRun)
         verbose_name = _("Deployments on this Server")
         no_data_message = _(
             "Heat lists no deployments on this server for your project. Heat does not "

@@ -18,10 +18,10 @@ from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content.servers import tables as project_tables
+from heat_deploy_dashboard.content.servers import timeline
 from heat_deploy_runner import cli
 from heat_deploy_runner import masking
 from heat_deploy_runner import runs
-from heat_deploy_runner import timeline
 
 # What the history could not do when Heat fails it (errors.heat_failed).
 _RETRIEVE_HISTORY = _("retrieve this server's software deployments")
@@ -139,7 +139,7 @@ class HistoryTab(tables.PagedTableMixin, tabs.TableTab):
         now = datetime.datetime.now(datetime.timezone.utc)
         span, since = _timeline_span(request, shown_runs, now)
         # The SVG markup, drawn by a template (autoescaped, {$ $} neutralised by Horizon)
-        # from the layout computed in deploy/timeline.py.
+        # from the layout computed in timeline.py.
         context['timeline'] = loader.render_to_string(TIMELINE_TEMPLATE, {
             'picture': timeline.layout(shown_runs, now=now, since=since,
                                        zone=timezone.get_current_timezone(),
