@@ -75,7 +75,7 @@ def test_delete_from_the_table_removes_the_run_its_config_and_its_container(
 
     response = _table_action(user, 'delete', run.id)
 
-    assert 'Deleted Deployment' in ' '.join(dashboard.messages(response.text))
+    assert 'Deleted Run' in ' '.join(dashboard.messages(response.text))
     with pytest.raises(heat_exc.HTTPNotFound):
         heat.software_deployments.get(run.id)
     with pytest.raises(heat_exc.HTTPNotFound):
@@ -178,7 +178,7 @@ def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
 
         deleted = _table_action(user, 'delete', target.id)
 
-        assert 'Deleted Deployment' in ' '.join(dashboard.messages(deleted.text))
+        assert 'Deleted Run' in ' '.join(dashboard.messages(deleted.text))
         with pytest.raises(heat_exc.HTTPNotFound):
             heat.software_deployments.get(target.id)
     finally:

@@ -434,7 +434,7 @@ POSITIVE = [
 _BY_LABEL = {case.label: case for case in CASES}
 assert len(_BY_LABEL) == len(CASES)
 
-SUCCESS_WORDS = ('Cancelled Run', 'Deleted Deployment', 'Started ',
+SUCCESS_WORDS = ('Cancelled Run', 'Deleted Run', 'Started ',
                  'Created software config', 'Deleted software config')
 
 

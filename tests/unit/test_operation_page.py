@@ -131,13 +131,6 @@ class OperationPageTests(helpers.TestCase):
 
         self.assertEqual(404, gone.status_code)
 
-    def test_the_lists_old_operation_link_leads_to_the_operations_page(self):
-        index = reverse('horizon:project:deployments:index')
-
-        res = self.client.get(index, {'operation': self.OPERATION.id})
-
-        self.assertRedirectsNoFollow(res, self.url)
-
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_the_list_shows_each_runs_operation_and_filters_by_it(self):
         self.mock_deployments_list.return_value = self._runs()

@@ -16,7 +16,7 @@ from tests.unit import test_data
 
 ROWS = 20
 RUNNING = 3
-# The rules of the table's row actions: Cancel Run, Run Again, Delete Deployment.
+# The rules of the table's row actions: Cancel Run, Run Again, Delete Run.
 ROW_ACTION_RULES = ('software_deployments:update', 'software_deployments:create',
                     'software_configs:create', 'software_deployments:delete')
 

@@ -32,7 +32,7 @@ def _exit_code(run):
     return '' if code is None else code
 
 
-class CancelOperation(run_tables.CancelDeployment):
+class CancelOperation(run_tables.CancelRun):
     """Cancel every run of an operation still running, none ticked."""
 
     name = "cancel_all"
@@ -43,7 +43,7 @@ class CancelOperation(run_tables.CancelDeployment):
                   "still finish; its result will then be shown on its run's page as a late "
                   "result.")
     # confirm_words.js: Horizon's dialog would list the ticked rows, and none need be.
-    attrs = dict(run_tables.CancelDeployment.attrs, **{'data-confirm-body': help_text})
+    attrs = dict(run_tables.CancelRun.attrs, **{'data-confirm-body': help_text})
 
     @staticmethod
     def action_present(count):
@@ -91,7 +91,7 @@ class RerunFailed(policy.RulesOncePerRequest, tables.LinkAction):
     name = "rerun_failed"
     verbose_name = _("Run Again on Failed")
     icon = "repeat"
-    policy_rules = run_tables.RerunDeployment.policy_rules
+    policy_rules = run_tables.RunAgain.policy_rules
 
     def get_link_url(self, datum=None):
         return reverse('horizon:project:deployments:operation_rerun',
@@ -123,7 +123,7 @@ class OperationRunsTable(run_tables.DeploymentsTable):
         name = "operation"
         verbose_name = _("Runs")
         table_actions = (CancelOperation, RerunFailed)
-        row_actions = (run_tables.CancelDeployment, run_tables.RerunDeployment)
+        row_actions = (run_tables.CancelRun, run_tables.RunAgain)
         columns = ('server', 'status', 'status_reason', 'duration', 'time_left',
                    'exit_code', 'output')
 

@@ -23,7 +23,6 @@ from heat_deploy_dashboard.content.deployments import tabs as project_tabs
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_form
@@ -71,13 +70,6 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
     table_class = run_tables.DeploymentsTable
     template_name = 'project/deployments/index.html'
     page_title = _("Software Deployments")
-
-    def get(self, request, *args, **kwargs):
-        # Where Run Action led before operations had a page of their own.
-        operation_id = request.GET.get('operation', '')
-        if content_ids.is_heat_id(operation_id):
-            return shortcuts.redirect(run_tables.operation_url(operation_id))
-        return super().get(request, *args, **kwargs)
 
     def get_data(self):
         try:
@@ -343,7 +335,7 @@ class RerunView(PolicyRequiredMixin, generic.View):
     """The Run Action form of the run's component, filled in with the run's action, server
     and inputs, for the user to check and submit."""
 
-    policy_rules = SHOW_RULES + run_tables.RerunDeployment.policy_rules
+    policy_rules = SHOW_RULES + run_tables.RunAgain.policy_rules
 
     def get(self, request, deployment_id):
         deployment, config = _deployment_and_config(request, deployment_id)

@@ -123,7 +123,7 @@ class AlreadyFinished(Exception):
     """A run asked to be cancelled had finished: it is left as it is."""
 
 
-class CancelDeployment(policy.RulesOncePerRequest, tables.BatchAction):
+class CancelRun(policy.RulesOncePerRequest, tables.BatchAction):
     name = "cancel"
     # "danger" is what makes Horizon ask for confirmation, with the help text below.
     action_type = "danger"
@@ -172,7 +172,7 @@ class CancelDeployment(policy.RulesOncePerRequest, tables.BatchAction):
                 (AlreadyFinished, AlreadyFinished(obj_id), None))
 
 
-class RerunDeployment(policy.RulesOncePerRequest, tables.LinkAction):
+class RunAgain(policy.RulesOncePerRequest, tables.LinkAction):
     name = "rerun"
     verbose_name = _("Run Again")
     url = "horizon:project:deployments:rerun"
@@ -185,19 +185,19 @@ class RerunDeployment(policy.RulesOncePerRequest, tables.LinkAction):
         return super().allowed(request, run) and (run is None or run.rerunnable)
 
 
-class DeleteDeployment(policy.RulesOncePerRequest, tables.DeleteAction):
+class DeleteRun(policy.RulesOncePerRequest, tables.DeleteAction):
     help_text = _("This also deletes each run's derived config and the Object Storage "
                   "container its result was sent to. It does not undo what the server did.")
     policy_rules = (("orchestration", "software_deployments:delete"),)
 
-    # Not lazy, as CancelDeployment's: asked for each row.
+    # Not lazy, as CancelRun's: asked for each row.
     @staticmethod
     def action_present(count):
-        return ngettext("Delete Deployment", "Delete Deployments", count)
+        return ngettext("Delete Run", "Delete Runs", count)
 
     @staticmethod
     def action_past(count):
-        return ngettext("Deleted Deployment", "Deleted Deployments", count)
+        return ngettext("Deleted Run", "Deleted Runs", count)
 
     def update(self, request, deployment):
         super().update(request, deployment)
@@ -205,7 +205,7 @@ class DeleteDeployment(policy.RulesOncePerRequest, tables.DeleteAction):
             # A row's own button: its confirmation can name the command.
             self.help_text = _("%(what)s With the openstack client: %(command)s "
                                "(which leaves the container).") % {
-                'what': DeleteDeployment.help_text,
+                'what': DeleteRun.help_text,
                 'command': cli.deployment_delete(deployment.id)}
 
     def delete(self, request, obj_id):
@@ -294,9 +294,9 @@ class DeploymentsTable(empty.ExplainingTable):
     class Meta:
         name = "deployments"
         row_class = DeploymentRow
-        table_actions = (DeploymentsFilter, CancelDeployment, DeleteDeployment)
+        table_actions = (DeploymentsFilter, CancelRun, DeleteRun)
         # A row's first allowed action is its button: Cancel while it runs, else Run Again.
-        row_actions = (CancelDeployment, RerunDeployment, DeleteDeployment)
+        row_actions = (CancelRun, RunAgain, DeleteRun)
         verbose_name = _("Software Deployments")
         status_columns = ["status"]
         no_data_message = _(
