@@ -50,3 +50,11 @@ def test_no_shared_module_imports_a_panel():
 
     assert len(shared) > 20
     assert not crossing
+
+
+def test_no_stand_in_shapes_for_heats_objects():
+    # A page shows Heat's objects in the shape the API seam gives them, not a look-alike.
+    found = [str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob('*.py')
+             if 'SimpleNamespace' in path.read_text(encoding='utf-8')]
+
+    assert not found

@@ -1,4 +1,3 @@
-import types
 
 from django.conf import settings
 from django import http
@@ -7,6 +6,7 @@ from django.urls import reverse
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 from heatclient import exc as heat_exc
+from heatclient.v1 import software_configs
 from horizon import exceptions
 from horizon import forms
 from horizon import messages
@@ -141,7 +141,9 @@ class DetailView(PolicyRequiredMixin, _ConfigMixin,
             'config': config,
             'title': config.get('name') or config['id'],
             'url': reverse(INDEX_URL),
-            'actions': table.render_row_actions(types.SimpleNamespace(**config)),
+            # A row of the list, as the list's rows are: heatclient's config.
+            'actions': table.render_row_actions(
+                software_configs.SoftwareConfig(None, config, loaded=True)),
             'command': cli.config_show(config['id']),
         })
         return context
