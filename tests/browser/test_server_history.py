@@ -57,7 +57,18 @@ def test_a_servers_page_lists_every_run_with_its_inputs_and_a_timeline(
         assert by_run[run.id] == _input_texts(heat, run), run.id
     assert {'retention_days=13', 'tables=posts'} <= by_run[ours.id]
 
+    # Titled by the server's name, on one line: not its whole id.
+    assert user.find('.detail-title').text == 'Server demo-db-1'
+    # This week's runs are drawn on the last 7 days, with the wider spans a click away.
+    assert user.find('.hdd-timeline-spans strong').text == 'Last 7 days'
+    assert [each.text for each in user.find_all('.hdd-timeline-spans a')] == [
+        'Last day', 'Last 30 days', 'Every run of this page']
+
     timeline = user.find('svg.hdd-timeline')
+    legend = {each.get_attribute('textContent').split(' (')[0]
+              for each in timeline.find_elements(By.TAG_NAME, 'text')}
+    # A cancelled run is counted as what it is, not as failed.
+    assert {'Complete', 'Failed', 'Cancelled', 'In Progress'} <= legend, legend
     user.js('arguments[0].scrollIntoView()', timeline)
     assert timeline.is_displayed()
     box = user.js('var r = arguments[0].getBoundingClientRect(); return [r.width, r.height]',
