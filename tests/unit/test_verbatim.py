@@ -35,8 +35,15 @@ class VerbatimTests(unittest.TestCase):
         forms = [path for path in PACKAGE.rglob('*.html')
                  if re.search(r'\{% block form_attrs %\}ng-non-bindable', path.read_text())]
 
-        self.assertEqual({'_trigger.html', '_deploy.html', '_create.html'},
+        self.assertEqual({'_run_modal_form.html', '_create.html'},
                          {path.name for path in forms})
+        # The run forms (Run Action, Deploy) are drawn by that one.
+        runs = [path for path in PACKAGE.rglob('*.html') if path.name in
+                ('_trigger.html', '_deploy.html')]
+        self.assertEqual(2, len(runs))
+        for path in runs:
+            self.assertTrue(path.read_text().startswith(
+                "{% extends 'heat_deploy_dashboard/_run_modal_form.html' %}"), path)
 
     def test_the_filter_is_loaded_by_name(self):
         rendered = template.Template('{% load hdd_verbatim %}{{ text|verbatim }}').render(
