@@ -18,7 +18,7 @@ calls however many components, servers and runs there are.
   derived config read: it keeps the group and config body of its source, so
   the two share a fingerprint.
 
-No Django here: the views use it, and it is tested on plain dicts.
+No Django here: the views use it, and it is tested on plain dicts and Runs.
 """
 
 from collections import defaultdict
@@ -60,7 +60,7 @@ class Component:
     scripts: list
     stack_name: str | None = None
     resource_name: str | None = None
-    # Every deployment of the component (or of a config derived from it).
+    # Every run of the component (or of a config derived from it): heat_deploy_runner.run.Run.
     deployments: list = field(default_factory=list)
 
     @property
@@ -91,16 +91,15 @@ class Component:
 
     @property
     def server_ids(self):
-        return sorted({d['server_id'] for d in self.deployments})
+        return sorted({run.server_id for run in self.deployments})
 
     def latest_deployments(self):
         """The newest deployment on each server, in server id order."""
         latest = {}
         # Heat writes creation times in one fixed-width UTC format, so the
         # strings sort in time order.
-        for deployment in sorted(self.deployments,
-                                 key=lambda d: d.get('creation_time') or ''):
-            latest[deployment['server_id']] = deployment
+        for run in sorted(self.deployments, key=lambda run: run.creation_time or ''):
+            latest[run.server_id] = run
         return [latest[server_id] for server_id in sorted(latest)]
 
 
@@ -165,8 +164,8 @@ def component_from(config, stack_names):
 def link(summaries, deployments, stack_names, read):
     """The project's components, sorted by name, each with its deployments.
 
-    ``summaries``: rows of the config listing (id, name, group); ``deployments``: the
-    deployment listing; ``stack_names``: every stack's name; all plain dicts and strings.
+    ``summaries``: rows of the config listing (id, name, group), dicts; ``deployments``: the
+    runs Heat lists (heat_deploy_runner.run.Run); ``stack_names``: every stack's name.
     ``read(config_ids)`` gives {id: full config} for the ids it could read (one deleted since
     the listing, or left for later, is missing). It is asked for the configs no run points
     at (the components; read once, they are cached for good), then only for the runs whose
@@ -174,13 +173,13 @@ def link(summaries, deployments, stack_names, read):
     a trigger or the CLI cost no read.
     """
     listed = {row['id']: row for row in summaries if row.get('group') == COMPONENT_GROUP}
-    runs = [d for d in deployments if d['config_id'] in listed]
-    pointed_at = {d['config_id'] for d in runs}
+    runs = [run for run in deployments if run.config_id in listed]
+    pointed_at = {run.config_id for run in runs}
     components = _components(read([config_id for config_id in listed
                                    if config_id not in pointed_at]), stack_names)
     unnamed = _attach_by_name(components, runs, listed, stack_names)
     if unnamed:
-        configs = read(sorted({d['config_id'] for d in unnamed}))
+        configs = read(sorted({run.config_id for run in unnamed}))
         # A component deployed as it is, without a derived copy, is pointed at by its runs.
         components.update(_components(configs, stack_names))
         _attach_by_config(components, configs, unnamed)
@@ -214,12 +213,12 @@ def _attach_by_name(components, runs, listed, stack_names):
     shared = []
     unnamed = []
     for deployment in runs:
-        config_id = deployment['config_id']
+        config_id = deployment.config_id
         if config_id in components:
             components[config_id].deployments.append(deployment)
             continue
         named = _named(components, listed[config_id].get('name') or '',
-                       deployment.get('action'), stack_names)
+                       deployment.action, stack_names)
         if len(named) == 1:
             named[0].deployments.append(deployment)
         elif named:
@@ -230,7 +229,7 @@ def _attach_by_name(components, runs, listed, stack_names):
     # own servers only, so the one already on the run's server is the one.
     servers = {c.id: set(c.server_ids) for c in components.values()}
     for deployment, named in shared:
-        on_server = [c for c in named if deployment['server_id'] in servers[c.id]]
+        on_server = [c for c in named if deployment.server_id in servers[c.id]]
         if len(on_server) == 1:
             on_server[0].deployments.append(deployment)
         else:
@@ -249,7 +248,7 @@ def _attach_by_config(components, configs, runs):
         by_fingerprint[component.fingerprint].append(component)
     servers = {c.id: set(c.server_ids) for c in components.values()}
     for deployment in runs:
-        config_id = deployment['config_id']
+        config_id = deployment.config_id
         if config_id in components:
             components[config_id].deployments.append(deployment)
             continue
@@ -261,7 +260,7 @@ def _attach_by_config(components, configs, runs):
             candidates = [c for c in candidates
                           if _named_after(c, config.get('name') or '')] or candidates
         if len(candidates) > 1:
-            candidates = [c for c in candidates if deployment['server_id'] in servers[c.id]]
+            candidates = [c for c in candidates if deployment.server_id in servers[c.id]]
         if len(candidates) == 1:
             candidates[0].deployments.append(deployment)
 

@@ -208,10 +208,10 @@ class _Wirer:
                 component = self._component(defined_by)
                 if component:
                     definitions[defined_by].append(Node(
-                        deployment['id'], deployment['server_id'],
+                        deployment.id, deployment.server_id,
                         component.get('physical_resource_id'), component['resource_name'],
                         self.stack_names[defined_by[0]], defined_by[1],
-                        input_values=dict(deployment.get('input_values') or {})))
+                        input_values=dict(deployment.input_values)))
         return definitions
 
     def _defined_by(self, stack_id, name):

@@ -97,8 +97,7 @@ def delete_deployment(request, deployment_id):
 
 @profiler.trace
 def late_result(request, deployment):
-    """What the server of a cancelled deployment sent after the cancel, or
-    None."""
+    """What the server of a cancelled run sent after the cancel, or None."""
     return deploy.late_result(heat.heatclient(request), deployment,
                               _find_transport(request))
 
@@ -111,15 +110,15 @@ def may_have_result(request, config):
 
 
 @profiler.trace
-def collect_result(request, deployment, config):
-    """The deployment, with a result Heat does not read itself applied
-    (see deploy.collect); ``config`` is its derived config."""
-    return deploy.collect(heat.heatclient(request), deployment, config,
-                          _find_transport(request))
+def collect_result(request, run):
+    """The run (with its derived config), with a result Heat does not read itself applied
+    (see deploy.collect)."""
+    return deploy.collect(heat.heatclient(request), run, run.config,
+                          _find_transport(request)).described(run.config)
 
 
 @profiler.trace
-def expire_deployment(request, deployment, config):
-    """The deployment, marked FAILED as timed out if it still runs past its
-    deadline (see deploy.expire); ``config`` is its derived config."""
-    return deploy.expire(heat.heatclient(request), deployment, config)
+def expire_deployment(request, run):
+    """The run (with its derived config), marked FAILED as timed out if it still runs past
+    its deadline (see deploy.expire)."""
+    return deploy.expire(heat.heatclient(request), run, run.config).described(run.config)

@@ -3,7 +3,8 @@
 One function per client call: views catch the client's exceptions, and unit
 tests mock these functions.
 
-The one addition is the working project's scope. Heat shows an admin every
+A deployment is answered as a run (heat_deploy_runner.run.Run), the one shape every page
+reads. The one addition is the working project's scope. Heat shows an admin every
 project's software configs and deployments by id (its database layer drops
 the project filter for an admin's context), and neither says whose it is;
 only an admin's config listing does. So for an admin the calls that take an
@@ -19,6 +20,7 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import pool
 from heat_deploy_dashboard import spare_cache
+from heat_deploy_runner.run import Run
 
 
 @memoized
@@ -32,7 +34,8 @@ def heatclient(request):
 def deployments_list(request, server_id=None):
     # heatclient puts every keyword into the query string, None included.
     filters = {'server_id': server_id} if server_id else {}
-    return heatclient(request).software_deployments.list(**filters)
+    return [Run.from_heat(each)
+            for each in heatclient(request).software_deployments.list(**filters)]
 
 
 # {config id: its project}, for admins: a config never moves to another project.
@@ -68,9 +71,9 @@ def _not_found_if_foreign(request, config_id, what):
 
 @profiler.trace
 def deployment_get(request, deployment_id):
-    deployment = heatclient(request).software_deployments.get(deployment_id)
-    _not_found_if_foreign(request, deployment.config_id, 'Software deployment')
-    return deployment
+    run = Run.from_heat(heatclient(request).software_deployments.get(deployment_id))
+    _not_found_if_foreign(request, run.config_id, 'Software deployment')
+    return run
 
 
 @profiler.trace

@@ -10,7 +10,6 @@ so in HEAT_DEPLOY_AGENT_POLLING_INTERVAL (seconds).
 from django.conf import settings
 from django.utils.translation import gettext
 
-from heat_deploy_runner import derived
 from heat_deploy_runner import runs
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.signals import NoSignal
@@ -22,14 +21,11 @@ def polling_interval():
     return getattr(settings, 'HEAT_DEPLOY_AGENT_POLLING_INTERVAL', DEFAULT_POLLING_INTERVAL)
 
 
-def waiting_note(deployment, config):
+def waiting_note(run):
     """A sentence for a run still waiting on its server, None for any other."""
-    if deployment.get('status') != IN_PROGRESS:
+    if run.status != IN_PROGRESS or run.transport == NoSignal.name:
         return None
-    values = derived.derived_input_values(config or {})
-    if values.get(derived.SIGNAL_TRANSPORT) == NoSignal.name:
-        return None
-    had = runs.duration(deployment)
+    had = runs.duration(run)
     if had is None:
         return None
     interval = polling_interval()

@@ -56,8 +56,7 @@ def _directory(request):
                  if row.get('project', project) == project]
     stack_names = [stack.stack_name
                    for stack in project_servers.stacks(request)]
-    deployments = [as_dict(d) for d in rows.as_they_are(request,
-                                                        project_runs.deployments(request))]
+    deployments = rows.as_they_are(request, project_runs.deployments(request))
     unread = []
 
     def read(config_ids):

@@ -280,7 +280,7 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
                 self.api_error(message.render(gettext))
             return None
         # The deployments page will name these runs from their configs.
-        config_cache.put_many(request, result.configs)
+        config_cache.put_many(request, [run.config for run in result.created])
         return result
 
     def shown_input_texts(self):

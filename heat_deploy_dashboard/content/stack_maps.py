@@ -55,7 +55,7 @@ def of_stack(request, stack_id):
     def template_of(each_id):
         return project_servers.template(request, names[each_id]) if each_id in names else None
 
-    deployments = {d.id: as_dict(d) for d in project_runs.deployments(request)}
+    deployments = {run.id: run for run in project_runs.deployments(request)}
     return wiring.wire(stack_id, resources, template_of, deployments)
 
 

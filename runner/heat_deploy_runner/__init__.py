@@ -34,13 +34,14 @@ from heat_deploy_runner.operations import operation_of_run
 from heat_deploy_runner.operations import ROLLING
 from heat_deploy_runner.results import collect
 from heat_deploy_runner.results import may_have_result
+from heat_deploy_runner.run import Run
 from heat_deploy_runner.transports import transport_for
 from heat_deploy_runner.transports import TRANSPORT_NAMES
 from heat_deploy_runner.trigger import trigger
 from heat_deploy_runner.trigger import TriggerResult
 
 __all__ = [
-    'InputError', 'Message', 'Operation', 'ROLLING', 'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES',
+    'InputError', 'Message', 'Operation', 'ROLLING', 'Run', 'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES',
     'TriggerResult', 'as_timed_out', 'build_derived_config', 'cancel', 'coerce_input_values',
     'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
     'is_cancelled', 'is_overdue', 'late_result',

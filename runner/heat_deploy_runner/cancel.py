@@ -13,6 +13,7 @@ import logging
 
 from heat_deploy_runner import derived
 from heat_deploy_runner.results import collect
+from heat_deploy_runner.run import Run
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.signals import SignalTransport
@@ -42,19 +43,19 @@ def cancel(heat, deployment_id: str, user: str,
     Only an IN_PROGRESS deployment is changed, so a second cancel, or one
     racing the server's result, changes nothing. A result already waiting
     is applied first, whichever transport brought it. Returns the
-    deployment as it is afterwards.
+    deployment as it is afterwards, a Run.
     """
     # Showing an IN_PROGRESS deployment makes Heat apply a result already
     # waiting in Swift; collect does the same for one Heat does not read.
     deployment = _with_waiting_result(
-        heat, heat.software_deployments.get(deployment_id), find_transport)
+        heat, Run.from_heat(heat.software_deployments.get(deployment_id)), find_transport)
     if deployment.status != IN_PROGRESS:
         return deployment
     reason = cancel_reason(user, now or datetime.now(timezone.utc))
     # Only these two keys: Heat drops null keys on PUT, and anything else
     # sent would overwrite what the deployment holds.
-    return heat.software_deployments.update(
-        deployment_id, status=FAILED, status_reason=reason)
+    return Run.from_heat(heat.software_deployments.update(
+        deployment_id, status=FAILED, status_reason=reason))
 
 
 def _with_waiting_result(heat, deployment, find_transport):
@@ -74,10 +75,9 @@ def _with_waiting_result(heat, deployment, find_transport):
 
 
 def is_cancelled(deployment) -> bool:
-    deployment = derived.as_dict(deployment)
-    return (deployment.get('status') == FAILED and
-            (deployment.get('status_reason') or '').startswith(
-                CANCEL_REASON_PREFIX))
+    """Whether the deployment (a Run) was cancelled."""
+    return (deployment.status == FAILED and
+            (deployment.status_reason or '').startswith(CANCEL_REASON_PREFIX))
 
 
 def late_result(heat, deployment,
@@ -92,8 +92,7 @@ def late_result(heat, deployment,
     """
     if not is_cancelled(deployment):
         return None
-    config = derived.config_or_none(
-        heat, derived.as_dict(deployment)['config_id'])
+    config = derived.config_or_none(heat, deployment.config_id)
     if config is None:
         return None
     values = derived.derived_input_values(config)

@@ -15,6 +15,7 @@ from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner import derived
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import Message
+from heat_deploy_runner.run import Run
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.signals import SignalTransport
 from heat_deploy_runner.transports import transport_of
@@ -41,11 +42,10 @@ def delete(heat, deployment_id: str,
     ``functools.partial(transports.transport_for, swift=connection)``.
     """
     try:
-        deployment = derived.as_dict(
-            heat.software_deployments.get(deployment_id))
+        deployment = Run.from_heat(heat.software_deployments.get(deployment_id))
     except heat_exc.HTTPNotFound:
         return []
-    config = derived.config_or_none(heat, deployment['config_id'])
+    config = derived.config_or_none(heat, deployment.config_id)
 
     try:
         heat.software_deployments.delete(deployment_id)
@@ -53,18 +53,18 @@ def delete(heat, deployment_id: str,
         pass
 
     if config is None or not derived.is_derived_for(
-            config, deployment['server_id']):
+            config, deployment.server_id):
         return []
     leftovers = []
     params = {'deployment_id': deployment_id,
-              'config_id': deployment['config_id']}
+              'config_id': deployment.config_id}
     try:
-        heat.software_configs.delete(deployment['config_id'])
+        heat.software_configs.delete(deployment.config_id)
     except heat_exc.HTTPNotFound:
         pass
     except Exception:
         LOG.warning('Could not delete config %s of deployment %s',
-                    deployment['config_id'], deployment_id, exc_info=True)
+                    deployment.config_id, deployment_id, exc_info=True)
         leftovers.append(Message(CONFIG_LEFT, params))
 
     values = derived.derived_input_values(config)
@@ -72,7 +72,7 @@ def delete(heat, deployment_id: str,
     if transport is not None:
         try:
             transport.cleanup(values, may_still_report=(
-                deployment.get('status') == IN_PROGRESS or is_cancelled(deployment)))
+                deployment.status == IN_PROGRESS or is_cancelled(deployment)))
         except Exception:
             LOG.warning('Could not remove the %s signal target of '
                         'deployment %s', transport.name, deployment_id,

@@ -59,13 +59,11 @@ def as_input_values(operation: Operation | None) -> dict:
     return {derived.OPERATION_OPTION: operation.as_option()} if operation else {}
 
 
-def operation_of_run(deployment, config=None) -> Operation | None:
-    """The operation that started this run: from the deployment's input values, which Heat
-    lists with every deployment, else (a run started before they carried it) from its
-    derived config, if given."""
-    # Not as_dict: a listing's thousands of rows would each be copied whole.
-    values = (deployment.get('input_values') if isinstance(deployment, dict)
-              else getattr(deployment, 'input_values', None))
+def operation_of_run(run, config=None) -> Operation | None:
+    """The operation that started this run (a Run): from its deployment's input values,
+    which Heat lists with every deployment, else (a run started before they carried it)
+    from its derived config, if given."""
+    values = run.input_values
     kept = _kept(values.get(derived.OPERATION_OPTION) if isinstance(values, dict) else None)
     return kept or (operation_of(config) if config else None)
 

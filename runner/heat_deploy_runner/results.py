@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable, Mapping
 
 from heat_deploy_runner import derived
+from heat_deploy_runner.run import Run
 from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
@@ -70,13 +71,14 @@ def may_have_result(config, find_transport: Callable[[str], SignalTransport]) ->
 
 def collect(heat, deployment, config,
             find_transport: Callable[[str], SignalTransport]):
-    """The deployment, with a result waiting for the dashboard applied.
+    """The deployment (a Run), with a result waiting for the dashboard
+    applied: a Run when Heat was asked.
 
     ``config`` is the deployment's (derived) config as a dict or resource.
     Changes nothing unless the deployment is IN_PROGRESS and its transport
     holds a result Heat does not read itself.
     """
-    if derived.as_dict(deployment).get('status') != IN_PROGRESS:
+    if deployment.status != IN_PROGRESS:
         return deployment
     values = derived.derived_input_values(config)
     transport = transport_of(values, find_transport)
@@ -85,16 +87,15 @@ def collect(heat, deployment, config,
         return deployment
     try:
         # Read again: a cancel may have landed since the caller read it.
-        current = heat.software_deployments.get(deployment.id)
-        current_values = derived.as_dict(current)
-        running = current_values.get('status') == IN_PROGRESS
+        current = Run.from_heat(heat.software_deployments.get(deployment.id))
+        running = current.status == IN_PROGRESS
         if running:
             status, reason, outputs = outcome(
                 claimed.result, derived.as_dict(config).get('outputs'),
-                current_values.get('output_values'))
-            current = heat.software_deployments.update(
+                current.output_values)
+            current = Run.from_heat(heat.software_deployments.update(
                 deployment.id, status=status, status_reason=reason,
-                output_values=outputs)
+                output_values=outputs))
     except Exception:
         _quietly(claimed.release, 'release the result', deployment.id)
         raise

@@ -27,19 +27,18 @@ def parse_time(value: str | None) -> datetime.datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=datetime.timezone.utc)
 
 
-def duration(deployment, now: datetime.datetime | None = None) -> datetime.timedelta | None:
-    """How long the run took, or has been running. None when Heat gave no times.
+def duration(run, now: datetime.datetime | None = None) -> datetime.timedelta | None:
+    """How long the run (a Run) took, or has been running. None when Heat gave no times.
 
     Heat has no end time: a finished run's last update is when its result was applied.
     """
-    deployment = derived.as_dict(deployment)
-    started = parse_time(deployment.get('creation_time'))
+    started = parse_time(run.creation_time)
     if started is None:
         return None
-    if deployment.get('status') == 'IN_PROGRESS':
+    if run.status == 'IN_PROGRESS':
         ended = now or datetime.datetime.now(datetime.timezone.utc)
     else:
-        ended = parse_time(deployment.get('updated_time')) or started
+        ended = parse_time(run.updated_time) or started
     return max(ended - started, datetime.timedelta(0))
 
 
@@ -106,16 +105,9 @@ def signal_details(config) -> dict:
     return shown
 
 
-def status_reason(deployment) -> str:
-    """Why the run is in its status, '' where Heat was told nothing: Heat stores a missing
-    reason as the text 'None' (`openstack software deployment create` gives none)."""
-    reason = derived.as_dict(deployment).get('status_reason')
-    return '' if reason in (None, 'None') else str(reason)
-
-
-def exit_code(deployment):
+def exit_code(run):
     """The status code the server reported for the run, None before it reported one."""
-    return (derived.as_dict(deployment).get('output_values') or {}).get('deploy_status_code')
+    return run.output_values.get('deploy_status_code')
 
 
 def output_text(value) -> str:
@@ -126,7 +118,7 @@ def output_text(value) -> str:
     return json.dumps(value, indent=2, sort_keys=True)
 
 
-def outputs(deployment, config) -> list[dict]:
+def outputs(run) -> list[dict]:
     """The run's outputs in display order: stdout, stderr, the declared outputs, then any
     other value the server sent (as `openstack software deployment output show --all` lists
     every one).
@@ -135,8 +127,8 @@ def outputs(deployment, config) -> list[dict]:
     characters), size_kb, tail (its last TAIL_LINES lines), tail_cut (whether the tail leaves
     lines out), error_output, description}.
     """
-    values = derived.as_dict(deployment).get('output_values') or {}
-    declared = [o for o in derived.as_dict(config).get('outputs') or []
+    values = run.output_values
+    declared = [o for o in (run.config or {}).get('outputs') or []
                 if o.get('name') not in STANDARD_OUTPUTS]
     named = set(STANDARD_OUTPUTS).union(o.get('name') for o in declared)
     shown = ([{'name': name} for name in STANDARD_OUTPUTS[:2]] + declared

@@ -18,6 +18,7 @@ from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.operations import as_input_values
 from heat_deploy_runner.operations import Operation
+from heat_deploy_runner.run import Run
 from heat_deploy_runner.signals import SignalTransport
 
 LOG = logging.getLogger(__name__)
@@ -42,13 +43,11 @@ DEPLOYMENT_FAILED = gettext_noop(
 
 @dataclass
 class TriggerResult:
-    """``created``: the new deployments (heatclient resources), in server
-    order, and ``configs`` their derived configs (dicts), in the same order.
-    ``failures``: (server_id, Message) for each server left out.
+    """``created``: the new runs (Run, each with its derived config), in
+    server order. ``failures``: (server_id, Message) for each server left out.
     ``operation``: the operation the runs carry, if one was given."""
 
-    created: list = field(default_factory=list)
-    configs: list = field(default_factory=list)
+    created: list[Run] = field(default_factory=list)
     failures: list[tuple[str, Message]] = field(default_factory=list)
     operation: Operation | None = None
 
@@ -122,8 +121,8 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
         except _ServerFailed as failure:
             result.failures.append((server_id, failure.message))
         else:
-            result.created.append(deployment)
-            result.configs.append(derived.as_dict(config))
+            result.created.append(
+                Run.from_heat(deployment).described(derived.as_dict(config)))
     return result
 
 

@@ -98,7 +98,7 @@ class Targets:
         run = self._trigger('cancelled', NOWHERE, backup_dir=f'cancelled-{MARK}')
         cancelled = deploy.cancel(self.heat, run.id, credentials.DEMO_USER,
                                   self.find_transport)
-        assert deploy.is_cancelled(cancelled.to_dict())
+        assert deploy.is_cancelled(cancelled)
         self.expected['cancelled'] = (cancelled.status, cancelled.status_reason)
 
     def make_running(self):

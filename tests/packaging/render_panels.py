@@ -56,6 +56,7 @@ import panel_settings  # noqa: E402
 
 import heat_deploy_dashboard  # noqa: E402
 from heat_deploy_dashboard import api  # noqa: E402
+from heat_deploy_runner.run import Run  # noqa: E402
 
 
 def heat_id(label):
@@ -206,7 +207,8 @@ def _config(config):
 
 
 def _deployment(info):
-    return software_deployments.SoftwareDeployment(None, copy.deepcopy(info), loaded=True)
+    return Run.from_heat(
+        software_deployments.SoftwareDeployment(None, copy.deepcopy(info), loaded=True))
 
 
 def _find(items, item_id, what):
@@ -262,7 +264,7 @@ STAND_INS = {
         'required_service': KEEP,
         'late_result': lambda request, deployment: None,
         'may_have_result': lambda request, config: False,
-        'collect_result': lambda request, deployment, config: deployment,
+        'collect_result': lambda request, run: run,
     },
     api.mistral: {
         'is_available': KEEP,

@@ -14,6 +14,8 @@ from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 from heatclient.v1 import stacks
 
+from heat_deploy_runner.run import Run
+
 
 DB_1 = '30748cec-6559-436b-9a4d-f58e39b1ccf2'
 DB_2 = '9597145b-0a95-4428-85b8-d52e98ecf8a2'
@@ -256,9 +258,17 @@ def config_getter(configs=None):
 
 
 def deployments(infos=None):
-    return [software_deployments.SoftwareDeployment(
-        None, copy.deepcopy(info), loaded=True)
+    return [Run.from_heat(software_deployments.SoftwareDeployment(
+        None, copy.deepcopy(info), loaded=True))
         for info in infos or DEPLOYMENTS]
+
+
+def triggered(infos):
+    """The runs a trigger answers: each with its derived config (from CONFIGS by id, else
+    made up with that id and the name 'mysql-BACKUP')."""
+    configs = {config['id']: config for config in CONFIGS}
+    return [run.described(copy.deepcopy(configs.get(run.config_id)) or dict(
+        DERIVED[3], id=run.config_id, name='mysql-BACKUP')) for run in deployments(infos)]
 
 
 def resource_list(infos=None):

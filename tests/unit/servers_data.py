@@ -12,6 +12,8 @@ from heatclient import exc as heat_exc
 from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 
+from heat_deploy_runner.run import Run
+
 DB_1 = '30748cec-6559-436b-9a4d-f58e39b1ccf2'
 DB_2 = '9597145b-0a95-4428-85b8-d52e98ecf8a2'
 WEB = '7202197c-dd83-4dc3-a27b-139242e05af6'
@@ -89,7 +91,8 @@ METADATA = [
 
 
 def deployments(infos=None):
-    return [software_deployments.SoftwareDeployment(None, copy.deepcopy(info), loaded=True)
+    return [Run.from_heat(software_deployments.SoftwareDeployment(
+        None, copy.deepcopy(info), loaded=True))
             for info in (DB_1_RUNS + OTHERS if infos is None else infos)]
 
 

@@ -143,11 +143,10 @@ class ApiZaqarTests(helpers.TestCase):
         (deployment,) = api.deploy.trigger_action(
             self.request, config_id, 'CHECK', ['mon-1'], {},
             'ZAQAR_SIGNED_URL_SIGNAL', 30, 'monitoring').created
-        config = heat.software_configs.get(deployment.config_id)
-        queue = deploy.derived_input_values(config)['deploy_zaqar_queue']
+        queue = deploy.derived_input_values(deployment.config)['deploy_zaqar_queue']
         zaqar.post(queue, {'deploy_status_code': 0, 'report': 'disk 5% used'})
 
-        done = api.deploy.collect_result(self.request, deployment, config)
+        done = api.deploy.collect_result(self.request, deployment)
 
         self.assertEqual('COMPLETE', done.status)
         self.assertEqual('disk 5% used', done.output_values['report'])

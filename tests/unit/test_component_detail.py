@@ -71,7 +71,7 @@ class ComponentDetailTests(ComponentsTestCase):
         self.assertEqual(
             sorted([(data.DB_1, 'BACKUP', 'IN_PROGRESS'),
                     (data.DB_2, 'CREATE', 'COMPLETE')]),
-            [(d['server_id'], d['action'], d['status']) for d in servers])
+            [(run.server_id, run.action, run.status) for run in servers])
         # No stack or Compute server names it: its id, marked unknown.
         server_url = reverse('horizon:project:servers:detail', args=[data.DB_1])
         self.assertContains(res, f'<a href="{server_url}">{data.DB_1}</a>'

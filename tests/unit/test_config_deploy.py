@@ -68,7 +68,7 @@ def _form(**changes):
 
 
 def _started(server=SERVER):
-    return deploy.TriggerResult(created=demo.deployments(
+    return deploy.TriggerResult(created=demo.triggered(
         [dict(demo.DEPLOYMENTS[3], id=NEW_RUN, server_id=server)]))
 
 

@@ -9,6 +9,8 @@ from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 from openstack_dashboard.test.test_data import utils
 
+from heat_deploy_runner.run import Run
+
 # Horizon's test service catalog has no orchestration service, and the
 # panel requires one.
 ORCHESTRATION_SERVICE = {
@@ -119,10 +121,9 @@ DEPLOYMENTS = [
 
 
 def deployment(info):
-    # loaded=True as in SoftwareDeploymentManager.list(): a missing key then
-    # raises AttributeError instead of issuing another GET.
-    return software_deployments.SoftwareDeployment(
-        None, copy.deepcopy(info), loaded=True)
+    """The run api.heat answers for this deployment Heat sent."""
+    return Run.from_heat(software_deployments.SoftwareDeployment(
+        None, copy.deepcopy(info), loaded=True))
 
 
 # The derived config of each deployment above: its name is the run's name.

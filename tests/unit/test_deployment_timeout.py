@@ -55,7 +55,7 @@ class TimeoutTests(helpers.TestCase):
         self.mock_config_get.side_effect = _run_config(expires)
         self.mock_deployment_get.return_value = test_data.deployment(RUNNING)
         # Nothing waiting on a queue: the run is as Heat showed it.
-        self.mock_collect_result.side_effect = lambda request, deployment, config: deployment
+        self.mock_collect_result.side_effect = lambda request, run: run
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'heatclient'),
                            api.deploy: ('collect_result',)})

@@ -154,13 +154,14 @@ class LiveStatusTests(helpers.TestCase):
         self.assertIn('heat_deploy_dashboard/js/deployment_poller.js', scripts)
         self.assertEqual(len(scripts), len(set(scripts)))
 
-    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    @helpers.create_mocks({api.heat: ('heatclient', 'config_get')})
     def test_a_row_is_rendered_from_one_reading_of_the_deployment(self):
         # heatclient's get() gives a lazily loaded resource: reading a key Heat left out
         # (updated_time, while running) would GET it again in the middle of the row.
         manager = mock.Mock()
-        self.mock_deployment_get.return_value = software_deployments.SoftwareDeployment(
-            manager, dict(test_data.DEPLOYMENTS[2]), loaded=False)
+        self.mock_heatclient.return_value.software_deployments.get.return_value = \
+            software_deployments.SoftwareDeployment(
+                manager, dict(test_data.DEPLOYMENTS[2]), loaded=False)
         self.mock_config_get.side_effect = test_data.run_config
 
         reply = json.loads(self._poll(RUNNING_ID).content)
@@ -181,10 +182,9 @@ class LiveStatusTests(helpers.TestCase):
 
         reply = json.loads(self._poll(RUNNING_ID, FINISHED_ID).content)
 
-        self.mock_collect_result.assert_called_once_with(
-            helpers.IsHttpRequest(), running, mock.ANY)
-        config = self.mock_collect_result.call_args.args[2]
-        self.assertEqual(test_data.RUN_NAMES[running.config_id], config['name'])
+        [(_request, run)] = [each.args for each in self.mock_collect_result.call_args_list]
+        self.assertEqual(RUNNING_ID, run.id)
+        self.assertEqual(test_data.RUN_NAMES[running.config_id], run.name)
         self.assertIn('data-status="COMPLETE"', reply['rows'][RUNNING_ID])
         self.assertIn('Outputs received', reply['rows'][RUNNING_ID])
         self.assertEqual([], reply['running'])

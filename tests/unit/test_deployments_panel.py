@@ -274,8 +274,8 @@ class DeploymentsColumnsAndFiltersTests(helpers.TestCase):
     def test_an_action_with_spaces_is_found_as_typed(self):
         # A custom action is any text a template author chose.
         runs = self.software_deployments.list()
-        runs[0].action = 'FLUSH CACHE'
-        runs[1].action = 'FLUSH_CACHE'
+        runs[0] = runs[0].changed(action='FLUSH CACHE')
+        runs[1] = runs[1].changed(action='FLUSH_CACHE')
         self.mock_deployments_list.return_value = runs
         self.mock_config_get.side_effect = test_data.run_config
 
@@ -342,8 +342,7 @@ class DeploymentsPagingTests(helpers.TestCase):
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_a_filter_applies_before_paging(self):
         runs = _many_runs(45)
-        for run in runs[:30]:
-            run.status = 'FAILED'
+        runs[:30] = [run.changed(status='FAILED') for run in runs[:30]]
         self.mock_deployments_list.return_value = runs
         self.mock_config_get.side_effect = test_data.named_config
 

@@ -1,4 +1,4 @@
-"""Linking components to their stacks and servers, on plain dicts."""
+"""Linking components to their stacks and servers, on plain dicts and the runs Heat lists."""
 
 import copy
 
@@ -24,9 +24,10 @@ class _Reader:
 
 def _link(configs=None, deployments=None, stack_names=('demo',), reader=None):
     configs = data.CONFIGS if configs is None else configs
-    return linking.link(
-        _summaries(configs), data.DEPLOYMENTS if deployments is None else deployments,
-        stack_names, reader or _Reader(configs))
+    infos = data.DEPLOYMENTS if deployments is None else deployments
+    return linking.link(_summaries(configs), [run for info in infos
+                                              for run in data.deployments([info])],
+                        stack_names, reader or _Reader(configs))
 
 
 def _by_id(components):
@@ -84,7 +85,7 @@ def test_servers_come_from_derived_configs_of_stack_and_trigger_alike():
 def test_a_plain_script_deployment_belongs_to_no_component():
     components = _link()
 
-    linked = {d['id'] for c in components for d in c.deployments}
+    linked = {d.id for c in components for d in c.deployments}
     assert data.DEPLOYMENTS[4]['id'] not in linked
     assert len(linked) == 4
 
@@ -94,7 +95,7 @@ def test_the_latest_deployment_on_each_server_is_the_newest():
 
     latest = mysql.latest_deployments()
 
-    assert [(d['server_id'], d['action']) for d in latest] == sorted(
+    assert [(d.server_id, d.action) for d in latest] == sorted(
         [(data.DB_1, 'BACKUP'), (data.DB_2, 'CREATE')])
 
 
@@ -121,7 +122,7 @@ def test_a_component_deployed_without_a_derived_config_counts():
 def test_a_config_deleted_since_the_listing_is_left_out():
     reader = _Reader([c for c in data.CONFIGS if c['id'] != data.MYSQL_ID])
 
-    components = linking.link(_summaries(data.CONFIGS), data.DEPLOYMENTS, ['demo'], reader)
+    components = _link(reader=reader)
 
     assert data.MYSQL_ID not in _by_id(components)
 
@@ -207,9 +208,9 @@ def test_a_trigger_on_twins_goes_to_the_one_on_its_server():
                               ['demo', 'staging']))
 
     assert 'backup-deployment' in {
-        d['id'] for d in components['twin-mysql'].deployments}
+        d.id for d in components['twin-mysql'].deployments}
     assert 'backup-deployment' not in {
-        d['id'] for d in components[data.MYSQL_ID].deployments}
+        d.id for d in components[data.MYSQL_ID].deployments}
 
 
 def test_a_run_no_data_can_attribute_is_credited_to_no_twin():
@@ -243,7 +244,7 @@ def test_after_a_stack_update_replaced_a_component_its_servers_still_count():
     new = components['99999999-0000-4000-8000-00000000aaaa']
     assert new.server_ids == sorted([data.DB_1, data.DB_2])
     # The BACKUP run named mysql-BACKUP is the same component's too.
-    assert any(d['action'] == 'BACKUP' for d in new.deployments)
+    assert any(d.action == 'BACKUP' for d in new.deployments)
 
 
 def test_two_components_with_one_resource_name_are_told_apart_by_the_server():
@@ -257,7 +258,7 @@ def test_two_components_with_one_resource_name_are_told_apart_by_the_server():
                               reader=reader))
 
     # mysql-BACKUP ran on a server of demo's mysql; prod's is on none.
-    assert any(d['action'] == 'BACKUP'
+    assert any(d.action == 'BACKUP'
                for d in components['99999999-0000-4000-8000-00000000aaaa'].deployments)
     assert components['99999999-0000-4000-8000-00000000bbbb'].deployments == []
     assert not set(reader.asked) & {c['id'] for c in data.DERIVED}
@@ -288,7 +289,7 @@ def test_a_run_named_by_hand_is_linked_by_reading_its_config():
     components = _by_id(_link(data.CONFIGS + [run], data.DEPLOYMENTS + [deployment],
                               reader=reader))
 
-    assert deployment in components[data.MYSQL_ID].deployments
+    assert deployment['id'] in {d.id for d in components[data.MYSQL_ID].deployments}
     assert reader.asked.count('renamed-derived') == 1
     assert not set(reader.asked) & {c['id'] for c in data.DERIVED}
 
@@ -305,7 +306,8 @@ def test_a_run_on_a_server_both_same_named_components_are_on_is_read():
 
     assert reader.asked.count('shared-derived') == 1
     # Read, its body fits both twins too: neither is credited rather than a wrong one.
-    assert all(deployment not in c.deployments for c in components.values())
+    assert all(deployment['id'] not in {d.id for d in c.deployments}
+               for c in components.values())
 
 
 def test_a_nested_stacks_component_gets_its_stack_runs_and_triggered_runs_by_name():
@@ -321,7 +323,7 @@ def test_a_nested_stacks_component_gets_its_stack_runs_and_triggered_runs_by_nam
     (component,) = _link([cache, stack_run, flush], runs, ['demo', nested], reader)
 
     assert (component.stack_name, component.resource_name) == (nested, 'cache')
-    assert [d['id'] for d in component.deployments] == [
+    assert [d.id for d in component.deployments] == [
         'cache-create-deployment', 'cache-flush-deployment']
     assert reader.asked == ['cache-id']
 

@@ -34,7 +34,7 @@ class ServersPagesTests(case.ServersTestCase):
         """The running run as a show in Heat finds it now; no other result waits for it."""
         self.mock_deployment_get.return_value = data.deployments([dict(data.RUNNING,
                                                                        **changes)])[0]
-        self.mock_collect_result.side_effect = lambda request, deployment, config: deployment
+        self.mock_collect_result.side_effect = lambda request, run: run
 
     @helpers.create_mocks(LOOK_MOCKS)
     def test_a_result_that_arrived_while_nobody_watched_is_shown(self):
@@ -131,11 +131,11 @@ class ComponentsPagesTests(components_case.ComponentsTestCase):
         running = next(d for d in components_data.DEPLOYMENTS if d['status'] == 'IN_PROGRESS')
         self.mock_deployment_get.return_value = components_data.deployments(
             [dict(running, status='COMPLETE', updated_time='2026-11-22T04:01:00Z')])[0]
-        self.mock_collect_result.side_effect = lambda request, deployment, config: deployment
+        self.mock_collect_result.side_effect = lambda request, run: run
 
         res = self.get_ajax(components_case.detail_url(components_data.MYSQL_ID))
 
-        statuses = {(d['server_id'], d['action']): d['status']
-                    for d in res.context['servers_table'].data}
+        statuses = {(run.server_id, run.action): run.status
+                    for run in res.context['servers_table'].data}
         self.assertEqual('COMPLETE', statuses[(components_data.DB_1, 'BACKUP')])
         self.assertNotContains(res, 'In Progress')

@@ -60,8 +60,8 @@ class OperationPageTests(helpers.TestCase):
         other = deploy.Operation('0b6b0f3e-5d6e-4f3a-9a57-0d1f5c1e2a3b', 'someone',
                                  '2026-11-23T07:00:00Z', self.SOURCE)
         self.mock_deployments_list.return_value = [
-            test_data.deployment(dict(run.to_dict(), input_values={OPERATION_OPTION: (
-                self.OPERATION if 1 <= n <= 3 else other).as_option()}))
+            run.changed(input_values={OPERATION_OPTION: (
+                self.OPERATION if 1 <= n <= 3 else other).as_option()})
             for n, run in enumerate(self._runs())]
         self.mock_config_get.side_effect = self._config_get
 

@@ -124,7 +124,7 @@ class ByIdTests(unittest.TestCase):
     def test_an_admin_gets_the_projects_own_deployment(self, configs_list):
         client = _heatclient(deployment=DEPLOYMENTS[0])
 
-        self.assertIs(DEPLOYMENTS[0], self._call(api.heat.deployment_get, client, 'mine'))
+        self.assertEqual('mine', self._call(api.heat.deployment_get, client, 'mine').id)
 
     def test_an_admin_gets_another_projects_config_as_not_found(self, configs_list):
         client = _heatclient(config=_config_row('their-config'))

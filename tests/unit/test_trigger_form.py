@@ -178,7 +178,7 @@ class TriggerFormTests(ComponentsTestCase):
         self.serve()
         test_data.with_messaging(self)
         self.mock_trigger_action.return_value = deploy.TriggerResult(
-            created=data.deployments([data.DEPLOYMENTS[3]]),
+            created=data.triggered([data.DEPLOYMENTS[3]]),
             operation=deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
                                        '2026-11-23T08:00:00Z'))
 

@@ -29,9 +29,9 @@ OPERATION_URL = reverse('horizon:project:deployments:operation', args=[OPERATION
 
 
 def started(*servers):
-    return deploy.TriggerResult(created=[
-        data.deployments([dict(data.DEPLOYMENTS[3], server_id=server)])[0]
-        for server in servers], operation=OPERATION)
+    return deploy.TriggerResult(created=data.triggered(
+        [dict(data.DEPLOYMENTS[3], server_id=server) for server in servers]),
+        operation=OPERATION)
 
 
 class TriggerSubmitTests(ComponentsTestCase):
@@ -76,11 +76,10 @@ class TriggerSubmitTests(ComponentsTestCase):
     def test_the_deployments_page_names_the_new_runs_without_reading_their_configs(self):
         self.serve()
         # A config no page has read yet.
-        [deployment] = data.deployments([dict(data.DEPLOYMENTS[3], server_id=data.DB_1,
-                                              config_id='a-new-derived-config')])
+        [deployment] = data.triggered([dict(data.DEPLOYMENTS[3], server_id=data.DB_1,
+                                            config_id='a-new-derived-config')])
         self.mock_trigger_action.return_value = deploy.TriggerResult(
-            created=[deployment], configs=[dict(data.DERIVED[3], id='a-new-derived-config',
-                                                name='mysql-BACKUP')], operation=OPERATION)
+            created=[deployment], operation=OPERATION)
         self.post(trigger_url(data.MYSQL_ID), mysql_form(servers=[data.DB_1]))
         self.mock_config_get.reset_mock()
         self.mock_deployments_list.return_value = [deployment]

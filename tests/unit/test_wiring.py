@@ -1,6 +1,8 @@
-"""A stack's wiring worked out from its resources and templates, on plain dicts."""
+"""A stack's wiring worked out from its resources and templates, on plain dicts and the runs
+Heat lists."""
 
 from heat_deploy_dashboard import wiring
+from heat_deploy_runner.run import Run
 
 ROOT = 'root-id'
 NESTED = 'nested-id'
@@ -17,8 +19,8 @@ def _resource(stack, name, kind, physical='', required_by=(), nested=None):
 
 
 def _deployments(*pairs):
-    """{id: deployment} for (deployment id, server id) pairs."""
-    return {d: {'id': d, 'server_id': s, 'input_values': {}} for d, s in pairs}
+    """{id: run} for (deployment id, server id) pairs."""
+    return {d: Run(d, s, f'config-of-{d}') for d, s in pairs}
 
 
 def _component(stack, name):

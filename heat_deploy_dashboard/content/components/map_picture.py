@@ -112,8 +112,8 @@ def _columns(wiring):
 
 
 def latest_runs(components):
-    """{(component id, server id): its newest run there (a dict)} of linking.Components."""
-    return {(c.id, run['server_id']): run for c in components
+    """{(component id, server id): its newest run there} of linking.Components."""
+    return {(c.id, run.server_id): run for c in components
             for run in c.latest_deployments()}
 
 
@@ -122,13 +122,13 @@ def _status(latest):
         return '', 'none', '', None
     status = run_tables.shown_status(latest)
     return (run_tables.status_word(status), STATUS_CLASSES.get(status, 'none'),
-            latest.get('action') or '', latest['id'] if status == 'IN_PROGRESS' else None)
+            latest.action or '', latest.id if status == 'IN_PROGRESS' else None)
 
 
 def _url(node, latest):
     if latest is None:
         return reverse('horizon:project:components:detail', args=[node.component_id])
-    return reverse('horizon:project:deployments:detail', args=[latest['id']])
+    return reverse('horizon:project:deployments:detail', args=[latest.id])
 
 
 def _curve(source, target):

@@ -97,13 +97,13 @@ class ComponentsTable(empty.ExplainingTable):
         return component.name
 
 
-def _last_change(deployment):
-    return deployment.get('updated_time') or deployment.get('creation_time')
+def _last_change(run):
+    return run.updated_time or run.creation_time
 
 
 class ServersTable(empty.ExplainingTable):
     """The servers a component is deployed on, with the latest deployment
-    of it on each (dicts from linking.Component.latest_deployments)."""
+    of it on each (runs from linking.Component.latest_deployments)."""
 
     server = server_names.ServerColumn()
     # Not translated: custom action names are the template author's.
@@ -120,5 +120,5 @@ class ServersTable(empty.ExplainingTable):
         status_columns = ["status"]
         no_data_message = _("This component is not deployed on any server.")
 
-    def get_object_id(self, deployment):
-        return deployment['server_id']
+    def get_object_id(self, run):
+        return run.server_id

@@ -89,7 +89,8 @@ class StatusView(PolicyRequiredMixin, generic.View):
                 configs = config_cache.get_many(
                     request, {d.config_id for d in shown if d and d.status == 'IN_PROGRESS'})
                 shown = list(pool.map(
-                    lambda d: d and rows.refreshed(request, d, configs.get(d.config_id), write),
+                    lambda d: d and rows.refreshed(
+                        request, d.described(configs.get(d.config_id)), write),
                     shown))
         except Exception:
             # The page says so and keeps retrying; Horizon's own poller would go silent.

@@ -9,14 +9,14 @@ import heat_deploy_runner as deploy
 from heat_deploy_runner import runs
 
 
-def exit_code_shown(deployment):
+def exit_code_shown(run):
     """What a run's Exit Code line says: the code, or why it has none."""
-    code = runs.exit_code(deployment)
+    code = runs.exit_code(run)
     if code is not None:
         return code
-    if deployment['status'] == 'IN_PROGRESS':
+    if run.status == 'IN_PROGRESS':
         return _("Not reported yet")
-    if deploy.is_cancelled(deployment):
+    if deploy.is_cancelled(run):
         return _("None: the run was cancelled before its server reported")
     return _("Not reported")
 
@@ -28,21 +28,21 @@ class OverviewTab(tabs.Tab):
     policy_rules = (("orchestration", "software_deployments:show"),)
 
     def get_context_data(self, request):
-        deployment = self.tab_group.kwargs['deployment']
-        config = self.tab_group.kwargs['config']
-        operation = deploy.operation_of_run(deployment, config)
-        server_id = deployment['server_id']
-        outputs = runs.outputs(deployment, config or {})
+        run = self.tab_group.kwargs['run']
+        config = run.config
+        operation = run.operation
+        server_id = run.server_id
+        outputs = runs.outputs(run)
         return {
-            'deployment': deployment,
+            'deployment': run,
             'status': dict(run_tables.STATUS_DISPLAY_CHOICES).get(
-                run_tables.shown_status(deployment), deployment['status']),
+                run_tables.shown_status(run), run.status),
             'server': server_names.label(server_id, server_names.names(request).get(server_id)),
             'operation': operation,
             'operation_url': operation and run_tables.operation_url(operation.id),
             'source': operations.source_link(request, operation),
-            'status_reason': runs.status_reason(deployment),
-            'exit_code': exit_code_shown(deployment),
+            'status_reason': run.reason,
+            'exit_code': exit_code_shown(run),
             'outputs': outputs,
             'has_output': any(output['text'] for output in outputs),
             'tail_lines': runs.TAIL_LINES,
@@ -50,8 +50,8 @@ class OverviewTab(tabs.Tab):
             'config': config,
             'inputs': runs.run_inputs(config) if config else [],
             'signal': runs.signal_details(config) if config else {},
-            'duration': runs.format_duration(runs.duration(deployment)),
-            'agent_note': agent_polling.waiting_note(deployment, config),
+            'duration': runs.format_duration(runs.duration(run)),
+            'agent_note': agent_polling.waiting_note(run),
         }
 
 
@@ -62,16 +62,17 @@ class OutputsTab(tabs.Tab):
     policy_rules = (("orchestration", "software_deployments:show"),)
 
     def get_context_data(self, request):
-        deployment = self.tab_group.kwargs['deployment']
-        config = self.tab_group.kwargs['config']
+        run = self.tab_group.kwargs['run']
         late = self.tab_group.kwargs['late_result']
+        # What the server sent after the cancel, read as the run it would have made.
+        late_run = late and run.changed(output_values=late)
         return {
-            'deployment': deployment,
-            'exit_code': exit_code_shown(deployment),
-            'outputs': runs.outputs(deployment, config or {}),
+            'deployment': run,
+            'exit_code': exit_code_shown(run),
+            'outputs': runs.outputs(run),
             'late_result': late and {
-                'status_code': runs.exit_code({'output_values': late}),
-                'outputs': runs.outputs({'output_values': late}, config or {})},
+                'status_code': runs.exit_code(late_run),
+                'outputs': runs.outputs(late_run)},
             'limit_kb': runs.DISPLAY_LIMIT // 1024,
         }
 
@@ -83,10 +84,10 @@ class DerivedConfigTab(tabs.Tab):
     policy_rules = (("orchestration", "software_configs:show"),)
 
     def allowed(self, request):
-        return self.tab_group.kwargs['config'] is not None and super().allowed(request)
+        return self.tab_group.kwargs['run'].config is not None and super().allowed(request)
 
     def get_context_data(self, request):
-        config = self.tab_group.kwargs['config']
+        config = self.tab_group.kwargs['run'].config
         return {'config': config, 'body': runs.output_text(config.get('config'))}
 
 

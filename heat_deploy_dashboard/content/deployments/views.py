@@ -8,7 +8,6 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views import generic
 from heatclient import exc as heat_exc
-from heatclient.v1 import software_deployments
 from horizon import exceptions
 from horizon import messages
 from horizon import tables
@@ -220,34 +219,28 @@ def _run_action_form(component_id, action, server_ids, config):
         parse.urlencode(query))
 
 
-def _deploy_form(config_id, deployment, config):
+def _deploy_form(config_id, run):
     """A redirect to the Configs panel's Deploy form of ``config_id``, filled in with the
-    server, action, name and inputs of the run of ``config`` (secrets left out)."""
-    action = deployment['action']
-    name = config['name']
-    query = [('server', deployment['server_id']), ('action', action),
-             ('name', name.removesuffix('-' + action))]
+    server, action, name and inputs of ``run`` (secrets left out)."""
+    query = [('server', run.server_id), ('action', run.action),
+             ('name', run.name.removesuffix('-' + run.action))]
     query += [(run_form.INPUT_PREFIX + input_name, text)
-              for input_name, text in runs.rerun_inputs(config).items()]
+              for input_name, text in runs.rerun_inputs(run.config).items()]
     return shortcuts.redirect(
         reverse('horizon:project:configs:deploy', args=[config_id]) + '?' +
         parse.urlencode(query))
 
 
-def _deployment_and_config(request, deployment_id):
-    """The deployment and its derived config as plain dicts (config None if it is gone).
-
-    Plain dicts: heatclient's lazily loaded resources would make another GET, and so another
-    Swift check in Heat, for a key Heat left out (updated_time before the first update).
-    """
+def _run(request, deployment_id):
+    """The run with its derived config (None if it is gone), as a page that changes nothing
+    shows it."""
     try:
-        deployment = api.heat.deployment_get(request, deployment_id)
+        run = api.heat.deployment_get(request, deployment_id)
         # Through the cache the list and the poller already filled. Heat refuses to delete a
         # config a deployment uses, so a cached one cannot outlive its deployment.
-        config = config_cache.get_many(request, [deployment.config_id]).get(
-            deployment.config_id)
+        config = config_cache.get_many(request, [run.config_id]).get(run.config_id)
         # Read only: the page's poll records a timeout or a waiting result (rows).
-        return rows.as_it_reads(deployment, config).to_dict(), config
+        return rows.as_it_reads(run.described(config))
     except heat_exc.HTTPNotFound:
         # Another project's deployment, or a deleted one: the same answer for both.
         raise http.Http404(_("This software deployment does not exist, or it is not in "
@@ -265,15 +258,15 @@ class DetailView(PolicyRequiredMixin, horizon_tabs.TabView):
 
     @memoized.memoized_method
     def get_data(self):
-        return _deployment_and_config(self.request, self.kwargs['deployment_id'])
+        return _run(self.request, self.kwargs['deployment_id'])
 
     @memoized.memoized_method
     def get_late_result(self):
-        deployment, _config = self.get_data()
-        if not deploy.is_cancelled(deployment):
+        run = self.get_data()
+        if not deploy.is_cancelled(run):
             return None
         try:
-            return api.deploy.late_result(self.request, deployment)
+            return api.deploy.late_result(self.request, run)
         except Exception:
             # The page still shows the cancel; only the late result is missing.
             exceptions.handle(self.request, _("Unable to check whether the server reported "
@@ -281,25 +274,23 @@ class DetailView(PolicyRequiredMixin, horizon_tabs.TabView):
             return None
 
     def get_tabs(self, request, **kwargs):
-        deployment, config = self.get_data()
-        return self.tab_group_class(request, deployment=deployment, config=config,
+        return self.tab_group_class(request, run=self.get_data(),
                                     late_result=self.get_late_result(), **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        deployment, config = self.get_data()
-        context['deployment'] = deployment
+        run = self.get_data()
+        context['deployment'] = run
         context['title'] = _("%(name)s on %(server)s") % {
-            'name': (config or {}).get('name') or deployment['action'],
-            'server': server_names.name_of(self.request, deployment['server_id'])}
+            'name': run.name or run.action,
+            'server': server_names.name_of(self.request, run.server_id)}
         context['url'] = reverse('horizon:project:deployments:index')
         context['late_result'] = self.get_late_result()
         table = project_tables.DeploymentActionsTable(self.request)
-        context['actions'] = table.render_row_actions(rows.Run(
-            software_deployments.SoftwareDeployment(None, deployment, loaded=True), config))
+        context['actions'] = table.render_row_actions(run)
         # One box for the page's tabs: the run, and its whole output.
-        context['command'] = '\n'.join((cli.deployment_show(deployment['id']),
-                                        cli.deployment_output_show(deployment['id'])))
+        context['command'] = '\n'.join((cli.deployment_show(run.id),
+                                        cli.deployment_output_show(run.id)))
         return context
 
 
@@ -309,8 +300,7 @@ class OutputDownloadView(PolicyRequiredMixin, generic.View):
     policy_rules = SHOW_RULES
 
     def get(self, request, deployment_id, output_name):
-        deployment, _config = _deployment_and_config(request, deployment_id)
-        values = deployment.get('output_values') or {}
+        values = _run(request, deployment_id).output_values
         if output_name not in values:
             raise http.Http404(_("This deployment has no output of that name."))
         response = http.HttpResponse(runs.output_text(values[output_name]),
@@ -326,7 +316,7 @@ class OutputDownloadView(PolicyRequiredMixin, generic.View):
 def _component_of(request, deployment_id):
     """The component whose config this run derives from, or None."""
     for component in directory.components(request):
-        if any(each['id'] == deployment_id for each in component.deployments):
+        if any(run.id == deployment_id for run in component.deployments):
             return component
     return None
 
@@ -338,18 +328,17 @@ class RerunView(PolicyRequiredMixin, generic.View):
     policy_rules = SHOW_RULES + run_tables.RunAgain.policy_rules
 
     def get(self, request, deployment_id):
-        deployment, config = _deployment_and_config(request, deployment_id)
+        run = _run(request, deployment_id)
         detail = reverse('horizon:project:deployments:detail', args=[deployment_id])
         try:
             component = _component_of(request, deployment_id)
         except Exception:
             errors.heat_failed(request, _("find the component of this run"), redirect=detail)
-        if component is not None and config is not None:
-            return _run_action_form(component.id, deployment['action'],
-                                    [deployment['server_id']], config)
-        source = operations.source_link(request, deploy.operation_of_run(deployment, config))
-        if source is not None and not source['component']:
-            return _deploy_form(source['id'], deployment, config)
+        if component is not None and run.config is not None:
+            return _run_action_form(component.id, run.action, [run.server_id], run.config)
+        source = operations.source_link(request, run.operation)
+        if source is not None and not source['component'] and run.config is not None:
+            return _deploy_form(source['id'], run)
         messages.error(request, _("This run came neither from a software component nor "
                                   "from a config deployed here, so it cannot be run again "
                                   "from here."))

@@ -10,7 +10,6 @@ from django.utils.translation import gettext_lazy as _
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import project_runs
-from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard import linking
 import heat_deploy_runner as deploy
@@ -35,33 +34,24 @@ class Recent:
         return self.operation.id
 
 
-def described_runs(request, deployments):
-    """(the deployments as rows.Run, their derived configs by id). Configs that the runs'
+def described_runs(request, runs):
+    """(the runs with their derived configs, the configs by id). Configs that the runs'
     trigger did not cache are read for at most directory.READ_SECONDS."""
-    configs = config_cache.get_many(request, {d.config_id for d in deployments},
+    configs = config_cache.get_many(request, {run.config_id for run in runs},
                                     seconds=directory.READ_SECONDS)
-    return [rows.Run(d, configs.get(d.config_id)) for d in deployments], configs
+    return [run.described(configs.get(run.config_id)) for run in runs], configs
 
 
-def operations_of(request, deployments):
-    """{deployment id: its deploy.Operation, or None} for these runs (heatclient's or dicts).
-    The derived configs of runs whose deployment does not carry an operation (made before it
-    did, or outside the dashboard) are read for at most directory.READ_SECONDS; once read,
-    they are cached for good."""
-    marked = {_id(d): deploy.operation_of_run(d) for d in deployments}
-    older = [d for d in deployments if marked[_id(d)] is None]
-    configs = config_cache.get_many(request, {_config_id(d) for d in older},
+def operations_of(request, runs):
+    """{run id: its deploy.Operation, or None}. The derived configs of runs whose deployment
+    does not carry an operation (made before it did, or outside the dashboard) are read for
+    at most directory.READ_SECONDS; once read, they are cached for good."""
+    marked = {run.id: run.operation for run in runs}
+    older = [run for run in runs if marked[run.id] is None and run.config is None]
+    configs = config_cache.get_many(request, {run.config_id for run in older},
                                     seconds=directory.READ_SECONDS)
-    return dict(marked, **{_id(d): deploy.operation_of_run(d, configs.get(_config_id(d)))
-                           for d in older})
-
-
-def _id(deployment):
-    return deployment['id'] if isinstance(deployment, dict) else deployment.id
-
-
-def _config_id(deployment):
-    return deployment['config_id'] if isinstance(deployment, dict) else deployment.config_id
+    return dict(marked, **{run.id: run.described(configs.get(run.config_id)).operation
+                           for run in older})
 
 
 def runs_of(request, operation_id):
@@ -92,16 +82,16 @@ def source_link(request, operation):
             'url': reverse(page, args=[operation.source]), 'component': component}
 
 
-def recent(request, deployments):
-    """The latest operations (Recent) among these runs (dicts, as a component holds them),
-    newest first; runs made outside the dashboard have none."""
-    newest = sorted(deployments, key=lambda d: (d['creation_time'], d['id']),
+def recent(request, runs):
+    """The latest operations (Recent) among these runs, newest first; runs made outside the
+    dashboard have none."""
+    newest = sorted(runs, key=lambda run: (run.creation_time, run.id),
                     reverse=True)[:RECENT_RUNS]
     found = {}
     operations = operations_of(request, newest)
-    for deployment in newest:
-        operation = operations[deployment['id']]
+    for run in newest:
+        operation = operations[run.id]
         if operation:
-            found.setdefault(operation.id, Recent(operation, deployment['action'], []))
-            found[operation.id].statuses.append(run_tables.shown_status(deployment))
+            found.setdefault(operation.id, Recent(operation, run.action, []))
+            found[operation.id].statuses.append(run_tables.shown_status(run))
     return list(found.values())[:RECENT_OPERATIONS]

@@ -18,6 +18,7 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import recheck
+from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
 import heat_deploy_runner as deploy
@@ -58,13 +59,9 @@ STATUS_DISPLAY_CHOICES = (
 )
 
 
-def shown_status(deployment):
+def shown_status(run):
     """The status a run is shown and filtered by: Heat's, CANCELLED for a cancelled one."""
-    if deploy.is_cancelled(deployment):
-        return CANCELLED
-    # A dict (the components' runs) or a heatclient resource.
-    return (deployment.get('status') if isinstance(deployment, dict)
-            else getattr(deployment, 'status', None))
+    return CANCELLED if deploy.is_cancelled(run) else run.status
 
 
 def status_word(status):
@@ -72,9 +69,9 @@ def status_word(status):
     return str(dict(STATUS_DISPLAY_CHOICES).get(status, status or ''))
 
 
-def is_failed(deployment):
+def is_failed(run):
     """Whether the run failed, a cancelled one included: what Run Again on Failed runs."""
-    return shown_status(deployment) in ('FAILED', CANCELLED)
+    return shown_status(run) in ('FAILED', CANCELLED)
 
 
 # Horizon's colours of an outcome (Bootstrap's label classes), as its status cells use them.
@@ -98,7 +95,7 @@ def operation_url(operation_id):
 
 def status_reason_column():
     """A run's status reason column, the same in every table that shows one."""
-    return tables.Column(runs.status_reason,
+    return tables.Column(lambda run: run.reason,
                          verbose_name=_("Status Reason"), classes=("hdd-status-reason",))
 
 
@@ -223,9 +220,9 @@ class DeploymentsFilter(tables.FilterAction):
     )
 
 
-def duration_cell(deployment):
-    took = runs.duration(deployment.to_dict())
-    if took is None or deployment.status != 'IN_PROGRESS':
+def duration_cell(run):
+    took = runs.duration(run)
+    if took is None or run.status != 'IN_PROGRESS':
         return runs.format_duration(took)
     # elapsed.js counts on from the server's figure while the page is open.
     return format_html('<span class="hdd-elapsed" data-seconds="{}">{}</span>',
@@ -243,7 +240,7 @@ def _operation(run):
 class DeploymentsTable(empty.ExplainingTable):
     next_step = ('horizon:project:components:index',
                  _("Run an action from the Components panel."))
-    run_name = tables.Column("run_name", verbose_name=_("Run"),
+    run_name = tables.Column("name", verbose_name=_("Run"),
                              link="horizon:project:deployments:detail",
                              empty_value=_("(config deleted)"),
                              # Wrapped: a long name must not push the buttons off the page.
@@ -272,7 +269,8 @@ class DeploymentsTable(empty.ExplainingTable):
                 return deployment
         try:
             if content_ids.is_heat_id(lookup):
-                return api.heat.deployment_get(self.request, lookup)
+                return rows.described(self.request,
+                                      [api.heat.deployment_get(self.request, lookup)])[0]
             missing = True
         except heat_exc.HTTPNotFound:
             missing = True
@@ -288,7 +286,7 @@ class DeploymentsTable(empty.ExplainingTable):
     def get_object_display(self, deployment):
         # What the confirm dialogs of cancel and delete name.
         return _("%(run)s on %(server)s") % {
-            'run': getattr(deployment, 'run_name', None) or deployment.action,
+            'run': deployment.name or deployment.action,
             'server': server_names.name_of(self.request, deployment.server_id)}
 
     class Meta:

@@ -25,12 +25,12 @@ class WiredInput:
 def _newest_output(component, server_id, output):
     """(text, action) of the output as the newest run of the component on the server that
     wrote it left it, or (None, None)."""
-    runs = sorted((d for d in component.deployments if d['server_id'] == server_id),
-                  key=lambda d: d.get('creation_time') or '', reverse=True)
+    runs = sorted((run for run in component.deployments if run.server_id == server_id),
+                  key=lambda run: run.creation_time or '', reverse=True)
     for run in runs:
-        value = (run.get('output_values') or {}).get(output)
+        value = run.output_values.get(output)
         if value is not None:
-            return heat_inputs.as_text(None, value), run.get('action')
+            return heat_inputs.as_text(None, value), run.action
     return None, None
 
 

@@ -13,7 +13,7 @@ def _latest_url(server):
 
 
 def _latest_run(server):
-    return server.latest.run_name
+    return server.latest.name
 
 
 def _latest_action(server):

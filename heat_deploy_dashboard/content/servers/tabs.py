@@ -27,16 +27,15 @@ from heat_deploy_runner import runs
 _RETRIEVE_HISTORY = _("retrieve this server's software deployments")
 
 
-def _timeline_run(deployment, name):
-    info = deployment.to_dict()
-    start = runs.parse_time(info['creation_time'])
+def _timeline_run(run, name):
+    start = runs.parse_time(run.creation_time)
     end = None
-    if info.get('status') != 'IN_PROGRESS':
+    if run.status != 'IN_PROGRESS':
         # Heat has no end time: a finished run's last update is when its result came.
-        end = runs.parse_time(info.get('updated_time')) or start
-    return timeline.Run(name=name, action=info.get('action') or '',
-                        status=run_tables.shown_status(deployment) or '', start=start,
-                        end=end, id=info['id'])
+        end = runs.parse_time(run.updated_time) or start
+    return timeline.Run(name=name, action=run.action or '',
+                        status=run_tables.shown_status(run) or '', start=start,
+                        end=end, id=run.id)
 
 
 def _inputs(config):
@@ -117,12 +116,12 @@ class HistoryTab(tables.PagedTableMixin, tabs.TableTab):
         except Exception:
             errors.heat_failed(self.request, _RETRIEVE_HISTORY)
             return None
-        return [rows.Run(d, configs.get(d.config_id)) for d in shown], configs
+        return [run.described(configs.get(run.config_id)) for run in shown], configs
 
     def get_deployments_data(self):
         history = self._history()
         if history is None:
-            # An empty table must not claim that the server has no run_tables.
+            # An empty table must not claim that the server has no runs.
             self._tables['deployments'].empty_reason = _(
                 "This server's deployments could not be loaded.")
             return []
@@ -135,7 +134,7 @@ class HistoryTab(tables.PagedTableMixin, tabs.TableTab):
             return context
         found, configs = history
         deleted = gettext("(config deleted)")
-        shown_runs = [_timeline_run(d, d.run_name or deleted) for d in found]
+        shown_runs = [_timeline_run(run, run.name or deleted) for run in found]
         now = datetime.datetime.now(datetime.timezone.utc)
         span, since = _timeline_span(request, shown_runs, now)
         # The SVG markup, drawn by a template (autoescaped, {$ $} neutralised by Horizon)

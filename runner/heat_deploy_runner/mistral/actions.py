@@ -24,6 +24,7 @@ from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
+from heat_deploy_runner.run import Run
 from heat_deploy_runner import secret_store
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
@@ -161,7 +162,7 @@ def settled(clients, deployment_id, configs):
     applied, and a run past its deadline marked timed out. ``configs`` keeps the derived
     configs read, by id."""
     heat = clients.heat
-    row = heat.software_deployments.get(deployment_id)
+    row = Run.from_heat(heat.software_deployments.get(deployment_id))
     if row.status != IN_PROGRESS:
         return row
     if row.config_id not in configs:

@@ -16,10 +16,8 @@ UTC = datetime.timezone.utc
 MINUTE = datetime.timedelta(minutes=1)
 
 
-def is_timed_out(deployment):
-    deployment = deployment.to_dict() if hasattr(deployment, 'to_dict') else deployment
-    return (deployment.get('status') == 'FAILED'
-            and (deployment.get('status_reason') or '').startswith(TIMED_OUT_PREFIX))
+def is_timed_out(run):
+    return run.status == 'FAILED' and (run.status_reason or '').startswith(TIMED_OUT_PREFIX)
 
 
 def _started(heat, swift, zaqar, transport='TEMP_URL_SIGNAL', timeout=30):
@@ -28,7 +26,7 @@ def _started(heat, swift, zaqar, transport='TEMP_URL_SIGNAL', timeout=30):
     result = trigger(heat, transport_for(transport, swift=swift, zaqar=zaqar),
                      config_id=source_id, action='BACKUP', server_ids=['s1'],
                      timeout_minutes=timeout)
-    return result.created[0], result.configs[0], before
+    return result.created[0], result.created[0].config, before
 
 
 def _config(**values):

@@ -9,6 +9,7 @@ from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.operations import operation_of
 from heat_deploy_runner.operations import operation_of_run
+from heat_deploy_runner.run import Run
 from heat_deploy_runner.transports import transport_for
 from heat_deploy_runner.trigger import trigger
 
@@ -66,7 +67,7 @@ def test_every_run_of_one_trigger_carries_the_same_operation(heat):
     result = trigger(heat, transport_for('NO_SIGNAL'), config_id=source_id, action='BACKUP',
                      server_ids=['s1', 's2'], operation=OPERATION)
 
-    assert [operation_of(config) for config in result.configs] == [OPERATION, OPERATION]
+    assert [operation_of(run.config) for run in result.created] == [OPERATION, OPERATION]
 
 
 def test_each_runs_deployment_carries_its_operation_so_a_listing_tells_it(heat):
@@ -82,9 +83,10 @@ def test_each_runs_deployment_carries_its_operation_so_a_listing_tells_it(heat):
 
 
 def test_a_run_whose_deployment_does_not_carry_its_operation_has_its_configs():
-    older = {'id': 'd1', 'input_values': {}}
-    stack_run = {'id': 'd2', 'input_values': {'db_dsn': 'mysql://db'}}
+    older = Run('d1', 's1', 'c1')
+    stack_run = Run('d2', 's1', 'c2', input_values={'db_dsn': 'mysql://db'})
 
     assert operation_of_run(older, _derived(OPERATION.as_option())) == OPERATION
+    assert older.described(_derived(OPERATION.as_option())).operation == OPERATION
     assert operation_of_run(stack_run) is None
-    assert operation_of_run(dict(older, input_values=None), _derived()) is None
+    assert operation_of_run(older, _derived()) is None

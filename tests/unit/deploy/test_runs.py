@@ -1,6 +1,7 @@
 import datetime
 
 from heat_deploy_runner import masking
+from heat_deploy_runner.run import Run
 from heat_deploy_runner import runs
 
 UTC = datetime.timezone.utc
@@ -18,23 +19,27 @@ CONFIG = {
 }
 
 
+def _run(config=None, **heat_keys):
+    return Run(id='r1', server_id='s1', config_id='c1', **heat_keys).described(config)
+
+
 def test_duration_of_a_finished_run_ends_at_its_last_update():
-    run = {'status': 'COMPLETE', 'creation_time': '2026-11-22T03:00:00Z',
-           'updated_time': '2026-11-22T03:01:05Z'}
+    run = _run(status='COMPLETE', creation_time='2026-11-22T03:00:00Z',
+               updated_time='2026-11-22T03:01:05Z')
     assert runs.format_duration(runs.duration(run)) == '1m 05s'
 
 
 def test_duration_of_a_running_run_is_the_time_so_far():
-    run = {'status': 'IN_PROGRESS', 'creation_time': '2026-11-22T03:00:00Z'}
+    run = _run(status='IN_PROGRESS', creation_time='2026-11-22T03:00:00Z')
     now = datetime.datetime(2026, 11, 22, 4, 2, 3, tzinfo=UTC)
     assert runs.format_duration(runs.duration(run, now)) == '1h 02m 03s'
 
 
 def test_duration_is_unknown_without_times_and_never_negative():
-    assert runs.duration({'status': 'COMPLETE'}) is None
+    assert runs.duration(_run(status='COMPLETE')) is None
     assert runs.format_duration(None) == ''
-    skewed = {'status': 'COMPLETE', 'creation_time': '2026-11-22T03:00:05Z',
-              'updated_time': '2026-11-22T03:00:00Z'}
+    skewed = _run(status='COMPLETE', creation_time='2026-11-22T03:00:05Z',
+                  updated_time='2026-11-22T03:00:00Z')
     assert runs.format_duration(runs.duration(skewed)) == '0s'
 
 
@@ -87,11 +92,10 @@ def test_heat_zaqar_signal_target_is_its_queue_and_the_password_is_masked():
 def test_outputs_come_in_order_and_long_ones_keep_their_end_with_their_size():
     big = 'beginning ' + 'x' * runs.DISPLAY_LIMIT + 'error at the end\n'
     lines = [f'line {n}' for n in range(1, runs.TAIL_LINES + 2)]
-    deployment = {'output_values': {'deploy_stdout': big, 'deploy_stderr': '',
-                                    'deploy_status_code': 0, 'backup_file': 'b.tar',
-                                    'failure': {'code': 3}}}
-    deployment['output_values']['deploy_stderr'] = '\n'.join(lines) + '\n'
-    shown = runs.outputs(deployment, CONFIG)
+    run = _run(CONFIG, output_values={
+        'deploy_stdout': big, 'deploy_stderr': '\n'.join(lines) + '\n',
+        'deploy_status_code': 0, 'backup_file': 'b.tar', 'failure': {'code': 3}})
+    shown = runs.outputs(run)
     assert [o['name'] for o in shown] == ['deploy_stdout', 'deploy_stderr',
                                           'backup_file', 'failure']
     assert shown[0]['truncated'] and shown[0]['size'] == len(big)
@@ -105,7 +109,7 @@ def test_outputs_come_in_order_and_long_ones_keep_their_end_with_their_size():
 
 
 def test_outputs_of_a_run_without_results_are_empty_text():
-    shown = runs.outputs({'output_values': None}, CONFIG)
+    shown = runs.outputs(_run(CONFIG))
     assert {o['text'] for o in shown} == {''}
 
 
@@ -119,7 +123,6 @@ def test_a_rerun_gets_each_input_as_typed_but_no_secret():
 
 
 def test_the_exit_code_is_the_reported_status_code_none_before_a_report():
-    assert runs.exit_code({'output_values': {'deploy_status_code': 3}}) == 3
-    assert runs.exit_code({'output_values': {'deploy_status_code': 0}}) == 0
-    assert runs.exit_code({'output_values': None}) is None
-    assert runs.exit_code({}) is None
+    assert runs.exit_code(_run(output_values={'deploy_status_code': 3})) == 3
+    assert runs.exit_code(_run(output_values={'deploy_status_code': 0})) == 0
+    assert runs.exit_code(_run()) is None

@@ -64,9 +64,8 @@ def test_two_servers_get_two_runs(heat, swift, source_id):
 def test_each_run_comes_with_its_derived_config(heat, swift, source_id):
     result = _run(heat, transport_for('NO_SIGNAL'), source_id)
 
-    assert [c['id'] for c in result.configs] == [d.config_id for d in result.created]
-    for config in result.configs:
-        assert config == heat.configs[config['id']]
+    for run in result.created:
+        assert run.config == heat.configs[run.config_id]
 
 
 def test_a_failed_server_has_no_run_and_no_config(heat, swift, source_id):
@@ -76,7 +75,7 @@ def test_a_failed_server_has_no_run_and_no_config(heat, swift, source_id):
     result = _run(heat, transport_for('NO_SIGNAL'), source_id)
 
     assert [d.server_id for d in result.created] == ['s2']
-    assert [c['id'] for c in result.configs] == [result.created[0].config_id]
+    assert [run.config['id'] for run in result.created] == [result.created[0].config_id]
 
 
 def test_the_source_config_is_read_once(heat, swift, source_id):

@@ -1,0 +1,67 @@
+"""When a run's time is up: the moment its signal target expires.
+
+A run's signal target expires with its timeout (the TempURL's ``temp_url_expires``, the
+Zaqar signed URL's ``URL-Expires``), so that moment is the run's deadline (see expiry for
+what happens past it).
+"""
+
+from datetime import datetime
+from datetime import timezone
+from urllib import parse
+
+from heat_deploy_runner import derived
+from heat_deploy_runner import tempurl
+from heat_deploy_runner import zaqar
+
+_TEMP_URL_EXPIRES = 'temp_url_expires'
+
+
+def utc(moment: datetime) -> datetime:
+    # A naive time is UTC, as Heat and Zaqar write theirs.
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def parse_time(value) -> datetime | None:
+    """An ISO 8601 time ("...Z", with an offset or naive UTC) or Unix
+    seconds, as UTC; None for anything else."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        seconds = value
+    else:
+        text = str(value).strip()
+        try:
+            seconds = int(text)
+        except ValueError:
+            if text[-1:] in ('Z', 'z'):
+                text = text[:-1] + '+00:00'
+            try:
+                return utc(datetime.fromisoformat(text))
+            except ValueError:
+                return None
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _temp_url_expiry(signal_id) -> datetime | None:
+    if not isinstance(signal_id, str):
+        return None
+    query = parse.parse_qs(parse.urlparse(signal_id).query)
+    expires = query.get(_TEMP_URL_EXPIRES)
+    # Swift takes Unix seconds or ISO 8601 here.
+    return parse_time(expires[0]) if expires else None
+
+
+def deadline(config) -> datetime | None:
+    """When the signal target of the run of this derived config expires (UTC).
+
+    None when the config has no expiring signal target: NO_SIGNAL, or a
+    stack's deployment signalling through Heat, CFN or Heat's own Zaqar.
+    """
+    values = derived.derived_input_values(config)
+    return (_temp_url_expiry(values.get(tempurl.SIGNAL_ID)) or
+            parse_time(values.get(zaqar.EXPIRES)))
