@@ -35,6 +35,7 @@ from heat_deploy_runner.operations import ROLLING
 from heat_deploy_runner.results import collect
 from heat_deploy_runner.results import may_have_result
 from heat_deploy_runner.run import Run
+from heat_deploy_runner.settling import settle
 from heat_deploy_runner.transports import transport_for
 from heat_deploy_runner.transports import TRANSPORT_NAMES
 from heat_deploy_runner.trigger import trigger
@@ -45,5 +46,6 @@ __all__ = [
     'TriggerResult', 'as_timed_out', 'build_derived_config', 'cancel', 'coerce_input_values',
     'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
     'is_cancelled', 'is_overdue', 'late_result',
-    'may_have_result', 'operation_of', 'operation_of_run', 'transport_for', 'trigger',
+    'may_have_result', 'operation_of', 'operation_of_run', 'settle', 'transport_for',
+    'trigger',
 ]

@@ -31,27 +31,11 @@ def described(request, runs):
 
 
 def with_result_applied(request, run):
-    """The run (with its derived config) after applying a result waiting for the dashboard
-    (a Zaqar signal), and marked FAILED as timed out if it still runs past its deadline
-    (deploy.expire).
-
-    A failure leaves the run as Heat showed it: the next poll tries again, and the page
-    should not fail because the messaging service does. A run whose result could not be
-    looked for is not timed out: its result may be waiting.
-    """
-    try:
-        run = api.deploy.collect_result(request, run)
-    except Exception:
-        LOG.warning('Could not look for the result of deployment %s', run.id, exc_info=True)
-        return run
-    # Checked here first, with no call: only a run past its deadline costs a Heat call.
-    if not deploy.is_overdue(run, run.config):
-        return run
-    try:
-        return api.deploy.expire_deployment(request, run)
-    except Exception:
-        LOG.warning('Could not mark deployment %s as timed out', run.id, exc_info=True)
-        return run
+    """The run (with its derived config) settled as Mistral's wait settles it
+    (deploy.settle): a waiting Zaqar result applied, and past its deadline recorded FAILED
+    as timed out."""
+    return deploy.settle(run, lambda each: api.deploy.collect_result(request, each),
+                         lambda each: api.deploy.expire_deployment(request, each))
 
 
 def as_it_reads(run):
@@ -63,12 +47,9 @@ def as_it_reads(run):
 
 
 def refreshed(request, run, write):
-    """The run just shown in Heat (with its derived config), while it runs and its config
-    is known with its result applied (with_result_applied) when ``write``, else
-    as_it_reads."""
-    if run.status == 'IN_PROGRESS' and run.config is not None:
-        return with_result_applied(request, run) if write else as_it_reads(run)
-    return run
+    """The run just shown in Heat (with its derived config): settled (with_result_applied)
+    when ``write``, else as_it_reads."""
+    return with_result_applied(request, run) if write else as_it_reads(run)
 
 
 def _as_it_is(request, run, looked):

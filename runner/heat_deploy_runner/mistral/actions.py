@@ -18,6 +18,7 @@ from mistral_lib import actions
 from swiftclient import exceptions as swift_exc
 
 import heat_deploy_runner as deploy
+from heat_deploy_runner import derived
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
@@ -158,20 +159,19 @@ class WaitAction(actions.Action):
 
 
 def settled(clients, deployment_id, configs):
-    """The run as the run page would show it: a result waiting where Heat does not look
-    applied, and a run past its deadline marked timed out. ``configs`` keeps the derived
-    configs read, by id."""
+    """The run settled as the dashboard's status poll settles it (deploy.settle).
+    ``configs`` keeps the derived configs read, by id."""
     heat = clients.heat
-    row = Run.from_heat(heat.software_deployments.get(deployment_id))
-    if row.status != IN_PROGRESS:
-        return row
-    if row.config_id not in configs:
-        configs[row.config_id] = heat.software_configs.get(row.config_id)
-    config = configs[row.config_id]
-    row = deploy.collect(heat, row, config, clients.find_transport)
-    if row.status == IN_PROGRESS:
-        row = deploy.expire(heat, row, config)
-    return row
+    run = Run.from_heat(heat.software_deployments.get(deployment_id))
+    if run.status != IN_PROGRESS:
+        return run
+    if run.config_id not in configs:
+        configs[run.config_id] = derived.as_dict(heat.software_configs.get(run.config_id))
+    return deploy.settle(
+        run.described(configs[run.config_id]),
+        lambda each: deploy.collect(heat, each, each.config,
+                                    clients.find_transport).described(each.config),
+        lambda each: deploy.expire(heat, each, each.config).described(each.config))
 
 
 class JudgeAction(actions.Action):
