@@ -14,6 +14,7 @@ from devcloud import layout as layout_mod
 from devcloud import process
 from devcloud import servers
 from devcloud.services import infra
+from devcloud.services import mistral
 from devcloud.services import wsgi
 
 LOCAL_SETTINGS = '''\
@@ -56,6 +57,10 @@ CACHES = {{
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 TIME_ZONE = 'UTC'
+# This cloud's Mistral policy (devcloud.services.mistral.POLICY), as an operator gives Horizon
+# a service's policy when it narrows the defaults.
+from openstack_dashboard import defaults as _defaults
+POLICY_FILES = dict(_defaults.POLICY_FILES, workflow={workflow_policy!r})
 # How often this cloud's servers look for new runs (devcloud.servers; stock images: 30 s).
 HEAT_DEPLOY_AGENT_POLLING_INTERVAL = {polling_interval!r}
 LOGGING = {{
@@ -116,7 +121,8 @@ def start(layout, sup, progress):
     (settings_dir / 'local_settings.py').write_text(LOCAL_SETTINGS.format(
         secret=secret_file.read_text(), keystone=layout.keystone_url,
         static_root=str(conf_dir / 'static'), memcached=infra.memcached_address(layout),
-        polling_interval=servers.POLLING_INTERVAL))
+        polling_interval=servers.POLLING_INTERVAL,
+        workflow_policy=str(mistral.policy_path(layout))))
     enable_plugin()
     # Horizon imports `local.local_settings`: this directory first on the path makes ours win.
     env = {'PYTHONPATH': os.pathsep.join(filter(None, [str(conf_dir), str(layout_mod.REPO_ROOT),

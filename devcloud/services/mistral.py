@@ -62,6 +62,18 @@ host = 127.0.0.1
 [oslo_policy]
 enforce_scope = False
 enforce_new_defaults = False
+policy_file = {policy}
+'''
+
+# This cloud's own Mistral policy, as an operator narrows Mistral's defaults: a project's
+# readers may look at its schedules but not make, change or delete them. Horizon is given the
+# same file (devcloud.services.horizon), as an operator copies a service's policy to Horizon.
+POLICY = '''\
+"cron_triggers:create": "is_admin:True or (project_id:%(project_id)s and role:member)"
+"cron_triggers:delete": "is_admin:True or (project_id:%(project_id)s and role:member)"
+"environments:create": "is_admin:True or (project_id:%(project_id)s and role:member)"
+"environments:update": "is_admin:True or (project_id:%(project_id)s and role:member)"
+"environments:delete": "is_admin:True or (project_id:%(project_id)s and role:member)"
 '''
 
 # (service name, mistral-server --server value)
@@ -76,14 +88,20 @@ def conf_path(layout):
     return layout.path('mistral', 'mistral.conf')
 
 
+def policy_path(layout):
+    return layout.path('mistral', 'policy.yaml')
+
+
 def start(layout, sup, progress):
     progress('Mistral: starting its API, engine and executor')
     conf = conf_path(layout)
     conf.parent.mkdir(parents=True, exist_ok=True)
+    policy_path(layout).write_text(POLICY)
     conf.write_text(CONF.format(
         rabbit=infra.rabbitmq_url(layout), port=layout.port('mistral'),
         db=infra.database_url(layout, 'mistral'), keystone=layout.url('keystone'),
-        password=credentials.SERVICE_PASSWORD, memcached=infra.memcached_address(layout)))
+        password=credentials.SERVICE_PASSWORD, memcached=infra.memcached_address(layout),
+        policy=policy_path(layout)))
     stamp = conf.parent / '.db-synced'
     if not stamp.exists():
         process.run([layout_mod.venv_bin('mistral-db-manage'), '--config-file', str(conf),

@@ -168,6 +168,20 @@ class ScheduleFormTests(ComponentsTestCase):
         self.assertNotIn('repeat', self.client.get(trigger_url(data.MYSQL_ID)).context[
             'form'].fields)
 
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_to_whom_mistral_refuses_a_schedule_the_form_offers_none(self):
+        self.serve()
+        test_data.with_workflows(self)
+        self.assertIn('repeat', self.client.get(trigger_url(data.MYSQL_ID)).context[
+            'form'].fields)
+        MistralPolicyTests.narrow_policy(self)
+
+        fields = self.client.get(trigger_url(data.MYSQL_ID)).context['form'].fields
+
+        self.assertNotIn('repeat', fields)
+        # Runs in batches are Mistral's executions, which the narrowed rules leave alone.
+        self.assertIn('batch_size', fields)
+
     def test_the_preview_gives_the_next_five_times(self):
         test_data.with_workflows(self)
         res = self.client.get(reverse('horizon:project:schedules:preview'),
@@ -314,7 +328,6 @@ class SchedulesPanelTests(helpers.TestCase):
         self.assertEqual(([], None), (row.missing, row.problem()))
 
 
-@override_settings(POLICY_CHECK_FUNCTION='openstack_auth.policy.check')
 class MistralPolicyTests(helpers.TestCase):
     """The panel checks Mistral's rules (the "workflow" scope) with openstack_auth's own check,
     against the files the settings snippet registers, here with an operator's override that
@@ -325,18 +338,24 @@ class MistralPolicyTests(helpers.TestCase):
     def setUp(self):
         super().setUp()
         test_data.with_workflows(self)
+        self.narrow_policy(self)
+
+    @staticmethod
+    def narrow_policy(case):
+        """Policy checks on, with an operator's override of Mistral's defaults."""
         overrides = tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False)
         overrides.write('"cron_triggers:create": "role:admin"\n'
                         '"cron_triggers:delete": "role:admin"\n')
         overrides.close()
-        self.addCleanup(os.unlink, overrides.name)
-        files = override_settings(POLICY_FILES=dict(settings.POLICY_FILES,
+        case.addCleanup(os.unlink, overrides.name)
+        files = override_settings(POLICY_CHECK_FUNCTION='openstack_auth.policy.check',
+                                  POLICY_FILES=dict(settings.POLICY_FILES,
                                                     workflow=overrides.name))
         files.enable()
-        self.addCleanup(files.disable)
+        case.addCleanup(files.disable)
         # openstack_auth caches its enforcers for the whole process.
         policy.reset()
-        self.addCleanup(policy.reset)
+        case.addCleanup(policy.reset)
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_member_mistral_refuses_is_not_offered_changes_and_a_post_changes_nothing(self):

@@ -12,6 +12,7 @@ from openstack_dashboard.api import base
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import kept_secrets
+from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
@@ -62,7 +63,9 @@ class RunActionForm(run_form.RunForm):
                                        if s in component.server_ids]
         if api.mistral.is_available(request):
             self._add_batch_fields()
-            self._add_schedule_fields()
+            # Offered only to whom Mistral's policy lets make one.
+            if policy.check_once(schedules.CREATE_RULES, request):
+                self._add_schedule_fields()
         self.add_input_fields(component.inputs)
         for each in wired:
             self._prefill(each)

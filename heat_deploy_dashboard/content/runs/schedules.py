@@ -31,6 +31,8 @@ MIN_LEAD = datetime.timedelta(minutes=2)
 # A firing this late with no operation made means Mistral could not act (see problem()).
 LATE = datetime.timedelta(minutes=3)
 MISTRAL_TIME = '%Y-%m-%d %H:%M:%S'
+# What Mistral checks to make a schedule's cron trigger.
+CREATE_RULES = (("workflow", "cron_triggers:create"),)
 BAD_PATTERN = _("Give a cron pattern of five fields: minute, hour, day of the month, month "
                 "and day of the week, e.g. 0 2 * * * for every day at 02:00 UTC.")
 
