@@ -1,3 +1,4 @@
+import functools
 """Poll cost: HTTP requests per poll interval from one open deployments page, by running rows.
 
 Running rows are runs on the fake servers with TEMP_URL_SIGNAL: no agent ever reports, so
@@ -33,9 +34,10 @@ def _add_running(heat, swift, config_id, count):
     while len(made) < count:
         # A server once per trigger call; more rows than servers take more calls.
         servers = seed.FAKE_SERVERS[:min(count - len(made), seed.SERVERS)]
-        result = deploy.trigger(heat, deploy.transport_for('TEMP_URL_SIGNAL', swift=swift),
-                                config_id=config_id, action='WAIT', server_ids=servers,
-                                name='never-reports', timeout_minutes=30)
+        result = deploy.start(
+            heat, functools.partial(deploy.transport_for, swift=swift), deploy.RunRequest(
+                config_id=config_id, action='WAIT', server_ids=servers, name='never-reports',
+                timeout_minutes=30, transport='TEMP_URL_SIGNAL'))
         made += [d.id for d in result.created]
     return made
 

@@ -4,7 +4,7 @@ same runs started from Run Action's form.
 The same work every way: BACKUP of the demo's mysql component on both demo db servers, with
 TEMP_URL_SIGNAL, run by their real agents.
 
-- form: heat_deploy_runner.trigger as the form calls it, then the run page's polls (each
+- form: heat_deploy_runner.start as the form calls it, then the run page's polls (each
   deployment shown every 1.5 s, which makes Heat read the result from Swift) until both runs
   are COMPLETE: what a user of the form waits.
 - mistral: an execution of the workflow with batch_size 0 (both servers in one batch), until
@@ -72,10 +72,11 @@ class _Contenders:
             time.sleep(interval)
 
     def by_form(self):
-        made = deploy.trigger(
-            self.heat, deploy.transport_for(TRANSPORT, swift=self.swift),
-            config_id=self.config_id, action='BACKUP', name='mysql',
-            server_ids=self.server_ids, input_values=INPUTS,
+        made = deploy.start(
+            self.heat, functools.partial(deploy.transport_for, swift=self.swift),
+            deploy.RunRequest(config_id=self.config_id, action='BACKUP', name='mysql',
+                              server_ids=self.server_ids, input_values=INPUTS,
+                              transport=TRANSPORT),
             operation=deploy.Operation.new(credentials.DEMO_USER, self.config_id))
         self.failures.extend(f'form: {server}: {message}' for server, message in made.failures)
         run_ids = [run.id for run in made.created]

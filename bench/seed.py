@@ -1,6 +1,6 @@
 """Seeding deployments through Heat's real API, the way the dashboard makes them.
 
-Every seeded run is made by heat_deploy_runner.trigger (derived config, then
+Every seeded run is made by heat_deploy_runner.start (derived config, then
 deployment), ten servers to an operation as one Run Action makes them, with NO_SIGNAL so it is
 finished at once and the pages have nothing to poll. The servers are made-up ids: Heat does not
 check server_id for a standalone deployment
@@ -45,10 +45,11 @@ class Seeder:
         return self._local.heat
 
     def _trigger(self, servers):
-        result = deploy.trigger(self._heat(), deploy.transport_for('NO_SIGNAL'),
-                                config_id=self.config_id, action=self.action,
-                                server_ids=servers, input_values=self.input_values,
-                                operation=deploy.Operation.new('bench', self.config_id))
+        result = deploy.start(
+            self._heat(), deploy.transport_for, deploy.RunRequest(
+                config_id=self.config_id, action=self.action, server_ids=servers,
+                input_values=self.input_values, transport='NO_SIGNAL'),
+            operation=deploy.Operation.new('bench', self.config_id))
         return len(result.created), len(result.failures)
 
     def add(self, count):

@@ -1,3 +1,4 @@
+import functools
 """Signal-to-screen: the agent's TempURL PUT until the deployments page shows the run COMPLETE.
 
 All runs are queued before any agent starts and the page is opened on them, so the page is
@@ -70,10 +71,11 @@ def _finishing_polls(polls, shown_times):
 def measure_runs(heat, swift, fleet, cloud, browser):
     runs = {}
     for seconds in LENGTHS:
-        result = deploy.trigger(heat, deploy.transport_for('TEMP_URL_SIGNAL', swift=swift),
-                                config_id=fleet.wait_config_id, action='WAIT',
-                                server_ids=fleet.server_ids, input_values={'seconds': seconds},
-                                name=f'wait-{seconds}s', timeout_minutes=30)
+        result = deploy.start(
+            heat, functools.partial(deploy.transport_for, swift=swift), deploy.RunRequest(
+                config_id=fleet.wait_config_id, action='WAIT', server_ids=fleet.server_ids,
+                input_values={'seconds': seconds}, name=f'wait-{seconds}s', timeout_minutes=30,
+                transport='TEMP_URL_SIGNAL'))
         runs.update({d.id: (seconds, d) for d in result.created})
     browser.open_deployments()
     browser.js(_RECORDER)

@@ -4,7 +4,7 @@ that trigger needs and against `openstack software deployment create`.
 All three start the same run: BACKUP of the demo's mysql component on one demo server, with
 NO_SIGNAL (the CLI of python-heatclient 5.3.0 fails on TEMP_URL_SIGNAL; that failure is
 recorded too). The form is timed until its redirect comes back, the redirect not followed: the
-deployment exists then. The raw baseline is heat_deploy_runner.trigger on a bare
+deployment exists then. The raw baseline is heat_deploy_runner.start on a bare
 heatclient: exactly the calls a trigger needs (read the config, create the derived config,
 create the deployment).
 """
@@ -60,8 +60,10 @@ def measure_trigger(layout, dashboard, raw_heat, openstack, component_id, server
             failures.append(f'form answered {response.status_code}')
 
     def by_api():
-        deploy.trigger(raw_heat, deploy.transport_for('NO_SIGNAL'), config_id=component_id,
-                       action='BACKUP', server_ids=[server_id], input_values=INPUTS)
+        deploy.start(
+            raw_heat, deploy.transport_for, deploy.RunRequest(
+                config_id=component_id, action='BACKUP', server_ids=[server_id],
+                input_values=INPUTS, transport='NO_SIGNAL'))
 
     def by_cli():
         done = _cli(layout, openstack, component_id, server_id, 'NO_SIGNAL')

@@ -103,10 +103,10 @@ def start_run(heat, find_transport, demo_resources):
     created = []
 
     def start(component, action, server, transport='TEMP_URL_SIGNAL', **overrides):
-        result = deploy.trigger(
-            heat, find_transport(transport), config_id=demo_resources[component],
-            action=action, name=component, server_ids=[demo_resources[server]],
-            input_values=overrides)
+        result = deploy.start(
+            heat, find_transport, deploy.RunRequest(
+                config_id=demo_resources[component], action=action, name=component,
+                server_ids=[demo_resources[server]], input_values=overrides, transport=transport))
         assert result.failures == []
         [deployment] = result.created
         created.append(deployment.id)

@@ -55,22 +55,20 @@ def _require_in_project(request, get, object_id):
 
 
 @profiler.trace
-def trigger_action(request, config_id, action, server_ids, input_values,
-                   transport_name, timeout_minutes, name):
-    """Run ``action`` of the config on each server; a deploy.TriggerResult.
+def start_runs(request, run_request, source=None):
+    """Start the deploy.RunRequest now, one run per server; a deploy.Started. ``source``:
+    its config as a dict, when the caller has it (else it is read).
 
     Raises deploy.InputError, before anything is created, for values the
     deploy package refuses (an unavailable transport among them), and
     heatclient's error when the config cannot be read.
     """
-    _require_in_project(request, heat.config_get, config_id)
-    transport = deploy.transport_for(
-        transport_name, **_transport_clients(request, [transport_name]))
-    return deploy.trigger(
-        heat.heatclient(request), transport, config_id=config_id,
-        action=action, server_ids=server_ids, input_values=input_values,
-        timeout_minutes=timeout_minutes, name=name,
-        operation=deploy.Operation.new(request.user.username, config_id))
+    _require_in_project(request, heat.config_get, run_request.config_id)
+    return deploy.start(
+        heat.heatclient(request),
+        lambda name: deploy.transport_for(name, **_transport_clients(request, [name])),
+        run_request, deploy.Operation.new(request.user.username, run_request.config_id),
+        source)
 
 
 @profiler.trace

@@ -20,8 +20,8 @@ from heat_deploy_runner import cli
 from heat_deploy_runner import definition
 from heat_deploy_runner import inputs as heat_inputs
 from heat_deploy_runner import masking
-from heat_deploy_runner.trigger import DEFAULT_TIMEOUT_MINUTES
-from heat_deploy_runner.trigger import derived_name
+from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.starting import derived_name
 
 # Input fields get this prefix so that no input name can collide with the
 # form's own fields.
@@ -237,7 +237,14 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
             self.add_error('transport', _("This way of reporting the "
                                           "result is not available."))
         cleaned['input_values'] = self._input_values(cleaned)
+        if not self.errors:
+            # What every way of running it reads: now, in batches, on a schedule.
+            cleaned['request'] = self.run_request(cleaned)
         return cleaned
+
+    def run_request(self, cleaned):
+        """The form's deploy.RunRequest, from its valid cleaned data."""
+        raise NotImplementedError
 
     def _input_values(self, cleaned):
         # Every input on its own, so that each wrong one gets its own error.
@@ -258,14 +265,14 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
                 self.add_error(field, error.message.render(gettext))
         return values
 
-    def start(self, request, config_id, action, server_ids, name):
-        """Run the action; the deploy.TriggerResult when at least one run
-        started, else None with the reasons shown on the form."""
-        data = self.cleaned_data
+    def start(self, request, source=None):
+        """Start the form's run request; the deploy.Started when at least one run started,
+        else None with the reasons shown on the form. ``source``: the request's config, when
+        the form has it."""
+        run_request = self.cleaned_data['request']
+        action = run_request.action
         try:
-            result = api.deploy.trigger_action(
-                request, config_id, action, server_ids, data['input_values'],
-                data['transport'], data['timeout'], name)
+            result = api.deploy.start_runs(request, run_request, source)
         except deploy.InputError as error:
             self.api_error(error.message.render(gettext))
             return None

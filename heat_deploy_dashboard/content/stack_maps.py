@@ -92,6 +92,6 @@ def dependents(found, component_id, server_names):
     return [{'component_id': each.component_id, 'name': each.component_name,
              'servers': [server_names.get(s, s) for s in each.server_ids],
              'pairs': each.pairs,
-             'run_url': reverse('horizon:project:components:trigger', args=[each.component_id])
+             'run_url': reverse('horizon:project:components:run', args=[each.component_id])
              + '?' + parse.urlencode([('server', s) for s in each.server_ids])}
             for each in found.dependents(component_id)]

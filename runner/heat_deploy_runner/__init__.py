@@ -1,13 +1,13 @@
-"""Triggering actions of Heat software configs, without Django.
+"""Running actions of Heat software configs, without Django.
 
 The one place that builds derived configs and signal URLs. It works on the
 caller's own clients: a heatclient v1 Client and, for TEMP_URL_SIGNAL, a
 swiftclient Connection, for ZAQAR_SIGNED_URL_SIGNAL a zaqarclient v2 Client. Used alike by
 the dashboard's forms, the integration tests and the benchmark.
 
-    transport = transport_for('TEMP_URL_SIGNAL', swift=swift)
-    result = trigger(heat, transport, config_id=..., action='BACKUP',
-                     server_ids=[...], input_values={...})
+    find_transport = partial(transport_for, swift=swift)
+    started = start(heat, find_transport, RunRequest(config_id=..., action='BACKUP',
+                                                     server_ids=[...], input_values={...}))
     cancel(heat, deployment_id, user)
     delete(heat, deployment_id, partial(transport_for, swift=swift))
     collect(heat, deployment, config, partial(transport_for, zaqar=zaqar))
@@ -35,17 +35,17 @@ from heat_deploy_runner.operations import ROLLING
 from heat_deploy_runner.results import collect
 from heat_deploy_runner.results import may_have_result
 from heat_deploy_runner.run import Run
+from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.settling import settle
+from heat_deploy_runner.starting import start
+from heat_deploy_runner.starting import Started
 from heat_deploy_runner.transports import transport_for
 from heat_deploy_runner.transports import TRANSPORT_NAMES
-from heat_deploy_runner.trigger import trigger
-from heat_deploy_runner.trigger import TriggerResult
 
 __all__ = [
-    'InputError', 'Message', 'Operation', 'ROLLING', 'Run', 'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES',
-    'TriggerResult', 'as_timed_out', 'build_derived_config', 'cancel', 'coerce_input_values',
-    'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
-    'is_cancelled', 'is_overdue', 'late_result',
-    'may_have_result', 'operation_of', 'operation_of_run', 'settle', 'transport_for',
-    'trigger',
+    'InputError', 'Message', 'Operation', 'ROLLING', 'Run', 'RunRequest', 'Started',
+    'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES', 'as_timed_out', 'build_derived_config', 'cancel',
+    'coerce_input_values', 'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
+    'is_cancelled', 'is_overdue', 'late_result', 'may_have_result', 'operation_of',
+    'operation_of_run', 'settle', 'start', 'transport_for',
 ]

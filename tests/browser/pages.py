@@ -152,7 +152,7 @@ class User:
 class RunActionForm:
     """The Run Action form in its modal."""
 
-    MODAL = '#trigger_action_modal'
+    MODAL = '#run_action_modal'
 
     def __init__(self, user):
         self.user = user

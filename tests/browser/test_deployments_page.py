@@ -6,10 +6,11 @@ from tests.browser import pages
 
 
 def _start_backup(heat, find_transport, demo_resources, pause_seconds):
-    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
-                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
-                            server_ids=[demo_resources['db_server_2']],
-                            input_values={'pause_seconds': pause_seconds})
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=[demo_resources['db_server_2']],
+            input_values={'pause_seconds': pause_seconds}, transport='TEMP_URL_SIGNAL'))
     return result.created[0]
 
 
@@ -69,10 +70,10 @@ def test_a_runs_page_shows_its_actions_once(demo_user, demo_resources):
 def test_a_long_run_name_wraps_and_the_buttons_stay_on_the_page(demo_user, heat, find_transport,
                                                                 demo_resources):
     user = demo_user
-    result = deploy.trigger(heat, find_transport('NO_SIGNAL'),
-                            config_id=demo_resources['mysql'], action='BACKUP',
-                            name='nightly-' + 'x' * 200,
-                            server_ids=[demo_resources['db_server_2']], input_values={})
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='nightly-' + 'x' * 200,
+            server_ids=[demo_resources['db_server_2']], input_values={}, transport='NO_SIGNAL'))
     [run] = result.created
     try:
         user.open('/project/deployments/')

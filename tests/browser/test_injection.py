@@ -172,18 +172,20 @@ def corpus(heat, find_transport, demo_resources):
 
         # The component's action on made-up servers, with the payload as the input's value:
         # nothing runs them, so they stay running (and the poller keeps replacing their rows).
-        fake = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
-                              config_id=made.component.id, action=ACTION, name=RUN_PREFIX,
-                              server_ids=list(FAKE_SERVERS),
-                              input_values={PAYLOAD: PAYLOAD})
+        fake = deploy.start(
+            heat, find_transport, deploy.RunRequest(
+                config_id=made.component.id, action=ACTION, name=RUN_PREFIX,
+                server_ids=list(FAKE_SERVERS), input_values={PAYLOAD: PAYLOAD},
+                transport='TEMP_URL_SIGNAL'))
         made.deployments += [d.id for d in fake.created]
         assert fake.failures == []
         made.fake_runs = fake.created
         # The script on a demo server, echoing the payload given as its input.
-        real = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
-                              config_id=made.script.id, action=ACTION, name=RUN_PREFIX,
-                              server_ids=[demo_resources['db_server_2']],
-                              input_values={'p': PAYLOAD})
+        real = deploy.start(
+            heat, find_transport, deploy.RunRequest(
+                config_id=made.script.id, action=ACTION, name=RUN_PREFIX,
+                server_ids=[demo_resources['db_server_2']], input_values={'p': PAYLOAD},
+                transport='TEMP_URL_SIGNAL'))
         made.deployments += [d.id for d in real.created]
         assert real.failures == []
         made.real_run = waiting.finished(heat, real.created[0].id)

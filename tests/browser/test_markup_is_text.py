@@ -22,10 +22,11 @@ def test_markup_in_a_runs_output_and_inputs_shows_as_text(demo_user, heat, find_
     user = demo_user
     server = demo_resources['db_server_2']
     # BACKUP echoes labels=$labels: the markup goes into stdout through an input.
-    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
-                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
-                            server_ids=[server],
-                            input_values={'labels': {'x': PAYLOAD}, 'pause_seconds': 0})
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=[server], input_values={'labels': {'x': PAYLOAD}, 'pause_seconds': 0},
+            transport='TEMP_URL_SIGNAL'))
     run = result.created[0]
     echoed = 'labels=' + json.dumps({'x': PAYLOAD})
     assert echoed in waiting.finished(heat, run.id).output_values['deploy_stdout']

@@ -27,11 +27,12 @@ def test_a_servers_page_lists_every_run_with_its_inputs_and_a_timeline(
     user = demo_user
     server = demo_resources['db_server_1']
     # A run of a custom action with inputs of its own, beside the stack's CREATE.
-    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
-                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
-                            server_ids=[server],
-                            input_values={'retention_days': 13, 'tables': 'posts',
-                                          'pause_seconds': 0})
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=[server],
+            input_values={'retention_days': 13, 'tables': 'posts', 'pause_seconds': 0},
+            transport='TEMP_URL_SIGNAL'))
     ours = result.created[0]
     waiting.finished(heat, ours.id)
 

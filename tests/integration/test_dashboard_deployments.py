@@ -123,10 +123,11 @@ def test_long_output_is_cut_on_the_page_and_whole_in_the_download(user, heat, ru
 def test_a_run_whose_server_never_answers_fails_as_timed_out(user, heat, find_transport,
                                                              demo_resources):
     # No agent reads a made-up server: nothing will ever report back.
-    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
-                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
-                            server_ids=['no-agent-reads-this-server'], input_values={},
-                            timeout_minutes=1)
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=['no-agent-reads-this-server'], input_values={}, timeout_minutes=1,
+            transport='TEMP_URL_SIGNAL'))
     [run] = result.created
     try:
         def poll():
@@ -147,9 +148,10 @@ def test_a_run_whose_server_never_answers_fails_as_timed_out(user, heat, find_tr
 def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
         user, heat, find_transport, demo_resources):
     def start(transport, server):
-        result = deploy.trigger(heat, find_transport(transport),
-                                config_id=demo_resources['mysql'], action='BACKUP',
-                                name='mysql', server_ids=[server], input_values={})
+        result = deploy.start(
+            heat, find_transport, deploy.RunRequest(
+                config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+                server_ids=[server], input_values={}, transport=transport))
         [run] = result.created
         return run
 

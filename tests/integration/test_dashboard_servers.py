@@ -20,10 +20,11 @@ def _shown(page):
 def test_a_servers_page_lists_its_newest_runs_with_their_inputs_and_a_timeline(
         user, heat, find_transport, demo_resources):
     server = demo_resources['db_server_1']
-    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
-                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
-                            server_ids=[server],
-                            input_values={'retention_days': 21, 'pause_seconds': 0})
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=[server], input_values={'retention_days': 21, 'pause_seconds': 0},
+            transport='TEMP_URL_SIGNAL'))
     waiting.finished(heat, result.created[0].id)
     runs = heat.software_deployments.list(server_id=server)
 
@@ -40,8 +41,10 @@ def test_a_servers_page_lists_its_newest_runs_with_their_inputs_and_a_timeline(
 def test_a_long_history_is_paged_newest_first(user, heat, find_transport, demo_resources):
     # Heat takes any server id for a deployment of its own: a made-up server, its runs ours.
     server = str(uuid.uuid4())
-    made = [deploy.trigger(heat, find_transport('NO_SIGNAL'), config_id=demo_resources['mysql'],
-                           action='BACKUP', name='mysql', server_ids=[server]).created[0].id
+    made = [deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=[server], transport='NO_SIGNAL')).created[0].id
             for _ in range(PAGE_SIZE + 1)]
     try:
         first = user.get(f'/project/servers/{server}/').text

@@ -56,10 +56,11 @@ def echo_component(heat, find_transport, demo_resources):
             {'actions': ['ECHO_TYPED'], 'tool': 'ansible', 'config': ECHO_PLAYBOOK}]})
     # Run once on the servers, as a stack would have: Run Action offers the servers a
     # component is on.
-    placed = deploy.trigger(heat, find_transport('NO_SIGNAL'), config_id=component.id,
-                            action='ECHO', name=component.name,
-                            server_ids=[demo_resources['db_server_1'],
-                                        demo_resources['db_server_2']]).created
+    placed = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=component.id, action='ECHO', name=component.name,
+            server_ids=[demo_resources['db_server_1'], demo_resources['db_server_2']],
+            transport='NO_SIGNAL')).created
     yield component
     for run in placed:
         deploy.delete(heat, run.id, find_transport)

@@ -72,12 +72,14 @@ class Targets:
         """A run, as Run Action starts it: in an operation of its own (its id is
         ids[name + '_operation'])."""
         operation = deploy.Operation.new(credentials.DEMO_USER, self.ids['component'])
-        result = deploy.trigger(
-            self.heat, self.find_transport('TEMP_URL_SIGNAL'),
-            config_id=self.ids['component'], action='BACKUP', name='mysql',
-            server_ids=[server], input_values=dict(
-                {'pause_seconds': 0, 'tables': 'users', 'retention_days': 3,
-                 'labels': {'scope': f'label-{MARK}'}}, **inputs), operation=operation)
+        result = deploy.start(
+            self.heat, self.find_transport, deploy.RunRequest(
+                config_id=self.ids['component'], action='BACKUP', name='mysql',
+                server_ids=[server],
+                input_values=dict({'pause_seconds': 0, 'tables': 'users', 'retention_days': 3,
+                                   'labels': {'scope': f'label-{MARK}'}}, **inputs),
+                transport='TEMP_URL_SIGNAL'),
+            operation=operation)
         assert result.failures == [], result.failures
         [run] = result.created
         self.made.append(run.id)

@@ -27,10 +27,11 @@ def operation(heat, find_transport, demo_resources):
     """The id of an operation of one run, cancelled: its page and its Run Again on Failed both
     open. On a server no agent reads, so that nothing runs it."""
     started = deploy.Operation.new(credentials.DEMO_USER, demo_resources['mysql'])
-    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
-                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
-                            server_ids=['no-agent-reads-this-server'], input_values={},
-                            operation=started)
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=['no-agent-reads-this-server'], input_values={},
+            transport='TEMP_URL_SIGNAL'), operation=started)
     [run] = result.created
     deploy.cancel(heat, run.id, credentials.DEMO_USER, find_transport)
     yield started.id
@@ -177,11 +178,12 @@ def test_once_heat_is_back_the_first_poll_that_follows_answers(cloud, user, demo
 def running_tempurl_run(heat, find_transport, demo_resources):
     """A TEMP_URL run that stays running, on a server no agent reads: Heat's show of it reads
     its signal object from Swift."""
-    result = deploy.trigger(heat, find_transport('TEMP_URL_SIGNAL'),
-                            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
-                            server_ids=['no-agent-reads-this-server'], input_values={},
-                            operation=deploy.Operation.new(credentials.DEMO_USER,
-                                                           demo_resources['mysql']))
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=['no-agent-reads-this-server'], input_values={},
+            transport='TEMP_URL_SIGNAL'),
+        operation=deploy.Operation.new(credentials.DEMO_USER, demo_resources['mysql']))
     [run] = result.created
     yield run.id
     deploy.delete(heat, run.id, find_transport)

@@ -31,12 +31,14 @@ def cleanup(heat, find_transport):
 def test_backup_on_two_servers_with_every_input_type_overridden(heat, find_transport,
                                                                 demo_resources, cleanup):
     servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
-    result = deploy.trigger(
-        heat, find_transport('TEMP_URL_SIGNAL'), config_id=demo_resources['mysql'],
-        action='BACKUP', name='mysql', server_ids=servers,
-        input_values={'backup_dir': 'nightly', 'retention_days': '14', 'compress': 'no',
-                      'tables': 'users, comments', 'labels': '{"ticket": "OPS-42"}',
-                      'pause_seconds': 1})
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=servers,
+            input_values={'backup_dir': 'nightly', 'retention_days': '14', 'compress': 'no',
+                          'tables': 'users, comments', 'labels': '{"ticket": "OPS-42"}',
+                          'pause_seconds': 1},
+            transport='TEMP_URL_SIGNAL'))
     cleanup.extend(result.created)
     assert result.failures == []
     assert sorted(d.server_id for d in result.created) == sorted(servers)
@@ -55,10 +57,11 @@ def test_backup_on_two_servers_with_every_input_type_overridden(heat, find_trans
 
 def test_one_bad_server_leaves_nothing_behind_and_the_good_one_runs(
         heat, swift, find_transport, demo_resources, cleanup):
-    result = deploy.trigger(
-        heat, find_transport('TEMP_URL_SIGNAL'), config_id=demo_resources['mysql'],
-        action='BACKUP', name='fanout', server_ids=[demo_resources['db_server_1'], BAD_SERVER],
-        input_values={'pause_seconds': 0})
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='fanout',
+            server_ids=[demo_resources['db_server_1'], BAD_SERVER],
+            input_values={'pause_seconds': 0}, transport='TEMP_URL_SIGNAL'))
     cleanup.extend(result.created)
 
     [(failed_server, message)] = result.failures
@@ -77,9 +80,10 @@ def test_swift_failing_mid_trigger_leaves_nothing_behind(cloud, heat, swift, fin
     # Containers live on the container server; the signal object needs the object server.
     cloud.sup.stop('swift-object')
     try:
-        result = deploy.trigger(
-            heat, find_transport('TEMP_URL_SIGNAL'), config_id=demo_resources['mysql'],
-            action='BACKUP', name='swiftdown', server_ids=[demo_resources['db_server_1']])
+        result = deploy.start(
+            heat, find_transport, deploy.RunRequest(
+                config_id=demo_resources['mysql'], action='BACKUP', name='swiftdown',
+                server_ids=[demo_resources['db_server_1']], transport='TEMP_URL_SIGNAL'))
     finally:
         cloud.sup.restart('swift-object', lambda: process.port_open(
             cloud.layout.port('swift_object')))
@@ -91,9 +95,10 @@ def test_swift_failing_mid_trigger_leaves_nothing_behind(cloud, heat, swift, fin
 
 
 def test_no_signal_is_complete_at_once(heat, find_transport, demo_resources, cleanup):
-    result = deploy.trigger(
-        heat, find_transport('NO_SIGNAL'), config_id=demo_resources['wordpress'],
-        action='FLUSH_CACHE', name='wordpress', server_ids=[demo_resources['web_server']])
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['wordpress'], action='FLUSH_CACHE', name='wordpress',
+            server_ids=[demo_resources['web_server']], transport='NO_SIGNAL'))
     cleanup.extend(result.created)
     [deployment] = result.created
     assert deployment.status == 'COMPLETE'

@@ -135,9 +135,10 @@ def test_a_cancel_is_kept_and_the_late_result_shown(cloud, heat, run, find_trans
 
 
 def test_delete_removes_the_queue(heat, session, zaqar, find_transport, demo_resources):
-    result = deploy.trigger(heat, find_transport(TRANSPORT),
-                            config_id=demo_resources['monitoring'], action='CHECK',
-                            server_ids=[demo_resources['monitor_server']])
+    result = deploy.start(
+        heat, find_transport, deploy.RunRequest(
+            config_id=demo_resources['monitoring'], action='CHECK',
+            server_ids=[demo_resources['monitor_server']], transport=TRANSPORT))
     [deployment] = result.created
     config = heat.software_configs.get(deployment.config_id)
     queue = _queue(config)
@@ -153,10 +154,11 @@ def test_delete_removes_the_queue(heat, session, zaqar, find_transport, demo_res
 def test_a_queue_its_server_makes_again_after_a_delete_goes_at_the_next_zaqar_run(
         cloud, heat, session, zaqar, find_transport, demo_resources):
     def start():
-        [deployment] = deploy.trigger(
-            heat, find_transport(TRANSPORT), config_id=demo_resources['monitoring'],
-            action='CHECK', server_ids=[demo_resources['monitor_server']],
-            input_values={'pause_seconds': 3}).created
+        [deployment] = deploy.start(
+            heat, find_transport, deploy.RunRequest(
+                config_id=demo_resources['monitoring'], action='CHECK',
+                server_ids=[demo_resources['monitor_server']],
+                input_values={'pause_seconds': 3}, transport=TRANSPORT)).created
         return deployment, heat.software_configs.get(deployment.config_id)
 
     deployment, config = start()

@@ -15,7 +15,7 @@ INDEX_URL = reverse('horizon:project:components:index')
 HEAT_MOCKS = {api.heat: ('configs_list', 'deployments_list', 'stacks_list',
                          'config_get', 'stack_template', 'resources_list'),
               api.deploy: ('may_have_result',)}
-TRIGGER_MOCKS = {**HEAT_MOCKS, api.deploy: ('may_have_result', 'trigger_action')}
+TRIGGER_MOCKS = {**HEAT_MOCKS, api.deploy: ('may_have_result', 'start_runs')}
 
 
 def detail_url(component_id):
@@ -23,7 +23,7 @@ def detail_url(component_id):
 
 
 def trigger_url(component_id, query=''):
-    return reverse('horizon:project:components:trigger',
+    return reverse('horizon:project:components:run',
                    args=[component_id]) + query
 
 

@@ -17,7 +17,7 @@ INDEX_URL = reverse('horizon:project:configs:index')
 CREATE_URL = reverse('horizon:project:configs:create')
 HEAT_MOCKS = {api.heat: ('configs_list', 'config_get', 'deployments_list',
                          'config_create', 'config_delete')}
-DEPLOY_MOCKS = {**HEAT_MOCKS, api.deploy: ('trigger_action',)}
+DEPLOY_MOCKS = {**HEAT_MOCKS, api.deploy: ('start_runs',)}
 
 HELLO_ID = 'c0ffee00-1111-4222-8333-444455556666'
 HELLO = {

@@ -37,16 +37,16 @@ class ApiDeployTests(helpers.TestCase):
         self.mock_heatclient.return_value = self.heat
         self.mock_swift_connection.return_value = self.swift
 
-    def trigger(self, transport='TEMP_URL_SIGNAL'):
-        return api.deploy.trigger_action(
-            self.request, self.config_id, 'BACKUP', ['db-1', 'db-2'],
-            {'retention_days': 14}, transport, 30, 'mysql')
+    def start(self, transport='TEMP_URL_SIGNAL'):
+        return api.deploy.start_runs(self.request, deploy.RunRequest(
+            self.config_id, 'BACKUP', ('db-1', 'db-2'), {'retention_days': 14}, transport, 30,
+            'mysql'))
 
     @helpers.create_mocks(CLIENT_MOCKS)
     def test_trigger_runs_the_action_on_each_server(self):
         self.use_fakes()
 
-        result = self.trigger()
+        result = self.start()
 
         self.assertEqual([], result.failures)
         self.assertEqual(['db-1', 'db-2'],
@@ -69,7 +69,7 @@ class ApiDeployTests(helpers.TestCase):
     def test_no_signal_needs_no_object_storage_client(self):
         self.use_fakes()
 
-        result = self.trigger('NO_SIGNAL')
+        result = self.start('NO_SIGNAL')
 
         self.assertEqual(['COMPLETE', 'COMPLETE'],
                          [d.status for d in result.created])
@@ -83,7 +83,7 @@ class ApiDeployTests(helpers.TestCase):
             if s['type'] != 'object-store']
 
         with self.assertRaises(deploy.InputError) as raised:
-            self.trigger()
+            self.start()
 
         self.assertIn('needs Object Storage', str(raised.exception))
         self.assertEqual([self.config_id], list(self.heat.configs))
@@ -92,9 +92,8 @@ class ApiDeployTests(helpers.TestCase):
     @helpers.create_mocks(CLIENT_MOCKS)
     def test_cancel_is_signed_with_the_users_name(self):
         self.use_fakes()
-        (deployment,) = api.deploy.trigger_action(
-            self.request, self.config_id, 'BACKUP', ['db-1'], {},
-            'TEMP_URL_SIGNAL', 30, 'mysql').created
+        (deployment,) = api.deploy.start_runs(self.request, deploy.RunRequest(
+            self.config_id, 'BACKUP', ('db-1',), {}, 'TEMP_URL_SIGNAL', 30, 'mysql')).created
 
         cancelled = api.deploy.cancel_deployment(self.request, deployment.id)
 
@@ -105,9 +104,8 @@ class ApiDeployTests(helpers.TestCase):
     @helpers.create_mocks(CLIENT_MOCKS)
     def test_delete_removes_the_run_and_its_signal_container(self):
         self.use_fakes()
-        (deployment,) = api.deploy.trigger_action(
-            self.request, self.config_id, 'BACKUP', ['db-1'], {},
-            'TEMP_URL_SIGNAL', 30, 'mysql').created
+        (deployment,) = api.deploy.start_runs(self.request, deploy.RunRequest(
+            self.config_id, 'BACKUP', ('db-1',), {}, 'TEMP_URL_SIGNAL', 30, 'mysql')).created
 
         leftovers = api.deploy.delete_deployment(self.request, deployment.id)
 
@@ -140,9 +138,9 @@ class ApiZaqarTests(helpers.TestCase):
         self.mock_heatclient.return_value = heat
         self.mock_zaqar_client.return_value = zaqar
         config_id = heat.add_config(name='monitoring', outputs=[{'name': 'report'}])
-        (deployment,) = api.deploy.trigger_action(
-            self.request, config_id, 'CHECK', ['mon-1'], {},
-            'ZAQAR_SIGNED_URL_SIGNAL', 30, 'monitoring').created
+        (deployment,) = api.deploy.start_runs(self.request, deploy.RunRequest(
+            config_id, 'CHECK', ('mon-1',), {}, 'ZAQAR_SIGNED_URL_SIGNAL', 30,
+            'monitoring')).created
         queue = deploy.derived_input_values(deployment.config)['deploy_zaqar_queue']
         zaqar.post(queue, {'deploy_status_code': 0, 'report': 'disk 5% used'})
 

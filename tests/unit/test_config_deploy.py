@@ -3,6 +3,7 @@ create` does, through the same trigger as the components' Run Action form."""
 
 import copy
 import html
+from unittest import mock
 
 from django.urls import reverse
 from heatclient import exc as heat_exc
@@ -13,7 +14,7 @@ from openstack_dashboard.api import nova
 from heat_deploy_dashboard import api
 import heat_deploy_runner as deploy
 from heat_deploy_runner.messages import Message
-from heat_deploy_runner.trigger import DEPLOYMENT_FAILED
+from heat_deploy_runner.starting import DEPLOYMENT_FAILED
 from tests.unit import components_data as demo
 from tests.unit import configs_case as case
 from tests.unit import helpers
@@ -68,7 +69,7 @@ def _form(**changes):
 
 
 def _started(server=SERVER):
-    return deploy.TriggerResult(created=demo.triggered(
+    return deploy.Started(created=demo.triggered(
         [dict(demo.DEPLOYMENTS[3], id=NEW_RUN, server_id=server)]))
 
 
@@ -152,7 +153,7 @@ class DeployFormTests(DeployTestCase):
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_deploys_with_typed_values_and_opens_the_new_deployment(self):
         self.serve()
-        self.mock_trigger_action.return_value = _started()
+        self.mock_start_runs.return_value = _started()
 
         res = self.client.post(case.url('deploy'), _form(
             action='BACKUP', input__count='3', input__loud='on', transport='NO_SIGNAL'))
@@ -160,9 +161,11 @@ class DeployFormTests(DeployTestCase):
         self.assertNoFormErrors(res)
         self.assertRedirectsNoFollow(res, reverse('horizon:project:deployments:detail',
                                                   args=[NEW_RUN]))
-        self.mock_trigger_action.assert_called_once_with(
-            helpers.IsHttpRequest(), case.HELLO_ID, 'BACKUP', [SERVER],
-            {'greeting': 'hello', 'count': 3, 'loud': True}, 'NO_SIGNAL', 60, 'hello')
+        self.mock_start_runs.assert_called_once_with(
+            helpers.IsHttpRequest(), deploy.RunRequest(
+                case.HELLO_ID, 'BACKUP', (SERVER,), {'greeting': 'hello', 'count': 3,
+                                                     'loud': True}, 'NO_SIGNAL', 60, 'hello'),
+            mock.ANY)
         self.assertEqual(['Started BACKUP on server demo-db-1.'],
                          [str(m) for m in res.wsgi_request._messages])
         # Posting lists no deployments; the project's servers once, to check the server.
@@ -183,7 +186,7 @@ class DeployFormTests(DeployTestCase):
         self.assertIn(f"--server {SERVER} --action ROTATE", res.context['commands'])
         self.assertIn("--input-value 'greeting=it'\"'\"'s' --input-value count=x",
                       html.unescape(res.context['commands']))
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_bad_values_are_refused_before_anything_is_made(self):
@@ -196,12 +199,12 @@ class DeployFormTests(DeployTestCase):
                                        HTTP_X_REQUESTED_WITH='XMLHttpRequest')
 
                 self.assertIn(field, res.context['form'].errors)
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_server_the_run_could_not_start_on_is_named_on_the_form(self):
         self.serve()
-        self.mock_trigger_action.return_value = deploy.TriggerResult(failures=[(
+        self.mock_start_runs.return_value = deploy.Started(failures=[(
             SERVER, Message(DEPLOYMENT_FAILED,
                             {'action': 'CREATE', 'server_id': SERVER}))])
 
@@ -219,7 +222,7 @@ class DeployFormTests(DeployTestCase):
 
         self.assertRedirectsNoFollow(res, case.url('detail', derived['id']))
         self.assertMessageCount(error=1)
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
 
 class DeployServerTests(DeployTestCase):
@@ -227,7 +230,7 @@ class DeployServerTests(DeployTestCase):
 
     def assertRefused(self, res, error):
         self.assertEqual([error], res.context['form'].errors['server'])
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_made_up_id_is_refused_and_nothing_is_created(self):
@@ -244,7 +247,7 @@ class DeployServerTests(DeployTestCase):
     def test_the_servers_of_every_stack_are_read_with_one_listing_per_top_level_stack(self):
         self.serve()
         self.mock_stacks_list.return_value = demo.stack_list([STACK, NESTED])
-        self.mock_trigger_action.return_value = _started(demo.WEB)
+        self.mock_start_runs.return_value = _started(demo.WEB)
 
         res = self.client.post(case.url('deploy'), _form(server=demo.WEB))
 
@@ -257,14 +260,16 @@ class DeployServerTests(DeployTestCase):
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_servers_name_is_taken_for_its_id(self):
         self.serve()
-        self.mock_trigger_action.return_value = _started(demo.WEB)
+        self.mock_start_runs.return_value = _started(demo.WEB)
 
         res = self.client.post(case.url('deploy'), _form(server=' demo-web-1 '))
 
         self.assertNoFormErrors(res)
-        self.mock_trigger_action.assert_called_once_with(
-            helpers.IsHttpRequest(), case.HELLO_ID, 'CREATE', [demo.WEB],
-            {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello')
+        self.mock_start_runs.assert_called_once_with(
+            helpers.IsHttpRequest(), deploy.RunRequest(
+                case.HELLO_ID, 'CREATE', (demo.WEB,),
+                {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello'),
+            mock.ANY)
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_name_several_servers_have_is_refused(self):
@@ -280,7 +285,7 @@ class DeployServerTests(DeployTestCase):
 
                 self.assertRefused(res, f'Several servers are named {name}; give its ID.')
         # Their ids are still taken.
-        self.mock_trigger_action.return_value = _started(demo.DB_2)
+        self.mock_start_runs.return_value = _started(demo.DB_2)
         res = self.post_deploy(server=demo.DB_2)
         self.assertNoFormErrors(res)
 
@@ -301,7 +306,7 @@ class DeployServerTests(DeployTestCase):
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_novas_servers_are_offered_and_taken_when_compute_is_in_the_catalog(self):
         self.serve(compute=[(LONE_VM, 'lone-vm'), (demo.DB_1, '')])
-        self.mock_trigger_action.return_value = _started(LONE_VM)
+        self.mock_start_runs.return_value = _started(LONE_VM)
 
         form = self.get_ajax(case.url('deploy'))
         by_name = self.client.post(case.url('deploy'), _form(server='lone-vm'))
@@ -311,15 +316,17 @@ class DeployServerTests(DeployTestCase):
         self.assertContains(form, f'<option value="{demo.DB_1}">', count=1)
         self.assertNotContains(form, 'sg-1')
         self.assertNoFormErrors(by_name)
-        self.mock_trigger_action.assert_called_once_with(
-            helpers.IsHttpRequest(), case.HELLO_ID, 'CREATE', [LONE_VM],
-            {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello')
+        self.mock_start_runs.assert_called_once_with(
+            helpers.IsHttpRequest(), deploy.RunRequest(
+                case.HELLO_ID, 'CREATE', (LONE_VM,),
+                {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello'),
+            mock.ANY)
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_without_compute_the_stacks_nova_servers_are_taken_by_id(self):
         self.without_compute()
         self.serve(nova_resources=[APP_VM])
-        self.mock_trigger_action.return_value = _started(APP_VM)
+        self.mock_start_runs.return_value = _started(APP_VM)
 
         lone = self.post_deploy(server=LONE_VM)
         group = self.post_deploy(server='sg-1')
@@ -329,23 +336,25 @@ class DeployServerTests(DeployTestCase):
                          lone.context['form'].errors['server'])
         self.assertIn('server', group.context['form'].errors)
         self.assertNoFormErrors(app)
-        self.mock_trigger_action.assert_called_once_with(
-            helpers.IsHttpRequest(), case.HELLO_ID, 'CREATE', [APP_VM],
-            {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello')
+        self.mock_start_runs.assert_called_once_with(
+            helpers.IsHttpRequest(), deploy.RunRequest(
+                case.HELLO_ID, 'CREATE', (APP_VM,),
+                {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello'),
+            mock.ANY)
         self.mock_server_list.assert_not_called()
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_when_a_listing_fails_a_known_server_is_taken_and_another_is_not_guessed(self):
         self.serve()
         self.mock_server_list.side_effect = Exception('nova is down')
-        self.mock_trigger_action.return_value = _started()
+        self.mock_start_runs.return_value = _started()
 
         unknown = self.post_deploy(server=LONE_VM)
         known = self.client.post(case.url('deploy'), _form(server='demo-db-1'))
 
         self.assertIn('Unable to check the server', unknown.context['form'].errors['server'][0])
         self.assertNoFormErrors(known)
-        self.mock_trigger_action.assert_called_once()
+        self.mock_start_runs.assert_called_once()
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_stack_deleted_while_listed_has_no_servers_and_the_form_still_opens(self):

@@ -158,7 +158,7 @@ class ReaderPolicyTests(case.PolicyEnforcedTestCase):
             self.assertNotContains(res, case.url(action))
         self.assertNotContains(res, case.CREATE_URL)
         self.assertEqual({403}, set(refused.values()))
-        for changed in ('config_create', 'config_delete', 'trigger_action'):
+        for changed in ('config_create', 'config_delete', 'start_runs'):
             getattr(self, 'mock_' + changed).assert_not_called()
 
 

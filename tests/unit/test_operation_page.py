@@ -107,7 +107,7 @@ class OperationPageTests(helpers.TestCase):
                                       args=[self.OPERATION.id]))
 
         self.assertRedirectsNoFollow(res, reverse(
-            'horizon:project:components:trigger', args=[self.SOURCE])
+            'horizon:project:components:run', args=[self.SOURCE])
             + '?action=BACKUP&server=server-2&input__backup_dir=%2Fsrv%2F%3Cb%3Ex%3C%2Fb%3E')
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})

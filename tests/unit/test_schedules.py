@@ -92,7 +92,7 @@ class ScheduleFormTests(ComponentsTestCase):
         self.assertEqual((True, name, 'test_user', 'mysql', 'BACKUP'),
                          (started['skip_busy'], started['schedule'], started['started_by'],
                           started['name'], started['action_name']))
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
         self.assertEqual([('success', 'Scheduled BACKUP on 2 servers.')], self._messages(res))
 
     @helpers.create_mocks(SCHEDULE_MOCKS)

@@ -31,7 +31,7 @@ class TriggerFormTests(ComponentsTestCase):
         res = self.get_ajax(trigger_url(data.MYSQL_ID))
 
         self.assertEqual(200, res.status_code)
-        self.assertTemplateUsed(res, 'project/components/_trigger.html')
+        self.assertTemplateUsed(res, 'project/components/_run_action.html')
         form = res.context['form']
         widgets = {name: type(form.fields['input__' + name].widget).__name__
                    for name in ('backup_dir', 'retention_days', 'compress',
@@ -53,7 +53,7 @@ class TriggerFormTests(ComponentsTestCase):
                              for name in widgets))
         self.assertContains(res, 'data-hdd-default="backups"')
         self.assertRegex(_input_tag(res, 'input__compress'), r' checked\b')
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_the_action_servers_and_inputs_lead_and_how_it_runs_is_folded(self):
@@ -119,7 +119,7 @@ class TriggerFormTests(ComponentsTestCase):
         res = self.client.get(trigger_url(data.MYSQL_ID))
 
         self.assertEqual(200, res.status_code)
-        self.assertTemplateUsed(res, 'project/components/trigger.html')
+        self.assertTemplateUsed(res, 'project/components/run_action.html')
         self.assertContains(res, 'name="input__backup_dir"')
 
     @helpers.create_mocks(TRIGGER_MOCKS)
@@ -145,7 +145,7 @@ class TriggerFormTests(ComponentsTestCase):
         self.assertContains(res, 'it needs Object Storage, which is not in '
                                  'your service catalog')
         self.assertEqual(['transport'], list(posted.context['form'].errors))
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_with_object_storage_the_tempurl_choice_is_enabled(self):
@@ -171,13 +171,13 @@ class TriggerFormTests(ComponentsTestCase):
         self.assertContains(res, 'which stock heat-agents lacks): not available, it needs '
                                  'Messaging, which is not in your service catalog')
         self.assertEqual(['transport'], list(posted.context['form'].errors))
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_with_messaging_the_zaqar_choice_is_offered_and_runs(self):
         self.serve()
         test_data.with_messaging(self)
-        self.mock_trigger_action.return_value = deploy.TriggerResult(
+        self.mock_start_runs.return_value = deploy.Started(
             created=data.triggered([data.DEPLOYMENTS[3]]),
             operation=deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
                                        '2026-11-23T08:00:00Z'))
@@ -194,7 +194,7 @@ class TriggerFormTests(ComponentsTestCase):
                             r' disabled\b')
         self.assertNotContains(res, 'not in your service catalog')
         self.assertEqual('ZAQAR_SIGNED_URL_SIGNAL',
-                         self.mock_trigger_action.call_args.args[5])
+                         self.mock_start_runs.call_args.args[1].transport)
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_with_messaging_only_the_zaqar_choice_is_the_default(self):
@@ -237,4 +237,4 @@ class ReaderTriggerPolicyTests(PolicyEnforcedTestCase):
                            HTTP_X_REQUESTED_WITH='XMLHttpRequest')
 
                 self.assertEqual(403, res.status_code)
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()

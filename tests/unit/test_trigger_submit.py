@@ -10,8 +10,8 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard.content import directory
 import heat_deploy_runner as deploy
-from heat_deploy_runner.trigger import DEPLOYMENT_FAILED
-from heat_deploy_runner.trigger import SIGNAL_FAILED
+from heat_deploy_runner.starting import DEPLOYMENT_FAILED
+from heat_deploy_runner.starting import SIGNAL_FAILED
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import TRIGGER_MOCKS
@@ -29,7 +29,7 @@ OPERATION_URL = reverse('horizon:project:deployments:operation', args=[OPERATION
 
 
 def started(*servers):
-    return deploy.TriggerResult(created=data.triggered(
+    return deploy.Started(created=data.triggered(
         [dict(data.DEPLOYMENTS[3], server_id=server) for server in servers]),
         operation=OPERATION)
 
@@ -52,8 +52,7 @@ class TriggerSubmitTests(ComponentsTestCase):
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_runs_the_action_with_the_coerced_values(self):
         self.serve()
-        self.mock_trigger_action.return_value = started(data.DB_1,
-                                                        data.DB_2)
+        self.mock_start_runs.return_value = started(data.DB_1, data.DB_2)
 
         res = self.post(trigger_url(data.MYSQL_ID), mysql_form(
             input__retention_days='14', input__compress=None,
@@ -62,13 +61,14 @@ class TriggerSubmitTests(ComponentsTestCase):
 
         self.assertNoFormErrors(res)
         self.assertRedirectsNoFollow(res, OPERATION_URL)
-        self.mock_trigger_action.assert_called_once_with(
-            helpers.IsHttpRequest(), data.MYSQL_ID, 'BACKUP',
-            [data.DB_1, data.DB_2],
-            {'backup_dir': 'backups', 'retention_days': 14,
-             'compress': False, 'tables': ['users', 'posts', 'comments'],
-             'labels': {'schedule': 'nightly'}, 'backup_file': ''},
-            'TEMP_URL_SIGNAL', 30, 'mysql')
+        self.mock_start_runs.assert_called_once_with(
+            helpers.IsHttpRequest(), deploy.RunRequest(
+                data.MYSQL_ID, 'BACKUP', (data.DB_1, data.DB_2),
+                {'backup_dir': 'backups', 'retention_days': 14,
+                 'compress': False, 'tables': ['users', 'posts', 'comments'],
+                 'labels': {'schedule': 'nightly'}, 'backup_file': ''},
+                'TEMP_URL_SIGNAL', 30, 'mysql'),
+            mock.ANY)
         self.assertEqual([('success', 'Started BACKUP on 2 servers.')],
                          self._messages(res))
 
@@ -78,7 +78,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         # A config no page has read yet.
         [deployment] = data.triggered([dict(data.DEPLOYMENTS[3], server_id=data.DB_1,
                                             config_id='a-new-derived-config')])
-        self.mock_trigger_action.return_value = deploy.TriggerResult(
+        self.mock_start_runs.return_value = deploy.Started(
             created=[deployment], operation=OPERATION)
         self.post(trigger_url(data.MYSQL_ID), mysql_form(servers=[data.DB_1]))
         self.mock_config_get.reset_mock()
@@ -92,14 +92,14 @@ class TriggerSubmitTests(ComponentsTestCase):
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_one_server_is_one_server(self):
         self.serve()
-        self.mock_trigger_action.return_value = started(data.DB_2)
+        self.mock_start_runs.return_value = started(data.DB_2)
 
         res = self.post(trigger_url(data.MYSQL_ID),
                         mysql_form(servers=[data.DB_2]))
 
         self.assertRedirectsNoFollow(res, OPERATION_URL)
-        self.assertEqual([data.DB_2],
-                         self.mock_trigger_action.call_args.args[3])
+        self.assertEqual((data.DB_2,),
+                         self.mock_start_runs.call_args.args[1].server_ids)
         self.assertEqual([('success', 'Started BACKUP on 1 server.')],
                          self._messages(res))
 
@@ -120,7 +120,7 @@ class TriggerSubmitTests(ComponentsTestCase):
                 errors = res.context['form'].errors
                 self.assertEqual([field], list(errors))
                 self.assertIn(error, errors[field][0])
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_every_wrong_input_gets_its_own_error(self):
@@ -131,7 +131,7 @@ class TriggerSubmitTests(ComponentsTestCase):
 
         self.assertEqual({'input__retention_days', 'input__labels'},
                          set(res.context['form'].errors))
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_an_input_without_default_is_required(self):
@@ -145,12 +145,12 @@ class TriggerSubmitTests(ComponentsTestCase):
         self.assertTrue(res.context['form'].fields['input__db_dsn'].required)
         self.assertFormErrors(res, 1)
         self.assertIn('input__db_dsn', res.context['form'].errors)
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_a_blank_number_with_a_default_uses_the_default(self):
         self.serve()
-        self.mock_trigger_action.return_value = started(data.WEB)
+        self.mock_start_runs.return_value = started(data.WEB)
 
         self.post(trigger_url(data.WORDPRESS_ID), {
             'action': 'FLUSH_CACHE', 'servers': [data.WEB],
@@ -158,16 +158,16 @@ class TriggerSubmitTests(ComponentsTestCase):
             'input__db_dsn': 'mysql://db/demo', 'input__cache_size_mb': ''})
 
         self.assertEqual({'db_dsn': 'mysql://db/demo'},
-                         self.mock_trigger_action.call_args.args[4])
+                         self.mock_start_runs.call_args.args[1].input_values)
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_a_lifecycle_action_needs_a_confirmation(self):
         self.serve()
-        self.mock_trigger_action.return_value = started(data.DB_1)
+        self.mock_start_runs.return_value = started(data.DB_1)
 
         unconfirmed = self.post_modal(trigger_url(data.MYSQL_ID),
                                       mysql_form(action='CREATE'))
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
         confirmed = self.post(trigger_url(data.MYSQL_ID), mysql_form(
             action='CREATE', confirm_lifecycle='on'))
 
@@ -175,7 +175,7 @@ class TriggerSubmitTests(ComponentsTestCase):
                          list(unconfirmed.context['form'].errors))
         self.assertContains(unconfirmed, 'CREATE is a lifecycle action')
         self.assertRedirectsNoFollow(confirmed, OPERATION_URL)
-        self.assertEqual('CREATE', self.mock_trigger_action.call_args.args[2])
+        self.assertEqual('CREATE', self.mock_start_runs.call_args.args[1].action)
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_only_the_components_servers_can_be_chosen(self):
@@ -185,12 +185,12 @@ class TriggerSubmitTests(ComponentsTestCase):
                               mysql_form(servers=[data.WEB]))
 
         self.assertIn('servers', res.context['form'].errors)
-        self.mock_trigger_action.assert_not_called()
+        self.mock_start_runs.assert_not_called()
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_the_submit_is_checked_against_the_form_it_came_from(self):
         self.serve()
-        self.mock_trigger_action.return_value = started(data.DB_1)
+        self.mock_start_runs.return_value = started(data.DB_1)
         self.get_ajax(trigger_url(data.MYSQL_ID))
         shown = (self.heat_list_calls(), self.mock_stack_template.call_count)
 
@@ -199,7 +199,7 @@ class TriggerSubmitTests(ComponentsTestCase):
 
         self.assertIn('servers', refused.context['form'].errors)
         self.assertRedirectsNoFollow(ran, OPERATION_URL)
-        self.mock_trigger_action.assert_called_once()
+        self.mock_start_runs.assert_called_once()
         # Neither submit listed the project's configs, deployments and stacks again, nor
         # read the stack's template.
         self.assertEqual(((1, 1, 1), 1), shown)
@@ -240,7 +240,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         deployment = dict(data.DEPLOYMENTS[0], config_id=data.REPORT_ID,
                           server_id=data.WEB)
         self.serve(configs=[clashing], deployments=[deployment])
-        self.mock_trigger_action.return_value = started(data.WEB)
+        self.mock_start_runs.return_value = started(data.WEB)
 
         res = self.post(trigger_url(data.REPORT_ID), {
             'action': 'REPORT', 'servers': [data.WEB],
@@ -249,10 +249,9 @@ class TriggerSubmitTests(ComponentsTestCase):
             'input__timeout': 't'})
 
         self.assertRedirectsNoFollow(res, OPERATION_URL)
-        args = self.mock_trigger_action.call_args.args
-        self.assertEqual(('REPORT', [data.WEB],
-                          {'action': 'a', 'servers': 's', 'timeout': 't'},
-                          'NO_SIGNAL', 5, 'nightly-report'), args[2:])
+        self.assertEqual(deploy.RunRequest(
+            data.REPORT_ID, 'REPORT', (data.WEB,), {'action': 'a', 'servers': 's', 'timeout': 't'},
+            'NO_SIGNAL', 5, 'nightly-report'), self.mock_start_runs.call_args.args[1])
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_each_failed_server_gets_one_sentence(self):
@@ -261,7 +260,7 @@ class TriggerSubmitTests(ComponentsTestCase):
                                  {'action': 'BACKUP', 'server_id': data.DB_2})
         result = started(data.DB_1)
         result.failures.append((data.DB_2, failure))
-        self.mock_trigger_action.return_value = result
+        self.mock_start_runs.return_value = result
 
         res = self.post(trigger_url(data.MYSQL_ID), mysql_form())
 
@@ -275,7 +274,7 @@ class TriggerSubmitTests(ComponentsTestCase):
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_when_every_server_failed_the_form_stays_with_the_reasons(self):
         self.serve()
-        self.mock_trigger_action.return_value = deploy.TriggerResult(
+        self.mock_start_runs.return_value = deploy.Started(
             failures=[(server, deploy.Message(
                 SIGNAL_FAILED,
                 {'action': 'BACKUP', 'server_id': server}))
@@ -293,7 +292,7 @@ class TriggerSubmitTests(ComponentsTestCase):
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_heat_down_on_submit_is_a_sentence_not_a_500(self):
         self.serve()
-        self.mock_trigger_action.side_effect = heat_exc.CommunicationError(
+        self.mock_start_runs.side_effect = heat_exc.CommunicationError(
             message='Error communicating with http://heat.example.com '
                     '[Errno 111] Connection refused')
 
@@ -311,7 +310,7 @@ class TriggerSubmitTests(ComponentsTestCase):
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_a_value_the_deploy_package_refuses_is_a_form_error(self):
         self.serve()
-        self.mock_trigger_action.side_effect = deploy.InputError(
+        self.mock_start_runs.side_effect = deploy.InputError(
             deploy.Message('The timeout must be a whole number of minutes '
                            'greater than zero.'))
 

@@ -39,7 +39,7 @@ class VerbatimTests(unittest.TestCase):
                          {path.name for path in forms})
         # The run forms (Run Action, Deploy) are drawn by that one.
         runs = [path for path in PACKAGE.rglob('*.html') if path.name in
-                ('_trigger.html', '_deploy.html')]
+                ('_run_action.html', '_deploy.html')]
         self.assertEqual(2, len(runs))
         for path in runs:
             self.assertTrue(path.read_text().startswith(

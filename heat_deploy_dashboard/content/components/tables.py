@@ -14,10 +14,10 @@ from heat_deploy_dashboard.content import times
 UNKNOWN = '\u2014'
 
 
-class TriggerAction(policy.RulesOncePerRequest, tables.LinkAction):
-    name = "trigger"
+class RunActionLink(policy.RulesOncePerRequest, tables.LinkAction):
+    name = "run"
     verbose_name = _("Run Action")
-    url = "horizon:project:components:trigger"
+    url = "horizon:project:components:run"
     classes = ("ajax-modal",)
     icon = "play"
     policy_rules = run_tables.RUN_ACTION_RULES
@@ -88,7 +88,7 @@ class ComponentsTable(empty.ExplainingTable):
         name = "components"
         verbose_name = _("Software Components")
         table_actions = (ComponentsFilter,)
-        row_actions = (TriggerAction,)
+        row_actions = (RunActionLink,)
         no_data_message = _(
             "No software components yet. A component appears here once a "
             "stack with an OS::Heat::SoftwareComponent resource is created.")

@@ -9,7 +9,7 @@ urlpatterns = [
     re_path(rf'^(?P<component_id>{ids.HEAT_ID})/$',
             views.DetailView.as_view(), name='detail'),
     re_path(rf'^(?P<component_id>{ids.HEAT_ID})/run/$',
-            run_views.RunActionView.as_view(), name='trigger'),
+            run_views.RunActionView.as_view(), name='run'),
     re_path(rf'^stacks/(?P<stack_id>{ids.HEAT_ID})/$',
             views.StackMapView.as_view(), name='stack'),
 ]

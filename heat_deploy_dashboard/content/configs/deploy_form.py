@@ -7,7 +7,8 @@ from horizon import messages
 
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard import linking
-from heat_deploy_runner.trigger import derived_name
+import heat_deploy_runner as deploy
+from heat_deploy_runner.starting import derived_name
 
 DEFAULT_ACTION = 'CREATE'
 # Heat's columns: a config's name holds 255 characters (a server's id 36,
@@ -88,9 +89,15 @@ class DeployConfigForm(run_form.RunForm):
         return self.commands(self.config['id'], self['action'].value() or '',
                              [server], self['name'].value() or '')
 
+    def run_request(self, cleaned):
+        return deploy.RunRequest(
+            config_id=self.config['id'], action=cleaned['action'],
+            server_ids=(cleaned['server'],), input_values=cleaned['input_values'],
+            transport=cleaned['transport'], timeout_minutes=cleaned['timeout'],
+            name=cleaned['name'])
+
     def handle(self, request, data):
-        result = self.start(request, self.config['id'], data['action'],
-                            [data['server']], data['name'])
+        result = self.start(request, self.config)
         if result is None:
             return False
         messages.success(request, _(

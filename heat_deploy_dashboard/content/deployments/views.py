@@ -215,7 +215,7 @@ def _run_action_form(component_id, action, server_ids, config):
     query += [(run_form.INPUT_PREFIX + name, text)
               for name, text in runs.rerun_inputs(config).items()]
     return shortcuts.redirect(
-        reverse('horizon:project:components:trigger', args=[component_id]) + '?' +
+        reverse('horizon:project:components:run', args=[component_id]) + '?' +
         parse.urlencode(query))
 
 

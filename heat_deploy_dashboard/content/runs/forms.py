@@ -1,3 +1,4 @@
+import dataclasses
 import datetime
 
 from django.urls import reverse
@@ -10,6 +11,7 @@ from horizon import messages
 from openstack_dashboard.api import base
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import policy
@@ -18,6 +20,7 @@ from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import linking
+import heat_deploy_runner as deploy
 from heat_deploy_runner import secret_store
 
 
@@ -178,8 +181,8 @@ class RunActionForm(run_form.RunForm):
         if data.get('batch_size'):
             return self._start_in_batches(request, data)
         action = data['action']
-        result = self.start(request, self.component.id, action,
-                            data['servers'], self.component.run_name)
+        result = self.start(request, config_cache.get_many(
+            request, [self.component.id]).get(self.component.id))
         if result is None:
             return False
         count = len(result.created)
@@ -202,14 +205,8 @@ class RunActionForm(run_form.RunForm):
             errors.heat_failed(request, doing, _("Nothing was started."),
                                service=errors.SWIFT)
             return False
-        workflow_input = {
-            'config_id': self.component.id, 'name': self.component.run_name,
-            'action_name': action, 'server_ids': servers, 'started_by': request.user.username,
-            'input_values': plain, 'transport': data['transport'],
-            'timeout_minutes': data['timeout'], 'batch_size': data['batch_size'],
-            'max_failures': data.get('max_failures') or 0}
-        if secret_ref:
-            workflow_input['secret_ref'] = secret_ref
+        workflow_input = dataclasses.replace(data['request'], input_values=plain).workflow_input(
+            request.user.username, secret_ref)
         try:
             execution = api.mistral.rolling_start(request, workflow_input)
         except Exception:
@@ -224,17 +221,19 @@ class RunActionForm(run_form.RunForm):
                              'size': data['batch_size']})
         return run_tables.operation_url(execution.id)
 
+    def run_request(self, cleaned):
+        return deploy.RunRequest(
+            config_id=self.component.id, action=cleaned['action'],
+            server_ids=tuple(cleaned['servers']), input_values=cleaned['input_values'],
+            transport=cleaned['transport'], timeout_minutes=cleaned['timeout'],
+            name=self.component.run_name, batch_size=cleaned.get('batch_size') or 0,
+            max_failures=cleaned.get('max_failures') or 0)
+
     def schedule_record(self, data):
-        """What a schedule of the form's run keeps (schedules.workflow_input reads it)."""
-        return {
-            'component_id': self.component.id, 'component_name': self.component.name,
-            'run_name': self.component.run_name, 'action': data['action'],
-            'server_ids': data['servers'], 'input_values': data['input_values'],
-            'transport': data['transport'], 'timeout_minutes': data['timeout'],
-            'batch_size': data.get('batch_size') or 0,
-            'max_failures': data.get('max_failures') or 0,
-            'pattern': data['repeat'] or None, 'once_at': data['once_at'] or None,
-        }
+        """What a schedule of the form's run keeps: its request's record
+        (deploy.RunRequest.record), with when it runs."""
+        return dict(data['request'].record(), component_name=self.component.name,
+                    pattern=data['repeat'] or None, once_at=data['once_at'] or None)
 
     def _schedule(self, request, data):
         action, servers = data['action'], data['servers']

@@ -59,8 +59,8 @@ class ComponentMixin:
 
 class RunActionView(PolicyRequiredMixin, ComponentMixin, forms.ModalFormView):
     form_class = run_forms.RunActionForm
-    template_name = 'project/components/trigger.html'
-    modal_id = 'trigger_action_modal'
+    template_name = 'project/components/run_action.html'
+    modal_id = 'run_action_modal'
     page_title = _("Run an Action")
     submit_label = _("Run")
     success_url = reverse_lazy('horizon:project:deployments:index')
@@ -101,7 +101,7 @@ class RunActionView(PolicyRequiredMixin, ComponentMixin, forms.ModalFormView):
         context['component'] = component
         context['wired'], context['dependents'] = self.get_wiring()
         context['submit_url'] = reverse(
-            'horizon:project:components:trigger', args=[component.id])
+            'horizon:project:components:run', args=[component.id])
         context['commands'] = context['form'].shown_commands()
         return context
 

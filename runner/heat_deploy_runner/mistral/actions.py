@@ -1,14 +1,16 @@
 """The actions of the rolling workflow (workflows/rolling_v1.yaml), run by Mistral's executor.
 
-Each calls the same code as the dashboard's Run Action: ``trigger`` makes the runs of one
-batch, ``wait`` watches them as the run page's poll does (applying results Heat does not read
-itself, and time-outs). A server's failure is data the workflow counts, never an action error;
-an action fails only when it cannot do its job at all (bad input, Heat refusing the call).
+Each calls the same code as the dashboard's Run Action: ``trigger`` (StartAction; the name
+the released workflow gives it) starts the runs of one batch, ``wait`` watches them as the
+run page's poll does (applying results Heat does not read itself, and time-outs). A
+server's failure is data the workflow counts, never an action error; an action fails only
+when it cannot do its job at all (bad input, Heat refusing the call).
 
 Mistral makes a new action object per call: nothing is kept between calls but the workflow's
 own variables.
 """
 
+import dataclasses
 from datetime import datetime
 from datetime import timezone
 import time
@@ -26,10 +28,12 @@ from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.run import Run
+from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
+from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import secret_store
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
-from heat_deploy_runner.trigger import DEFAULT_TIMEOUT_MINUTES
 
 # As often as the run page polls (deployment_poller.js), so that a run from Mistral and one
 # from the form see a server's result equally soon.
@@ -91,44 +95,41 @@ class PlanAction(actions.Action):
         return plan
 
 
-class TriggerAction(actions.Action):
-    """One batch's runs, carrying the operation whose id is the workflow execution's."""
+class StartAction(actions.Action):
+    """One batch's runs, carrying the operation whose id is the workflow execution's. Its
+    arguments are the rolling workflow's names for a RunRequest's (RunRequest.workflow_input)."""
 
     def __init__(self, config_id, action_name, server_ids, started_by, started_at,
-                 name=None, input_values=None, transport='TEMP_URL_SIGNAL',
+                 name=None, input_values=None, transport=DEFAULT_TRANSPORT,
                  timeout_minutes=DEFAULT_TIMEOUT_MINUTES, secret_ref=None):
         super().__init__()
-        # Where the secret inputs are kept (secret_store), out of Mistral.
-        self.secret_ref = secret_ref
-        self.config_id = config_id
-        self.action_name = action_name
-        self.server_ids = server_ids
+        self.request = RunRequest(config_id=config_id, action=action_name,
+                                  server_ids=tuple(server_ids),
+                                  input_values=dict(input_values or {}), transport=transport,
+                                  timeout_minutes=timeout_minutes, name=name)
         self.started_by = started_by
         self.started_at = started_at
-        self.name = name
-        self.input_values = input_values or {}
-        self.transport = transport
-        self.timeout_minutes = timeout_minutes
+        # Where the secret inputs are kept (secret_store), out of Mistral.
+        self.secret_ref = secret_ref
 
     def run(self, context):
         clients = clients_mod.clients_for(context.security)
         operation = Operation(context.execution.workflow_execution_id, self.started_by,
-                              self.started_at, self.config_id, runner=operations.ROLLING)
-        input_values = dict(self.input_values)
+                              self.started_at, self.request.config_id,
+                              runner=operations.ROLLING)
+        request = self.request
         if self.secret_ref:
             try:
-                input_values.update(secret_store.get(clients.swift, self.secret_ref))
+                secrets = secret_store.get(clients.swift, self.secret_ref)
             except swift_exc.ClientException as error:
                 if error.http_status != 404:
                     raise
                 return actions.Result(error=str(Message(SECRETS_GONE, {
                     'container': secret_store.CONTAINER, 'name': self.secret_ref})))
+            request = dataclasses.replace(
+                request, input_values=dict(request.input_values, **secrets))
         try:
-            made = deploy.trigger(
-                clients.heat, clients.find_transport(self.transport),
-                config_id=self.config_id, action=self.action_name,
-                server_ids=self.server_ids, input_values=input_values,
-                timeout_minutes=self.timeout_minutes, name=self.name, operation=operation)
+            made = deploy.start(clients.heat, clients.find_transport, request, operation)
         except InputError as refused:
             return actions.Result(error=str(refused.message))
         return {'deployment_ids': [run.id for run in made.created],

@@ -6,6 +6,8 @@ triggers made for the old one keep running what they were made for.
 
 from importlib import resources
 
+from heat_deploy_runner.run_request import RunRequest
+
 ROLLING = 'heat_deploy.rolling_v1'
 
 
@@ -34,15 +36,5 @@ def schedule_input(record, name, owner):
     """The rolling workflow's input for a firing of the schedule ``name`` whose record (as
     the dashboard's Schedules keep it in a Mistral environment) is ``record``, acting for
     ``owner``: leaving out servers still running an earlier run."""
-    made = {
-        'config_id': record['component_id'], 'name': record['run_name'],
-        'action_name': record['action'], 'server_ids': record['server_ids'],
-        'started_by': owner, 'input_values': record.get('input_values') or {},
-        'transport': record['transport'], 'timeout_minutes': record['timeout_minutes'],
-        'batch_size': record.get('batch_size') or 0,
-        'max_failures': record.get('max_failures') or 0, 'skip_busy': True, 'schedule': name,
-    }
-    # Only with secrets: a workflow copy made before secret_ref would refuse the input.
-    if record.get('secret_ref'):
-        made['secret_ref'] = record['secret_ref']
-    return made
+    return dict(RunRequest.from_record(record).workflow_input(owner, record.get('secret_ref')),
+                skip_busy=True, schedule=name)

@@ -10,9 +10,10 @@ from heat_deploy_runner.cancel import cancel_reason
 from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner.cancel import late_result
 from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner.trigger import trigger
 
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, 0, 999999,
@@ -26,8 +27,9 @@ def find(swift, zaqar):
 
 def _started(heat, swift, transport='TEMP_URL_SIGNAL', zaqar=None):
     source_id = heat.add_config(name='mysql', outputs=[{'name': 'size'}])
-    result = trigger(heat, transport_for(transport, swift=swift, zaqar=zaqar),
-                     config_id=source_id, action='BACKUP', server_ids=['s1'])
+    result = start(
+        heat, functools.partial(transport_for, swift=swift, zaqar=zaqar), RunRequest(
+            config_id=source_id, action='BACKUP', server_ids=['s1'], transport=transport))
     return result.created[0]
 
 

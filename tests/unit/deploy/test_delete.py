@@ -6,9 +6,10 @@ from swiftclient.exceptions import ClientException
 
 from heat_deploy_runner.delete import delete
 from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner.trigger import trigger
 from heat_deploy_runner import zaqar as zaqar_mod
 
 
@@ -23,8 +24,9 @@ def find(swift):
 
 
 def _started(heat, swift, source_id, transport='TEMP_URL_SIGNAL'):
-    result = trigger(heat, transport_for(transport, swift=swift),
-                     config_id=source_id, action='BACKUP', server_ids=['s1'])
+    result = start(
+        heat, functools.partial(transport_for, swift=swift), RunRequest(
+            config_id=source_id, action='BACKUP', server_ids=['s1'], transport=transport))
     deployment = result.created[0]
     values = derived_input_values(heat.configs[deployment.config_id])
     return deployment, values
@@ -108,8 +110,10 @@ def test_failing_to_delete_the_deployment_keeps_everything(
 def test_a_zaqar_run_deleted_while_its_server_may_report_has_its_queue_noted(
         heat, zaqar, source_id, finished, noted):
     find_zaqar = functools.partial(transport_for, zaqar=zaqar)
-    [run] = trigger(heat, find_zaqar('ZAQAR_SIGNED_URL_SIGNAL'), config_id=source_id,
-                    action='BACKUP', server_ids=['s1']).created
+    [run] = start(
+        heat, find_zaqar, RunRequest(
+            config_id=source_id, action='BACKUP', server_ids=['s1'],
+            transport='ZAQAR_SIGNED_URL_SIGNAL')).created
     queue = derived_input_values(heat.configs[run.config_id])['deploy_zaqar_queue']
     if finished:
         heat.software_deployments.update(run.id, status='COMPLETE')

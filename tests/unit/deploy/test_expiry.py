@@ -8,9 +8,10 @@ from heat_deploy_runner.expiry import deadline
 from heat_deploy_runner.expiry import expire
 from heat_deploy_runner.expiry import is_overdue
 from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner.trigger import trigger
 
 UTC = datetime.timezone.utc
 MINUTE = datetime.timedelta(minutes=1)
@@ -23,9 +24,10 @@ def is_timed_out(run):
 def _started(heat, swift, zaqar, transport='TEMP_URL_SIGNAL', timeout=30):
     source_id = heat.add_config(name='mysql', outputs=[{'name': 'size'}])
     before = datetime.datetime.now(UTC).replace(microsecond=0)
-    result = trigger(heat, transport_for(transport, swift=swift, zaqar=zaqar),
-                     config_id=source_id, action='BACKUP', server_ids=['s1'],
-                     timeout_minutes=timeout)
+    result = start(
+        heat, functools.partial(transport_for, swift=swift, zaqar=zaqar), RunRequest(
+            config_id=source_id, action='BACKUP', server_ids=['s1'], timeout_minutes=timeout,
+            transport=transport))
     return result.created[0], result.created[0].config, before
 
 

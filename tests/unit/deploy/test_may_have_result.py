@@ -4,15 +4,17 @@ import functools
 
 from heat_deploy_runner.derived import derived_input_values
 from heat_deploy_runner.results import may_have_result
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner.trigger import trigger
 
 
 def _run_config(heat, transport):
     source_id = heat.add_config(name='mysql')
-    [run] = trigger(heat, transport, config_id=source_id, action='BACKUP',
-                    server_ids=['s1']).created
+    [run] = start(heat, lambda name: transport, RunRequest(
+        config_id=source_id, action='BACKUP', server_ids=['s1'],
+        transport=transport.name)).created
     return heat.configs[run.config_id]
 
 

@@ -76,8 +76,8 @@ def test_a_firing_with_every_server_busy_says_so(cloud, context, heat, component
 
 def test_trigger_makes_the_batch_runs_carrying_the_execution_as_operation(
         cloud, context, heat, component):
-    made = actions.TriggerAction(component, 'BACKUP', ['s1', 's2'], 'alice',
-                                 '2026-11-24T10:00:00Z', name='mysql').run(context)
+    made = actions.StartAction(component, 'BACKUP', ['s1', 's2'], 'alice',
+                               '2026-11-24T10:00:00Z', name='mysql').run(context)
     assert made['failed_to_start'] == []
     runs = [heat.software_deployments.get(run_id) for run_id in made['deployment_ids']]
     assert [run.server_id for run in runs] == ['s1', 's2']
@@ -89,17 +89,17 @@ def test_trigger_makes_the_batch_runs_carrying_the_execution_as_operation(
 def test_trigger_reads_the_secret_inputs_from_the_store_mistral_never_holds(
         cloud, context, heat, swift, component):
     secret_store.put(swift, 'hdd-1', {'db_password': 'hunter2'})
-    made = actions.TriggerAction(component, 'BACKUP', ['s1'], 'alice', '2026-11-24T10:00:00Z',
-                                 input_values={'backup_dir': 'b'},
-                                 secret_ref='hdd-1').run(context)
+    made = actions.StartAction(component, 'BACKUP', ['s1'], 'alice', '2026-11-24T10:00:00Z',
+                               input_values={'backup_dir': 'b'},
+                               secret_ref='hdd-1').run(context)
     [run] = [heat.software_deployments.get(run_id) for run_id in made['deployment_ids']]
     given = {each['name']: each.get('value') for each in heat.configs[run.config_id]['inputs']}
     assert (given['db_password'], given['backup_dir']) == ('hunter2', 'b')
 
 
 def test_trigger_with_its_secrets_gone_starts_nothing(cloud, context, heat, swift, component):
-    refused = actions.TriggerAction(component, 'BACKUP', ['s1'], 'alice',
-                                    '2026-11-24T10:00:00Z', secret_ref='hdd-1').run(context)
+    refused = actions.StartAction(component, 'BACKUP', ['s1'], 'alice',
+                                  '2026-11-24T10:00:00Z', secret_ref='hdd-1').run(context)
     assert isinstance(refused, mistral_actions.Result)
     assert 'heat-deploy-secrets/hdd-1' in refused.error
     assert heat.deployments == {}
@@ -107,8 +107,8 @@ def test_trigger_with_its_secrets_gone_starts_nothing(cloud, context, heat, swif
 
 def test_trigger_refuses_bad_input_as_an_action_error_and_makes_nothing(
         cloud, context, heat, component):
-    refused = actions.TriggerAction(component, ' ', ['s1'], 'alice',
-                                    '2026-11-24T10:00:00Z').run(context)
+    refused = actions.StartAction(component, ' ', ['s1'], 'alice',
+                                  '2026-11-24T10:00:00Z').run(context)
     assert isinstance(refused, mistral_actions.Result)
     assert refused.error == 'Choose an action to run.'
     assert heat.deployments == {}
@@ -117,8 +117,8 @@ def test_trigger_refuses_bad_input_as_an_action_error_and_makes_nothing(
 def test_a_server_that_could_not_start_is_counted_not_raised(cloud, context, heat, component):
     heat.fail('software_deployments.create', RuntimeError('boom'),
               when=lambda **kwargs: kwargs['server_id'] == 's2')
-    made = actions.TriggerAction(component, 'BACKUP', ['s1', 's2'], 'alice',
-                                 '2026-11-24T10:00:00Z').run(context)
+    made = actions.StartAction(component, 'BACKUP', ['s1', 's2'], 'alice',
+                               '2026-11-24T10:00:00Z').run(context)
     assert len(made['deployment_ids']) == 1
     assert made['failed_to_start'] == [[
         's2', 'Could not start BACKUP on server s2: its deployment could not be created.']]
@@ -142,8 +142,8 @@ def test_wait_gives_the_workflow_back_control_while_runs_go_on(
 
 
 def test_wait_sees_a_result_the_server_sent_while_it_waited(cloud, context, heat, component):
-    made = actions.TriggerAction(component, 'BACKUP', ['s1'], 'alice',
-                                 '2026-11-24T10:00:00Z').run(context)
+    made = actions.StartAction(component, 'BACKUP', ['s1'], 'alice',
+                               '2026-11-24T10:00:00Z').run(context)
     [run_id] = made['deployment_ids']
     polls = []
     read = heat.software_deployments.get

@@ -10,8 +10,9 @@ from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.operations import operation_of
 from heat_deploy_runner.operations import operation_of_run
 from heat_deploy_runner.run import Run
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner.trigger import trigger
 
 SOURCE = {'name': 'mysql', 'group': 'script', 'config': 'true', 'inputs': [],
           'options': {'enable_hiera': True}}
@@ -64,8 +65,10 @@ def test_an_operation_kept_before_its_source_was_has_none():
 def test_every_run_of_one_trigger_carries_the_same_operation(heat):
     source_id = heat.add_config(**SOURCE)
 
-    result = trigger(heat, transport_for('NO_SIGNAL'), config_id=source_id, action='BACKUP',
-                     server_ids=['s1', 's2'], operation=OPERATION)
+    result = start(
+        heat, transport_for, RunRequest(
+            config_id=source_id, action='BACKUP', server_ids=['s1', 's2'], transport='NO_SIGNAL'),
+        operation=OPERATION)
 
     assert [operation_of(run.config) for run in result.created] == [OPERATION, OPERATION]
 
@@ -73,8 +76,10 @@ def test_every_run_of_one_trigger_carries_the_same_operation(heat):
 def test_each_runs_deployment_carries_its_operation_so_a_listing_tells_it(heat):
     source_id = heat.add_config(**SOURCE)
 
-    result = trigger(heat, transport_for('NO_SIGNAL'), config_id=source_id, action='BACKUP',
-                     server_ids=['s1', 's2'], operation=OPERATION)
+    result = start(
+        heat, transport_for, RunRequest(
+            config_id=source_id, action='BACKUP', server_ids=['s1', 's2'], transport='NO_SIGNAL'),
+        operation=OPERATION)
 
     assert [operation_of_run(heat.software_deployments.get(d.id))
             for d in result.created] == [OPERATION, OPERATION]

@@ -12,8 +12,9 @@ from heat_deploy_runner.cancel import late_result
 from heat_deploy_runner.derived import derived_input_values
 from heat_deploy_runner.results import collect
 from heat_deploy_runner.results import outcome
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner.trigger import trigger
 
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, 0)
@@ -139,8 +140,8 @@ def find(zaqar):
 
 def _started(heat, transport):
     source_id = heat.add_config(name='mysql', outputs=OUTPUTS)
-    result = trigger(heat, transport, config_id=source_id, action='BACKUP',
-                     server_ids=['s1'])
+    result = start(heat, lambda name: transport, RunRequest(
+        config_id=source_id, action='BACKUP', server_ids=['s1'], transport=transport.name))
     return result.created[0]
 
 

@@ -1,3 +1,4 @@
+import functools
 import logging
 
 from heatclient import exc as heat_exc
@@ -6,9 +7,10 @@ from swiftclient.exceptions import ClientException
 
 from heat_deploy_runner.derived import derived_input_values
 from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner.trigger import trigger
 
 
 SECRET = 'a secret only the log may see'
@@ -30,8 +32,9 @@ def _derived(heat, source_id):
 
 
 def _run(heat, transport, source_id, servers=('s1', 's2'), **kwargs):
-    return trigger(heat, transport, config_id=source_id, action='BACKUP',
-                   server_ids=servers, **kwargs)
+    return start(heat, lambda name: transport, RunRequest(
+        config_id=source_id, action='BACKUP', server_ids=servers, transport=transport.name,
+        **kwargs))
 
 
 def test_two_servers_get_two_runs(heat, swift, source_id):
@@ -183,8 +186,9 @@ def test_bad_arguments_call_nothing(heat, swift, source_id, kwargs):
                      server_ids=['s1'])
     arguments.update(kwargs)
     with pytest.raises(InputError):
-        trigger(heat, transport_for('TEMP_URL_SIGNAL', swift=swift),
-                **arguments)
+        start(
+            heat, functools.partial(transport_for, swift=swift), RunRequest(
+                **arguments, transport='TEMP_URL_SIGNAL'))
     assert heat.calls == []
     assert swift.calls == []
 
@@ -204,6 +208,7 @@ def test_a_missing_source_config_raises_heatclients_error(heat, swift):
 
 
 def test_the_action_is_trimmed(heat, source_id):
-    result = trigger(heat, transport_for('NO_SIGNAL'), config_id=source_id,
-                     action=' BACKUP\n', server_ids=['s1'])
+    result = start(
+        heat, transport_for, RunRequest(
+            config_id=source_id, action=' BACKUP\n', server_ids=['s1'], transport='NO_SIGNAL'))
     assert result.created[0].action == 'BACKUP'

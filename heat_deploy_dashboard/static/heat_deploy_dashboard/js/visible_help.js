@@ -5,7 +5,7 @@
 (function () {
   'use strict';
 
-  var FORMS = '#trigger_action_modal, #deploy_config_modal, #create_config_modal';
+  var FORMS = '#run_action_modal, #deploy_config_modal, #create_config_modal';
 
   function showHelp(root) {
     $(root).find(FORMS).addBack(FORMS).find('.form-group .help-icon').each(function (n) {

@@ -1,4 +1,5 @@
-"""Run an action of a software config on servers, one deployment each.
+"""Start a run request (run_request.RunRequest): the action of a software config on servers,
+one deployment each.
 
 Per server, the CLI's steps (see derived.py) with the transport's signal
 target: prepare the signal target, create the derived config, create the
@@ -6,7 +7,7 @@ deployment. A server whose steps fail is rolled back and reported; the
 other servers go ahead, so one broken server does not block the rest.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from dataclasses import field
 import logging
@@ -19,11 +20,10 @@ from heat_deploy_runner.messages import Message
 from heat_deploy_runner.operations import as_input_values
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.run import Run
+from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.signals import SignalTransport
 
 LOG = logging.getLogger(__name__)
-
-DEFAULT_TIMEOUT_MINUTES = 60
 
 NO_ACTION = gettext_noop('Choose an action to run.')
 NO_SERVERS = gettext_noop('Choose at least one server.')
@@ -42,7 +42,7 @@ DEPLOYMENT_FAILED = gettext_noop(
 
 
 @dataclass
-class TriggerResult:
+class Started:
     """``created``: the new runs (Run, each with its derived config), in
     server order. ``failures``: (server_id, Message) for each server left out.
     ``operation``: the operation the runs carry, if one was given."""
@@ -82,41 +82,41 @@ def derived_name(name: str, action: str) -> str:
     return f'{name}-{action}'
 
 
-def trigger(heat, transport: SignalTransport, *, config_id: str,
-            action: str, server_ids: Iterable[str],
-            input_values: Mapping[str, object] | None = None,
-            timeout_minutes: int = DEFAULT_TIMEOUT_MINUTES,
-            name: str | None = None,
-            operation: Operation | None = None) -> TriggerResult:
-    """Run ``action`` of config ``config_id`` on every server.
+def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRequest,
+          operation: Operation | None = None, source: dict | None = None) -> Started:
+    """Run the request's action of its config on every server of it.
 
-    Raises InputError, before anything is created, for a blank action, no
-    servers, a bad timeout or an override that does not fit its input's
-    type; the only call made before that check is reading the source
-    config, whose input types it needs. Errors reading the source config
-    come from heatclient unchanged. The derived configs are named
-    "<name or source name>-<action>", and carry ``operation``, shared by
-    every run of this call (see operations).
+    ``find_transport`` maps the request's transport name to a transport on the caller's
+    clients (transports.transport_for). ``source``: the request's config, as a dict, when
+    the caller has it already; else it is read. Raises InputError, before anything is
+    created, for a blank action, no servers, a bad timeout, an unavailable transport or an
+    override that does not fit its input's type; the only call made before that check is
+    reading the source config, whose input types it needs. Errors reading the source config
+    come from heatclient unchanged. The derived configs are named "<name or source
+    name>-<action>", and carry ``operation``, shared by every run of this call (see
+    operations).
     """
-    action = (action or '').strip()
+    action = (request.action or '').strip()
     if not action:
         raise InputError(Message(NO_ACTION))
-    servers = _checked_servers(server_ids)
-    _check_timeout(timeout_minutes)
+    servers = _checked_servers(request.server_ids)
+    _check_timeout(request.timeout_minutes)
+    transport = find_transport(request.transport)
 
     # Configs are immutable, so one read serves every server.
-    source = derived.as_dict(heat.software_configs.get(config_id))
-    values = coerce_input_values(source.get('inputs') or [],
-                                 input_values or {})
-    run_name = derived_name(name or source.get('name') or config_id, action)
+    if source is None:
+        source = derived.as_dict(heat.software_configs.get(request.config_id))
+    # Values a form coerced already come through unchanged.
+    values = coerce_input_values(source.get('inputs') or [], request.input_values)
+    run_name = derived_name(request.name or source.get('name') or request.config_id, action)
 
-    result = TriggerResult(operation=operation)
+    result = Started(operation=operation)
     for server_id in servers:
         try:
-            deployment, config = _trigger_one(
+            deployment, config = _start_one(
                 heat, transport, source, run_name=run_name, action=action,
                 server_id=server_id, values=values,
-                timeout_minutes=timeout_minutes,
+                timeout_minutes=request.timeout_minutes,
                 operation=operation)
         except _ServerFailed as failure:
             result.failures.append((server_id, failure.message))
@@ -126,10 +126,10 @@ def trigger(heat, transport: SignalTransport, *, config_id: str,
     return result
 
 
-def _trigger_one(heat, transport: SignalTransport, source: dict, *,
-                 run_name: str, action: str, server_id: str,
-                 values: dict, timeout_minutes: int,
-                 operation: Operation | None):
+def _start_one(heat, transport: SignalTransport, source: dict, *,
+               run_name: str, action: str, server_id: str,
+               values: dict, timeout_minutes: int,
+               operation: Operation | None):
     undo: list[tuple[str, Callable[[], object]]] = []
     failed_step = SIGNAL_FAILED
     try:
@@ -153,7 +153,7 @@ def _trigger_one(heat, transport: SignalTransport, source: dict, *,
             status=status, status_reason=reason, input_values=as_input_values(operation))
         return deployment, config
     except Exception:
-        LOG.exception('Triggering %s on server %s failed', action, server_id)
+        LOG.exception('Starting %s on server %s failed', action, server_id)
         _undo(undo, server_id)
         raise _ServerFailed(Message(
             failed_step, {'action': action, 'server_id': server_id}))

@@ -1,0 +1,61 @@
+"""What to run where, with what: one submit of Run Action or Deploy, a run in batches, a
+schedule's firing, under one set of names from the form to the server.
+
+Two shapes of it are kept outside this package, released and stored in Mistral, so their
+names stay as they were: the rolling workflow's input (workflows/rolling_v1.yaml, which a
+schedule's cron trigger names) and a schedule's record (a Mistral environment). Both are
+read and written here only.
+"""
+
+import dataclasses
+
+DEFAULT_TIMEOUT_MINUTES = 60
+DEFAULT_TRANSPORT = 'TEMP_URL_SIGNAL'
+
+
+@dataclasses.dataclass(frozen=True)
+class RunRequest:
+    # The config the runs derive from: a component's, or a config deployed as it is.
+    config_id: str
+    action: str
+    server_ids: tuple[str, ...] = ()
+    # As the inputs' types take them (inputs.coerce_input_values); secrets included, until a
+    # run in batches or a schedule keeps them in Object Storage (secret_store).
+    input_values: dict = dataclasses.field(default_factory=dict)
+    transport: str = DEFAULT_TRANSPORT
+    timeout_minutes: int = DEFAULT_TIMEOUT_MINUTES
+    # What the runs are named after ("<name>-<action>"); the config's own name when None.
+    name: str | None = None
+    # In batches of this many servers, on Mistral (0: all at once, here).
+    batch_size: int = 0
+    max_failures: int = 0
+
+    def workflow_input(self, started_by: str, secret_ref: str | None = None) -> dict:
+        """The rolling workflow's input for this request, started for ``started_by``, with
+        the secret inputs kept at ``secret_ref`` (secret_store) left out of the values."""
+        made = {'config_id': self.config_id, 'name': self.name, 'action_name': self.action,
+                'server_ids': list(self.server_ids), 'started_by': started_by,
+                'input_values': dict(self.input_values), 'transport': self.transport,
+                'timeout_minutes': self.timeout_minutes, 'batch_size': self.batch_size,
+                'max_failures': self.max_failures}
+        # Only with secrets: a workflow copy made before secret_ref would refuse the input.
+        if secret_ref:
+            made['secret_ref'] = secret_ref
+        return made
+
+    def record(self) -> dict:
+        """The request as a schedule's record keeps it (see from_record)."""
+        return {'component_id': self.config_id, 'run_name': self.name, 'action': self.action,
+                'server_ids': list(self.server_ids), 'input_values': dict(self.input_values),
+                'transport': self.transport, 'timeout_minutes': self.timeout_minutes,
+                'batch_size': self.batch_size, 'max_failures': self.max_failures}
+
+    @classmethod
+    def from_record(cls, record: dict) -> 'RunRequest':
+        """The request a schedule's record keeps (record)."""
+        return cls(config_id=record['component_id'], action=record['action'],
+                   server_ids=tuple(record['server_ids']),
+                   input_values=dict(record.get('input_values') or {}),
+                   transport=record['transport'], timeout_minutes=record['timeout_minutes'],
+                   name=record.get('run_name'), batch_size=record.get('batch_size') or 0,
+                   max_failures=record.get('max_failures') or 0)

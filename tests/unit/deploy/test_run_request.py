@@ -1,0 +1,55 @@
+"""One run request, from the form to the server: its two released shapes kept in Mistral (the
+rolling workflow's input, a schedule's record) are written and read in one place."""
+
+import inspect
+
+import yaml
+
+from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner import workflows
+
+REQUEST = RunRequest(config_id='component-1', action='BACKUP', server_ids=('s1', 's2'),
+                     input_values={'retention_days': 3, 'tables': ['users']},
+                     transport='ZAQAR_SIGNED_URL_SIGNAL', timeout_minutes=15, name='mysql',
+                     batch_size=1, max_failures=1)
+
+
+def _declared_inputs():
+    workflow = yaml.safe_load(workflows.definition(workflows.ROLLING))[workflows.ROLLING]
+    return {next(iter(each)) if isinstance(each, dict) else each for each in workflow['input']}
+
+
+def test_the_workflow_input_names_only_what_the_released_workflow_declares():
+    made = REQUEST.workflow_input('alice', secret_ref='hdd-1')
+
+    assert set(made) <= _declared_inputs()
+    assert (made['action_name'], made['server_ids'], made['started_by']) == (
+        'BACKUP', ['s1', 's2'], 'alice')
+    assert 'secret_ref' not in REQUEST.workflow_input('alice')
+
+
+def test_the_start_action_takes_the_workflow_input_back_as_the_same_request():
+    made = REQUEST.workflow_input('alice')
+    taken = {name: made[name] for name in inspect.signature(actions.StartAction).parameters
+             if name in made}
+
+    action = actions.StartAction(started_at='2026-11-26T08:00:00Z', **taken)
+
+    assert action.request == RunRequest(**{**vars(REQUEST), 'batch_size': 0,
+                                           'max_failures': 0})
+
+
+def test_a_schedules_record_gives_back_the_request_it_keeps():
+    assert RunRequest.from_record(REQUEST.record()) == REQUEST
+
+
+def test_a_schedules_firing_is_its_request_for_its_owner_leaving_busy_servers_out():
+    record = dict(REQUEST.record(), component_name='demo-mysql-x', pattern='0 2 * * *',
+                  owner='bob', paused=False, secret_ref='hdd-2', secret_names=['db_password'])
+
+    made = workflows.schedule_input(record, 'hdd-2', 'bob')
+
+    assert made == dict(REQUEST.workflow_input('bob', 'hdd-2'), skip_busy=True,
+                        schedule='hdd-2')
+    assert set(made) <= _declared_inputs()
