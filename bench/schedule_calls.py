@@ -155,7 +155,7 @@ def _three_lists(mistral_api, count):
     for listing in (mistral_api.environments.list, mistral_api.cron_triggers.list):
         listing(limit=1000, sort_keys='name', sort_dirs='asc', name='gt:' + PREFIX)
     mistral_api.executions.list(
-        workflow_name=workflows.ROLLING, sort_keys='created_at', sort_dirs='desc',
+        workflow_name=workflows.ROLLING_WORKFLOW, sort_keys='created_at', sort_dirs='desc',
         limit=min(1000, 20 + 2 * count), include_output=True)
 
 

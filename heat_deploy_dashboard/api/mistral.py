@@ -75,7 +75,7 @@ def execution_get(request, execution_id):
             return None
         raise
     if (found.project_id != request.user.project_id
-            or found.workflow_name != workflows.ROLLING):
+            or found.workflow_name != workflows.ROLLING_WORKFLOW):
         return None
     return Execution(found)
 
@@ -173,7 +173,7 @@ def cron_trigger_delete(request, name):
 def rolling_runs_list(request, limit):
     """The project's latest rolling runs, newest first."""
     found = mistralclient(request).executions.list(
-        workflow_name=workflows.ROLLING, sort_keys='created_at', sort_dirs='desc', limit=limit,
-        include_output=True)
+        workflow_name=workflows.ROLLING_WORKFLOW, sort_keys='created_at', sort_dirs='desc',
+        limit=limit, include_output=True)
     return [Execution(each) for each in found
             if each.project_id == request.user.project_id]

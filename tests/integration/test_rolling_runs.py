@@ -26,7 +26,7 @@ def rolling(mistral, session):
     made = workflows.ensure(mistral, session.get_project_id())
     # A second call finds it and makes nothing.
     assert workflows.ensure(mistral, session.get_project_id()) == made
-    assert [w.id for w in mistral.workflows.list(name=workflows.ROLLING)] == [made]
+    assert [w.id for w in mistral.workflows.list(name=workflows.ROLLING_WORKFLOW)] == [made]
     return made
 
 

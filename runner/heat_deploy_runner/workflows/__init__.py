@@ -8,7 +8,7 @@ from importlib import resources
 
 from heat_deploy_runner.run_request import RunRequest
 
-ROLLING = 'heat_deploy.rolling_v1'
+ROLLING_WORKFLOW = 'heat_deploy.rolling_v1'
 
 
 def definition(name):
@@ -17,7 +17,7 @@ def definition(name):
     return resources.files(__name__).joinpath(filename).read_text(encoding='utf-8')
 
 
-def ensure(mistral, project_id, name=ROLLING):
+def ensure(mistral, project_id, name=ROLLING_WORKFLOW):
     """The id of the project's own copy of the workflow, made unless it has one
     (python-mistralclient v2).
 

@@ -203,21 +203,21 @@ class _Workflows:
 
     def create(self, definition, scope='private'):
         made = mock.Mock(id=f'made-{len(self.made)}', project_id='mine', scope=scope)
-        made.name = workflows.ROLLING
+        made.name = workflows.ROLLING_WORKFLOW
         self.made.append(definition)
         return [made]
 
 
 def _workflow(workflow_id, project_id):
     found = mock.Mock(id=workflow_id, project_id=project_id)
-    found.name = workflows.ROLLING
+    found.name = workflows.ROLLING_WORKFLOW
     return found
 
 
 def test_the_projects_own_copy_of_the_workflow_is_used_and_made_only_once():
     client = mock.Mock(workflows=_Workflows(_workflow('theirs', 'other-project')))
     assert workflows.ensure(client, 'mine') == 'made-0'
-    assert client.workflows.made == [workflows.definition(workflows.ROLLING)]
+    assert client.workflows.made == [workflows.definition(workflows.ROLLING_WORKFLOW)]
     client.workflows.existing.append(_workflow('made-0', 'mine'))
     assert workflows.ensure(client, 'mine') == 'made-0'
     assert len(client.workflows.made) == 1

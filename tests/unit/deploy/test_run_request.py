@@ -16,7 +16,8 @@ REQUEST = RunRequest(config_id='component-1', action='BACKUP', server_ids=('s1',
 
 
 def _declared_inputs():
-    workflow = yaml.safe_load(workflows.definition(workflows.ROLLING))[workflows.ROLLING]
+    name = workflows.ROLLING_WORKFLOW
+    workflow = yaml.safe_load(workflows.definition(name))[name]
     return {next(iter(each)) if isinstance(each, dict) else each for each in workflow['input']}
 
 
