@@ -44,18 +44,12 @@ def _show(request, deployment_id):
 
 
 def _quiet(request, ids, pool):
-    """The ids of running rows that need no show in Heat this time (see recheck)."""
+    """The ids of running rows that need no show in Heat this time: of those shown running
+    a moment ago, the quiet ones (recheck)."""
     recent = recheck.recently_shown(request, ids)
-    looked = recheck.recently_looked(request, recent)
-    configs = config_cache.get_many(
-        request, {config_id for each, config_id in recent.items() if each not in looked})
-    candidates = [each for each, config_id in recent.items()
-                  if each not in looked and config_id in configs]
-    looks = pool.map(
-        lambda each: api.deploy.may_have_result(request, configs[recent[each]]), candidates)
-    nothing_yet = {each for each, may_have in zip(candidates, looks) if not may_have}
-    recheck.remember_looked(request, nothing_yet)
-    return looked | nothing_yet
+    configs = config_cache.get_many(request, set(recent.values()))
+    return recheck.quiet(request, {each: configs[config_id] for each, config_id in recent.items()
+                                   if config_id in configs}, pool.map)
 
 
 def _shown(deployment):

@@ -14,9 +14,12 @@ HEADs a second, most of two cores, and the one more user's page waited behind th
 page polls every 1.5 s, so it never reuses its own look: a result is seen as soon as before.
 """
 
+import datetime
 import time
 
+from heat_deploy_dashboard import api
 from heat_deploy_dashboard import spare_cache
+import heat_deploy_runner as deploy
 
 RECHECK_SECONDS = 10
 LOOK_SECONDS = 0.75
@@ -61,6 +64,29 @@ def remember_looked(request, deployment_ids):
     now = time.time()
     spare_cache.set_many({key: now for key in _keys(request, deployment_ids, _LOOKED_KEY)},
                          _LOOK_KEPT_SECONDS)
+
+
+def quiet(request, running, map_=map):
+    """The ids of running runs a Heat show would tell nothing new of, for every page that
+    looks again at running runs (the status poll, a listing read as it is). ``running``:
+    {run id: its derived config}. A run before its deadline whose signal a page of the project
+    looked at a moment ago, or whose signal holds nothing now (a look, with ``map_``: the
+    caller's pool's map, to look at many at once), is quiet; past its deadline, only Heat can
+    record its timeout."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    before_deadline = [each for each, config in running.items()
+                       if _before_its_deadline(config, now)]
+    looked = recently_looked(request, before_deadline)
+    to_look = [each for each in before_deadline if each not in looked]
+    looks = map_(lambda each: api.deploy.may_have_result(request, running[each]), to_look)
+    nothing = {each for each, may_have in zip(to_look, looks) if not may_have}
+    remember_looked(request, nothing)
+    return looked | nothing
+
+
+def _before_its_deadline(config, now):
+    deadline = deploy.deadline(config)
+    return deadline is None or now < deadline
 
 
 def forget(request, deployment_id):

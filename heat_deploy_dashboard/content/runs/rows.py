@@ -52,49 +52,38 @@ def refreshed(request, run, write):
     return with_result_applied(request, run) if write else as_it_reads(run)
 
 
-def _as_it_is(request, run, looked):
-    """(the listed running run, with its derived config, as it is now, None once gone;
-    whether a look at its signal just found nothing). Heat's listing is its database as it
-    was: a TempURL result is read only when the run is shown, and nothing else times a run
-    out (a Zaqar result waits for the status poll, which claims it). A run not past its
-    deadline whose signal a page of the project looked at a moment ago (``looked``, see
-    recheck), or whose signal holds nothing now, is as listed."""
-    if run.config is None:
-        return run, False
+def _shown(request, run):
+    """The listed running run (with its derived config) as Heat shows it now, as a page that
+    changes nothing reads it; None once gone. Heat's listing is its database as it was: a
+    TempURL result is read only when the run is shown, and nothing else times a run out (a
+    Zaqar result waits for the status poll, which claims it)."""
     try:
-        if not deploy.is_overdue(run, run.config):
-            if run.id in looked:
-                return run, False
-            if not api.deploy.may_have_result(request, run.config):
-                return run, True
-        shown = api.heat.deployment_get(request, run.id).described(run.config)
+        return refreshed(request, api.heat.deployment_get(request, run.id).described(run.config),
+                         write=False)
     except heat_exc.HTTPNotFound:
-        return None, False
+        return None
     except Exception:
         # The listing is still the best there is; the page must not fail for a look.
         LOG.warning('Could not look again at deployment %s', run.id, exc_info=True)
-        return run, False
-    return refreshed(request, shown, write=False), False
+        return run
 
 
 def as_they_are(request, deployments, configs=None):
-    """The listed deployments, their running ones looked at again (_as_it_is), so that a
-    page without the status poll shows what has happened since (a result arrived while
-    nobody watched, a timeout passed); gone ones are left out. ``configs``: the derived
-    configs by id the caller has read already; a running one not among them stays as listed.
-    The looks are shared with the status poll's (recheck).
+    """The listed runs, their running ones looked at again, so that a page without the
+    status poll shows what has happened since (a result arrived while nobody watched, a
+    timeout passed); gone ones are left out. A quiet run (recheck.quiet) is as listed.
+    ``configs``: the derived configs by id the caller has read already; a running one not
+    among them stays as listed.
     """
     running = [d for d in deployments if d.status == 'IN_PROGRESS'][:MAX_RUNNING]
     if not running:
         return deployments
     if configs is None:
         configs = config_cache.get_many(request, {d.config_id for d in running})
-    looked = recheck.recently_looked(request, [d.id for d in running])
+    running = [d.described(configs[d.config_id]) for d in running if d.config_id in configs]
     with futures.ThreadPoolExecutor(PARALLEL_LOOKS) as pool:
-        found = list(pool.map(
-            lambda d: _as_it_is(request, d.described(configs.get(d.config_id)), looked),
-            running))
-    recheck.remember_looked(request, [d.id for d, (_now, nothing) in zip(running, found)
-                                      if nothing])
-    now = {d.id: each for d, (each, _nothing) in zip(running, found)}
+        quiet = recheck.quiet(request, {run.id: run.config for run in running}, pool.map)
+        to_show = [run for run in running if run.id not in quiet]
+        now = dict(zip([run.id for run in to_show],
+                       pool.map(lambda run: _shown(request, run), to_show)))
     return [each for each in (now.get(d.id, d) for d in deployments) if each is not None]

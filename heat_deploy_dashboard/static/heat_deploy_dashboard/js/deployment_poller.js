@@ -1,15 +1,9 @@
 /* Live status of the running rows of a deployments table: one request per poll for all of
-   them, a visible "last checked" time, and, instead of going silent, what failed and when it
-   retries, or a link to log in again when the session is gone. Stops when nothing runs. */
+   them (hdd.followRuns), a visible "last checked" time, and, instead of going silent, what
+   failed and when it retries, or a link to log in again when the session is gone. Stops when
+   nothing runs. */
 (function () {
   'use strict';
-
-  // A poll starts every POLL_MS (from start to start, so a result that lands while a reply
-  // is on its way waits one interval, not the reply's time plus one), and never less than
-  // MIN_PAUSE_MS after the last reply, so that a slow dashboard is not polled back to back.
-  var POLL_MS = 1500;
-  var MIN_PAUSE_MS = 500;
-  var MAX_RETRY_MS = 15000;
 
   function runningIds($table) {
     return $table.find('tbody tr[data-status="IN_PROGRESS"]').map(function () {
@@ -47,93 +41,66 @@
 
   function start($state) {
     var $table = $('table#' + $state.attr('data-table'));
-    var url = $state.attr('data-url');
-    var retryMs = POLL_MS;
 
     function say(text) {
       $state.text(text).removeClass('text-danger');
     }
 
-    function poll() {
-      var startedAt = Date.now();
-      var ids = runningIds($table);
-      if (!ids.length) {
-        say($state.attr('data-idle-text'));
-        return;
-      }
-      // POSTed: about 100 ids no longer fit in a request line (gunicorn refuses more than
-      // 4094 bytes, Apache 8190). The token is the one Horizon put in the table's form.
-      $.ajax({url: url, type: 'POST', data: {id: ids, table: $state.attr('data-table')},
-              traditional: true, dataType: 'json',
-              headers: {'X-CSRFToken': $table.closest('form')
-                        .find('input[name="csrfmiddlewaretoken"]').val()},
-              timeout: 20000})
-        .done(function (reply) {
-          var dialogOpen = $('#modal_wrapper .modal.in, .modal.in').length > 0;
-          $.each(reply.rows, function (id, html) {
-            var $row = rowOf($table, id);
-            // A row a person is working with stays as it is until the next poll: replacing
-            // it would detach the button an open confirm dialog submits through, close its
-            // action menu, or untick it.
-            if (dialogOpen || $row.find('.btn-group.open').length) {
-              return;
-            }
-            var ticked = $row.find('input.table-row-multi-select').is(':checked');
-            // Rendered and escaped by Django; parsed without running any script in it, and
-            // not compiled by Angular (jQuery inserts it), so {$ $} in it stays text.
-            var $fresh = $($.parseHTML(html, document, false)).filter('tr');
-            $fresh.find('input.table-row-multi-select').prop('checked', ticked);
-            $row.replaceWith($fresh);
-          });
-          $.each(reply.gone, function (i, id) {
-            rowOf($table, id).remove();
-          });
-          $table.trigger('hdd:rows-replaced');
-          var checked = new Date(reply.checked_at).toLocaleTimeString();
-          say($state.attr('data-live-text').replace('%(time)s', checked));
-          retryMs = POLL_MS;
-          setTimeout(poll, Math.max(MIN_PAUSE_MS, POLL_MS - (Date.now() - startedAt)));
-        })
-        .fail(function (xhr) {
-          if (sayFailure($state, xhr, retryMs)) {
-            setTimeout(poll, retryMs);
-            retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+    window.hdd.followRuns({
+      url: $state.attr('data-url'),
+      ids: function () { return runningIds($table); },
+      data: {table: $state.attr('data-table')},
+      // The token Horizon put in the table's form.
+      token: $table.closest('form').find('input[name="csrfmiddlewaretoken"]').val(),
+      idle: function () { say($state.attr('data-idle-text')); },
+      done: function (reply) {
+        var dialogOpen = $('#modal_wrapper .modal.in, .modal.in').length > 0;
+        $.each(reply.rows, function (id, html) {
+          var $row = rowOf($table, id);
+          // A row a person is working with stays as it is until the next poll: replacing
+          // it would detach the button an open confirm dialog submits through, close its
+          // action menu, or untick it.
+          if (dialogOpen || $row.find('.btn-group.open').length) {
+            return;
           }
+          var ticked = $row.find('input.table-row-multi-select').is(':checked');
+          // Rendered and escaped by Django; parsed without running any script in it, and
+          // not compiled by Angular (jQuery inserts it), so {$ $} in it stays text.
+          var $fresh = $($.parseHTML(html, document, false)).filter('tr');
+          $fresh.find('input.table-row-multi-select').prop('checked', ticked);
+          $row.replaceWith($fresh);
         });
-    }
-    poll();
+        $.each(reply.gone, function (i, id) {
+          rowOf($table, id).remove();
+        });
+        $table.trigger('hdd:rows-replaced');
+        var checked = new Date(reply.checked_at).toLocaleTimeString();
+        say($state.attr('data-live-text').replace('%(time)s', checked));
+      },
+      failed: function (xhr, retryMs) { return sayFailure($state, xhr, retryMs); }
+    });
   }
 
   /* A running deployment's own page: poll it alone, and show its result by reloading once
      when the server has reported. */
   function watchDetail($state) {
-    var retryMs = POLL_MS;
-
-    function poll() {
-      var startedAt = Date.now();
-      // POSTed, as the table's poll: a poll may record a result or a timeout in Heat.
-      $.ajax({url: $state.attr('data-url'), type: 'POST', data: {id: $state.attr('data-id')},
-              dataType: 'json', timeout: 20000,
-              headers: {'X-CSRFToken': $('input[name="csrfmiddlewaretoken"]').first().val()}})
-        .done(function (reply) {
-          if (reply.running.indexOf($state.attr('data-id')) < 0) {
-            window.location.reload();
-            return;
-          }
-          var checked = new Date(reply.checked_at).toLocaleTimeString();
-          $state.text($state.attr('data-running-text').replace('%(time)s', checked))
-            .removeClass('text-danger');
-          retryMs = POLL_MS;
-          setTimeout(poll, Math.max(MIN_PAUSE_MS, POLL_MS - (Date.now() - startedAt)));
-        })
-        .fail(function (xhr) {
-          if (sayFailure($state, xhr, retryMs)) {
-            setTimeout(poll, retryMs);
-            retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
-          }
-        });
-    }
-    setTimeout(poll, POLL_MS);
+    var id = $state.attr('data-id');
+    window.hdd.followRuns({
+      url: $state.attr('data-url'),
+      ids: function () { return [id]; },
+      token: $('input[name="csrfmiddlewaretoken"]').first().val(),
+      later: true,
+      done: function (reply) {
+        if (reply.running.indexOf(id) < 0) {
+          window.location.reload();
+          return false;
+        }
+        var checked = new Date(reply.checked_at).toLocaleTimeString();
+        $state.text($state.attr('data-running-text').replace('%(time)s', checked))
+          .removeClass('text-danger');
+      },
+      failed: function (xhr, retryMs) { return sayFailure($state, xhr, retryMs); }
+    });
   }
 
   horizon.addInitFunction(function () {

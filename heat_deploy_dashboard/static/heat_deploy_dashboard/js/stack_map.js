@@ -1,17 +1,13 @@
-/* A components map follows its running nodes live: one POST to the deployments' status poll
-   for all of them, until none runs. A node changes only its status class and words; its link
-   already leads to the run. */
+/* A components map follows its running nodes live (hdd.followRuns): one POST to the
+   deployments' status poll for all of them, until none runs. A node changes only its status
+   class and words; its link already leads to the run. */
 (function () {
   'use strict';
-
-  var POLL_MS = 1500;
-  var MAX_RETRY_MS = 15000;
 
   function start($map) {
     var classes = JSON.parse($map.attr('data-status-classes'));
     var allClasses = $.map(classes, function (css) { return 'hdd-map-' + css; })
       .concat(['hdd-map-none']);
-    var retryMs = POLL_MS;
 
     function nodesOf(id) {
       // Compared as text: an id is never made into a selector.
@@ -40,33 +36,24 @@
       });
     }
 
-    function poll() {
-      var ids = $.unique($map.find('a.hdd-map-node[data-run-id]').map(function () {
-        return this.getAttribute('data-run-id');
-      }).get());
-      if (!ids.length) {
-        return;
-      }
-      $.ajax({url: $map.attr('data-status-url'), type: 'POST', data: {id: ids},
-              traditional: true, dataType: 'json', timeout: 20000,
-              headers: {'X-CSRFToken': $map.find('input[name="csrfmiddlewaretoken"]').val()}})
-        .done(function (reply) {
-          $.each(reply.statuses, show);
-          $.each(reply.gone, function (i, id) {
-            nodesOf(id).removeAttr('data-run-id');
-          });
-          retryMs = POLL_MS;
-          setTimeout(poll, POLL_MS);
-        })
-        .fail(function (xhr) {
-          // A lost session stops the poll; anything else is tried again, more slowly.
-          if (xhr.status !== 401) {
-            setTimeout(poll, retryMs);
-            retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
-          }
+    window.hdd.followRuns({
+      url: $map.attr('data-status-url'),
+      ids: function () {
+        return $.unique($map.find('a.hdd-map-node[data-run-id]').map(function () {
+          return this.getAttribute('data-run-id');
+        }).get());
+      },
+      token: $map.find('input[name="csrfmiddlewaretoken"]').val(),
+      later: true,
+      done: function (reply) {
+        $.each(reply.statuses, show);
+        $.each(reply.gone, function (i, id) {
+          nodesOf(id).removeAttr('data-run-id');
         });
-    }
-    setTimeout(poll, POLL_MS);
+      },
+      // A lost session stops the poll; anything else is tried again, more slowly.
+      failed: function (xhr) { return xhr.status !== 401; }
+    });
   }
 
   horizon.addInitFunction(function () {
