@@ -29,7 +29,6 @@ from heat_deploy_runner.inputs import coerce_input_values
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.operations import Operation
-from heat_deploy_runner.operations import operation_of
 from heat_deploy_runner.operations import operation_of_run
 from heat_deploy_runner.operations import ROLLING
 from heat_deploy_runner.results import collect
@@ -46,6 +45,6 @@ __all__ = [
     'InputError', 'Message', 'Operation', 'ROLLING', 'Run', 'RunRequest', 'Started',
     'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES', 'as_timed_out', 'build_derived_config', 'cancel',
     'coerce_input_values', 'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
-    'is_cancelled', 'is_overdue', 'late_result', 'may_have_result', 'operation_of',
+    'is_cancelled', 'is_overdue', 'late_result', 'may_have_result',
     'operation_of_run', 'settle', 'start', 'transport_for',
 ]

@@ -1,14 +1,15 @@
 """An operation: one submit of Run Action or Deploy, on one server or many.
 
-Each run an operation starts carries it in its derived config's options: that config is the
-run's own record in Heat, never changed afterwards, seen by every Horizon host and kept across
-restarts; no other store is needed. Its deployment carries a copy in its input values, which
-Heat keeps without acting on them (as it does a stack deployment's) and lists with every
-deployment: a page finds an operation's runs among thousands without reading their configs.
+Each run an operation starts carries it in its deployment's input values, which Heat keeps
+without acting on them (as it does a stack deployment's), never changes afterwards, and lists
+with every deployment: seen by every Horizon host and kept across restarts, no other store is
+needed, and a page finds an operation's runs among thousands without reading their configs.
+Its derived config's options keep a copy, for whoever reads the config itself
+(`openstack software config show`).
 
 What is kept: the operation's id, shared by its runs, who started it and when, the config
-its runs derive from (a component's, or a config deployed from the Configs panel; operations
-started before it was kept have none), and what ran it when not the dashboard itself
+its runs derive from (a component's, or a config deployed from the Configs panel), and what
+ran it when not the dashboard itself
 (``ROLLING``: a rolling run, the Mistral execution of that id). Runs made outside the
 dashboard (the CLI, stacks) have no operation.
 """
@@ -48,24 +49,16 @@ class Operation:
         return kept
 
 
-def operation_of(config) -> Operation | None:
-    """The operation that started the run of this derived config, or None."""
-    options = derived.as_dict(config).get('options')
-    return _kept(options.get(derived.OPERATION_OPTION) if isinstance(options, dict) else None)
-
-
 def as_input_values(operation: Operation | None) -> dict:
     """The deployment's input values that carry its operation (see operation_of_run)."""
     return {derived.OPERATION_OPTION: operation.as_option()} if operation else {}
 
 
-def operation_of_run(run, config=None) -> Operation | None:
-    """The operation that started this run (a Run): from its deployment's input values,
-    which Heat lists with every deployment, else (a run started before they carried it)
-    from its derived config, if given."""
+def operation_of_run(run) -> Operation | None:
+    """The operation that started this run (a Run, or heatclient's deployment), None for a
+    run made outside the dashboard."""
     values = run.input_values
-    kept = _kept(values.get(derived.OPERATION_OPTION) if isinstance(values, dict) else None)
-    return kept or (operation_of(config) if config else None)
+    return _kept(values.get(derived.OPERATION_OPTION) if isinstance(values, dict) else None)
 
 
 def _kept(kept) -> Operation | None:

@@ -67,7 +67,7 @@ class Run:
 
     @functools.cached_property
     def operation(self) -> operations.Operation | None:
-        return operations.operation_of_run(self, self.config)
+        return operations.operation_of_run(self)
 
     @functools.cached_property
     def deadline(self):

@@ -33,15 +33,11 @@ class RunRequest:
     def workflow_input(self, started_by: str, secret_ref: str | None = None) -> dict:
         """The rolling workflow's input for this request, started for ``started_by``, with
         the secret inputs kept at ``secret_ref`` (secret_store) left out of the values."""
-        made = {'config_id': self.config_id, 'name': self.name, 'action_name': self.action,
+        return {'config_id': self.config_id, 'name': self.name, 'action_name': self.action,
                 'server_ids': list(self.server_ids), 'started_by': started_by,
                 'input_values': dict(self.input_values), 'transport': self.transport,
                 'timeout_minutes': self.timeout_minutes, 'batch_size': self.batch_size,
-                'max_failures': self.max_failures}
-        # Only with secrets: a workflow copy made before secret_ref would refuse the input.
-        if secret_ref:
-            made['secret_ref'] = secret_ref
-        return made
+                'max_failures': self.max_failures, 'secret_ref': secret_ref}
 
     def record(self) -> dict:
         """The request as a schedule's record keeps it (see from_record)."""

@@ -5,6 +5,7 @@ from heatclient.v1 import software_configs
 
 import heat_deploy_runner as deploy
 from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner import operations
 from tests.unit import test_data
 
 RUN_IDS = [f'00000000-0000-4000-8000-00000000000{n}' for n in range(5)]
@@ -33,5 +34,6 @@ def runs(statuses=('COMPLETE', 'IN_PROGRESS', 'FAILED', 'COMPLETE', 'COMPLETE'))
     """A run per status, run-00N's config config-00N: runs 1 to 3 are the operation's."""
     return [test_data.deployment(dict(
         test_data.DEPLOYMENTS[0], id=RUN_IDS[n], config_id=f'config-{n:03d}',
-        server_id=f'server-{n}', status=status,
-        creation_time=f'2025-03-01T00:{n:02d}:00Z')) for n, status in enumerate(statuses)]
+        server_id=f'server-{n}', status=status, creation_time=f'2025-03-01T00:{n:02d}:00Z',
+        input_values=operations.as_input_values(OPERATION if 1 <= n <= 3 else None)))
+        for n, status in enumerate(statuses)]

@@ -61,7 +61,7 @@ class ApiDeployTests(helpers.TestCase):
         self.assertEqual(2, len(self.swift.containers))
         self.mock_swift_connection.assert_called_once_with(self.request)
         # One operation for the submit, shared by its runs, started by the user.
-        operations = {deploy.operation_of(c) for c in derived}
+        operations = {run.operation for run in result.created}
         self.assertEqual(1, len(operations))
         self.assertEqual(self.request.user.username, operations.pop().started_by)
 

@@ -165,6 +165,9 @@ class ComponentOperationsTests(ComponentsTestCase):
         runs = copy.deepcopy(data.DEPLOYMENTS) + [dict(
             copy.deepcopy(data.DEPLOYMENTS[3]), id='1c9d5e44-0000-4000-8000-000000000009',
             config_id=second['id'], server_id=data.DB_2, status='FAILED')]
+        # Each run's deployment carries its operation, as Run Action makes it.
+        for run in runs[3], runs[-1]:
+            run['input_values'] = {OPERATION_OPTION: self.OPERATION}
         self.serve(configs=[data.MYSQL, data.WORDPRESS] + data.DERIVED[:3] + [backup, second],
                    deployments=runs)
 

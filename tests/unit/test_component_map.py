@@ -138,7 +138,9 @@ class FollowUpTests(ComponentsTestCase):
         # The running BACKUP on the first db server is this operation's.
         backup = next(c for c in configs if c['name'] == 'mysql-BACKUP')
         backup['options'] = {OPERATION_OPTION: operation.as_option()}
-        self.serve(configs=configs)
+        deployments = copy.deepcopy(data.DEPLOYMENTS)
+        deployments[3]['input_values'] = {OPERATION_OPTION: operation.as_option()}
+        self.serve(configs=configs, deployments=deployments)
 
         res = self.client.get(reverse('horizon:project:deployments:operation',
                                       args=[operation.id]))

@@ -53,7 +53,8 @@ class DeploymentDetailTests(helpers.TestCase):
         operation = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo',
                                      '2026-11-23T08:00:00Z')
         self.mock_deployment_get.return_value = _deployment(
-            status='FAILED', status_reason='Cancelled by demo at 2026-11-23T08:01:00Z')
+            status='FAILED', status_reason='Cancelled by demo at 2026-11-23T08:01:00Z',
+            input_values={OPERATION_OPTION: operation.as_option()})
         self.mock_config_get.return_value = _config(
             options={OPERATION_OPTION: operation.as_option()})
         self.mock_late_result.return_value = None
@@ -157,7 +158,8 @@ class DeploymentDetailTests(helpers.TestCase):
     def test_the_summary_of_a_run_started_here_links_its_component(self):
         operation = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo',
                                      '2026-11-23T08:00:00Z', COMPONENT_ID)
-        self.mock_deployment_get.return_value = _deployment()
+        self.mock_deployment_get.return_value = _deployment(
+            input_values={OPERATION_OPTION: operation.as_option()})
         self.mock_config_get.side_effect = lambda request, config_id: (
             _config(options={OPERATION_OPTION: operation.as_option()})
             if config_id == FINISHED['config_id']

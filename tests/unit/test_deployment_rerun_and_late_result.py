@@ -29,7 +29,8 @@ DEPLOYED_CONFIG = dict(
         '5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo', '2026-11-22T04:00:00Z',
         source=data.SCRIPT_CONFIG['id']).as_option()})
 DEPLOYED_RUN = dict(SCRIPT_RUN, id='3e1f7066-0000-4000-8000-000000000006',
-                    config_id=DEPLOYED_CONFIG['id'])
+                    config_id=DEPLOYED_CONFIG['id'],
+                    input_values={OPERATION_OPTION: DEPLOYED_CONFIG['options'][OPERATION_OPTION]})
 
 
 def _detail(deployment_id, tab=''):

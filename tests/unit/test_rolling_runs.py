@@ -71,7 +71,7 @@ class RunInBatchesTests(ComponentsTestCase):
                              'tables': ['users', 'posts'], 'labels': {'schedule': 'manual'},
                              'backup_file': ''},
             'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 1,
-            'max_failures': 0})
+            'max_failures': 0, 'secret_ref': None})
         self.mock_start_runs.assert_not_called()
         self.assertEqual([('success', 'Started BACKUP on 2 servers, 1 at a time.')],
                          self._messages(res))

@@ -55,18 +55,10 @@ class OperationsTab(tabs.TableTab):
     slug = "operations"
     table_classes = (run_tables.OperationsTable,)
     template_name = "horizon/common/_detail_table.html"
-    policy_rules = (("orchestration", "software_deployments:index"),
-                    ("orchestration", "software_configs:show"))
+    policy_rules = (("orchestration", "software_deployments:index"),)
 
     def get_operations_data(self):
-        try:
-            return operations.recent(self.request,
-                                     self.tab_group.kwargs['component'].deployments)
-        except Exception:
-            errors.heat_failed(self.request, _("retrieve the component's operations"))
-            self._tables['operations'].empty_reason = _(
-                "The component's operations could not be loaded.")
-            return []
+        return operations.recent(self.tab_group.kwargs['component'].deployments)
 
 
 class MapTab(tabs.Tab):

@@ -50,9 +50,8 @@ def _filtered(request, deployments, filters):
     for field, value in filters.items():
         wanted = value.strip().lower()
         if field == 'operation':
-            found = operations.operations_of(request, deployments)
             deployments = [d for d in deployments
-                           if found[d.id] and found[d.id].id.startswith(wanted)]
+                           if d.operation and d.operation.id.startswith(wanted)]
         elif field == 'server':
             deployments = [d for d in deployments
                            if server_names.matches(request, d.server_id, wanted)]

@@ -1,6 +1,6 @@
 """An operation's runs, found among the project's deployments by what their input values say
-(deploy.operations): Heat lists no more than a project's deployments, whole. Only a run started
-before its deployment carried its operation has its derived config read."""
+(deploy.operations): Heat lists no more than a project's deployments, whole, and a listing
+tells each run's operation without a config read."""
 
 import dataclasses
 
@@ -15,7 +15,7 @@ from heat_deploy_dashboard import linking
 import heat_deploy_runner as deploy
 
 # A component's page lists this many of its latest operations, found among this many of its
-# latest runs: a bound on the configs a view reads, however many runs there are.
+# latest runs, however many runs there are.
 RECENT_OPERATIONS = 10
 RECENT_RUNS = 200
 
@@ -42,25 +42,12 @@ def described_runs(request, runs):
     return [run.described(configs.get(run.config_id)) for run in runs], configs
 
 
-def operations_of(request, runs):
-    """{run id: its deploy.Operation, or None}. The derived configs of runs whose deployment
-    does not carry an operation (made before it did, or outside the dashboard) are read for
-    at most directory.READ_SECONDS; once read, they are cached for good."""
-    marked = {run.id: run.operation for run in runs}
-    older = [run for run in runs if marked[run.id] is None and run.config is None]
-    configs = config_cache.get_many(request, {run.config_id for run in older},
-                                    seconds=directory.READ_SECONDS)
-    return dict(marked, **{run.id: run.described(configs.get(run.config_id)).operation
-                           for run in older})
-
-
 def runs_of(request, operation_id):
     """(the operation's runs, their derived configs by id, the operation, None when no run
     of it is left)."""
-    listed = project_runs.deployments(request)
-    found = operations_of(request, listed)
     described, configs = described_runs(
-        request, [d for d in listed if found[d.id] and found[d.id].id == operation_id])
+        request, [run for run in project_runs.deployments(request)
+                  if run.operation and run.operation.id == operation_id])
     return described, configs, described[0].operation if described else None
 
 
@@ -82,15 +69,14 @@ def source_link(request, operation):
             'url': reverse(page, args=[operation.source]), 'component': component}
 
 
-def recent(request, runs):
+def recent(runs):
     """The latest operations (Recent) among these runs, newest first; runs made outside the
     dashboard have none."""
     newest = sorted(runs, key=lambda run: (run.creation_time, run.id),
                     reverse=True)[:RECENT_RUNS]
     found = {}
-    operations = operations_of(request, newest)
     for run in newest:
-        operation = operations[run.id]
+        operation = run.operation
         if operation:
             found.setdefault(operation.id, Recent(operation, run.action, []))
             found[operation.id].statuses.append(run_tables.shown_status(run))

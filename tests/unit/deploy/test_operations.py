@@ -7,7 +7,6 @@ from datetime import timezone
 from heat_deploy_runner.derived import build_derived_config
 from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner.operations import Operation
-from heat_deploy_runner.operations import operation_of
 from heat_deploy_runner.operations import operation_of_run
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import RunRequest
@@ -39,27 +38,26 @@ def test_the_derived_config_carries_the_operation_beside_the_sources_options():
     config = _derived(OPERATION.as_option())
 
     assert config['options'] == {'enable_hiera': True, OPERATION_OPTION: OPERATION.as_option()}
-    assert operation_of(config) == OPERATION
 
 
 def test_a_config_copied_from_a_run_does_not_pass_that_runs_operation_on():
     copied = dict(SOURCE, options=_derived(OPERATION.as_option())['options'])
 
-    assert operation_of(_derived(source=copied)) is None
     assert _derived(source=copied)['options'] == {'enable_hiera': True}
 
 
 def test_a_run_without_a_readable_operation_has_none():
-    for options in (None, {}, {OPERATION_OPTION: 'x'}, {OPERATION_OPTION: {'operation': 'o'}},
-                    {OPERATION_OPTION: {'operation': 'o', 'started_by': 7,
-                                        'started_at': 'now'}}, ['not', 'a', 'dict']):
-        assert operation_of({'options': options}) is None, options
+    for values in (None, {}, {OPERATION_OPTION: 'x'}, {OPERATION_OPTION: {'operation': 'o'}},
+                   {OPERATION_OPTION: {'operation': 'o', 'started_by': 7,
+                                       'started_at': 'now'}}, ['not', 'a', 'dict']):
+        assert operation_of_run(Run('d1', 's1', 'c1', input_values=values)) is None, values
 
 
 def test_an_operation_kept_before_its_source_was_has_none():
     kept = {key: value for key, value in OPERATION.as_option().items() if key != 'source'}
 
-    assert operation_of({'options': {OPERATION_OPTION: kept}}).source is None
+    assert operation_of_run(Run('d1', 's1', 'c1', input_values={OPERATION_OPTION: kept})
+                            ).source is None
 
 
 def test_every_run_of_one_trigger_carries_the_same_operation(heat):
@@ -70,7 +68,7 @@ def test_every_run_of_one_trigger_carries_the_same_operation(heat):
             config_id=source_id, action='BACKUP', server_ids=['s1', 's2'], transport='NO_SIGNAL'),
         operation=OPERATION)
 
-    assert [operation_of(run.config) for run in result.created] == [OPERATION, OPERATION]
+    assert [run.operation for run in result.created] == [OPERATION, OPERATION]
 
 
 def test_each_runs_deployment_carries_its_operation_so_a_listing_tells_it(heat):
@@ -87,11 +85,9 @@ def test_each_runs_deployment_carries_its_operation_so_a_listing_tells_it(heat):
         {OPERATION_OPTION: OPERATION.as_option()}] * 2
 
 
-def test_a_run_whose_deployment_does_not_carry_its_operation_has_its_configs():
-    older = Run('d1', 's1', 'c1')
+def test_a_run_made_outside_the_dashboard_has_none():
     stack_run = Run('d2', 's1', 'c2', input_values={'db_dsn': 'mysql://db'})
 
-    assert operation_of_run(older, _derived(OPERATION.as_option())) == OPERATION
-    assert older.described(_derived(OPERATION.as_option())).operation == OPERATION
     assert operation_of_run(stack_run) is None
-    assert operation_of_run(older, _derived()) is None
+    # What a run's deployment says is all: its config is not read for it.
+    assert Run('d1', 's1', 'c1').described(_derived(OPERATION.as_option())).operation is None

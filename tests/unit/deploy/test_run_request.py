@@ -27,7 +27,7 @@ def test_the_workflow_input_names_only_what_the_released_workflow_declares():
     assert set(made) <= _declared_inputs()
     assert (made['action_name'], made['server_ids'], made['started_by']) == (
         'BACKUP', ['s1', 's2'], 'alice')
-    assert 'secret_ref' not in REQUEST.workflow_input('alice')
+    assert REQUEST.workflow_input('alice')['secret_ref'] is None
 
 
 def test_the_start_action_takes_the_workflow_input_back_as_the_same_request():
