@@ -13,7 +13,7 @@ import sys
 import time
 
 from devcloud import layout as layout_mod
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.integration import dashboard as dashboard_mod
 
 from bench import browser as browser_mod
@@ -74,7 +74,7 @@ class Bench:
         # The newest operation: seeded runs belong to operations, as the dashboard's do; the
         # demo stack's runs to none.
         self.ids['operation'] = next(
-            operation.id for operation in map(deploy.operation_of_run, listed) if operation)
+            operation.id for operation in map(runner.operation_of_run, listed) if operation)
 
     def calls_at(self, scale, **known):
         bench_cloud.progress(f'backend calls per page at {scale} deployments')

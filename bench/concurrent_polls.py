@@ -31,7 +31,7 @@ import psutil
 import requests
 
 from devcloud import layout as layout_mod
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.integration import dashboard as dashboard_mod
 
 from bench import horizon_views
@@ -258,7 +258,7 @@ def measure_concurrent(layout, heat, swift, config_id, horizon_master_pid):
         without += [_timed_view(one_more) for _ in range(PAGE_ROUNDS - PAGE_ROUNDS // 2)]
     finally:
         for deployment_id in running:
-            deploy.cancel(heat, deployment_id, 'bench', deploy.transport_for)
+            runner.cancel(heat, deployment_id, 'bench', runner.transport_for)
     polls = [each for page in pages for each in page.polls]
     seconds = [took for took, _failed in polls]
     errors = collections.Counter(failed for _took, failed in polls if failed)

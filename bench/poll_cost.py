@@ -10,7 +10,7 @@ cancelled, so no later page polls them.
 
 import time
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 
 from bench import measure
 from bench import seed
@@ -34,8 +34,8 @@ def _add_running(heat, swift, config_id, count):
     while len(made) < count:
         # A server once per trigger call; more rows than servers take more calls.
         servers = seed.FAKE_SERVERS[:min(count - len(made), seed.SERVERS)]
-        result = deploy.start(
-            heat, functools.partial(deploy.transport_for, swift=swift), deploy.RunRequest(
+        result = runner.start(
+            heat, functools.partial(runner.transport_for, swift=swift), runner.RunRequest(
                 config_id=config_id, action='WAIT', server_ids=servers, name='never-reports',
                 timeout_minutes=30, transport='TEMP_URL_SIGNAL'))
         made += [d.id for d in result.created]
@@ -70,5 +70,5 @@ def measure_polls(heat, swift, config_id, browser, calls_of_status):
         results[str(rows)] = dict(_window(browser),
                                   backend_calls_per_poll=calls_of_status(running))
     for deployment_id in running:
-        deploy.cancel(heat, deployment_id, 'bench', deploy.transport_for)
+        runner.cancel(heat, deployment_id, 'bench', runner.transport_for)
     return results

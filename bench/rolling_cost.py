@@ -23,7 +23,7 @@ import time
 from mistralclient.api import client as mistral_client
 
 from devcloud import credentials
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import workflows
 
 from bench import measure
@@ -72,12 +72,12 @@ class _Contenders:
             time.sleep(interval)
 
     def by_form(self):
-        made = deploy.start(
-            self.heat, functools.partial(deploy.transport_for, swift=self.swift),
-            deploy.RunRequest(config_id=self.config_id, action='BACKUP', name='mysql',
+        made = runner.start(
+            self.heat, functools.partial(runner.transport_for, swift=self.swift),
+            runner.RunRequest(config_id=self.config_id, action='BACKUP', name='mysql',
                               server_ids=self.server_ids, input_values=INPUTS,
                               transport=TRANSPORT),
-            operation=deploy.Operation.new(credentials.DEMO_USER, self.config_id))
+            operation=runner.Operation.new(credentials.DEMO_USER, self.config_id))
         self.failures.extend(f'form: {server}: {message}' for server, message in made.failures)
         run_ids = [run.id for run in made.created]
         self._until_complete(run_ids, PAGE_POLL_SECONDS, 'form')
@@ -86,7 +86,7 @@ class _Contenders:
     def _runs_of(self, execution_id):
         return [run.id for server_id in self.server_ids
                 for run in self.heat.software_deployments.list(server_id=server_id)
-                if getattr(deploy.operation_of_run(run), 'id', None) == execution_id]
+                if getattr(runner.operation_of_run(run), 'id', None) == execution_id]
 
     def by_mistral(self, batch_size):
         execution = self.mistral.executions.create(self.workflow_id, workflow_input={
@@ -117,7 +117,7 @@ def measure_rolling(heat, swift, session, config_id, server_ids):
     work = {'form': contenders.by_form,
             'mistral': functools.partial(contenders.by_mistral, 0),
             'mistral_one_at_a_time': functools.partial(contenders.by_mistral, 1)}
-    find_transport = functools.partial(deploy.transport_for, swift=swift)
+    find_transport = functools.partial(runner.transport_for, swift=swift)
     samples = {name: [] for name in work}
     left = []
     for round_number in range(WARMUP + ROUNDS):
@@ -128,7 +128,7 @@ def measure_rolling(heat, swift, session, config_id, server_ids):
             if round_number >= WARMUP:
                 samples[name].append(seconds)
             for run_id in run_ids:
-                left.extend(deploy.delete(heat, run_id, find_transport))
+                left.extend(runner.delete(heat, run_id, find_transport))
             time.sleep(SETTLE_SECONDS)
     return {
         'samples': {name: measure.rounded(values) for name, values in samples.items()},

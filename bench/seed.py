@@ -13,7 +13,7 @@ import threading
 import time
 import uuid
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 
 SERVERS = 50
 # Servers per trigger call: each call reads the source config once, then makes a derived
@@ -45,11 +45,11 @@ class Seeder:
         return self._local.heat
 
     def _trigger(self, servers):
-        result = deploy.start(
-            self._heat(), deploy.transport_for, deploy.RunRequest(
+        result = runner.start(
+            self._heat(), runner.transport_for, runner.RunRequest(
                 config_id=self.config_id, action=self.action, server_ids=servers,
                 input_values=self.input_values, transport='NO_SIGNAL'),
-            operation=deploy.Operation.new('bench', self.config_id))
+            operation=runner.Operation.new('bench', self.config_id))
         return len(result.created), len(result.failures)
 
     def add(self, count):

@@ -11,7 +11,7 @@ in the page every 50 ms. Both clocks are this machine's.
 
 import time
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import tempurl
 
 from bench import measure
@@ -71,8 +71,8 @@ def _finishing_polls(polls, shown_times):
 def measure_runs(heat, swift, fleet, cloud, browser):
     runs = {}
     for seconds in LENGTHS:
-        result = deploy.start(
-            heat, functools.partial(deploy.transport_for, swift=swift), deploy.RunRequest(
+        result = runner.start(
+            heat, functools.partial(runner.transport_for, swift=swift), runner.RunRequest(
                 config_id=fleet.wait_config_id, action='WAIT', server_ids=fleet.server_ids,
                 input_values={'seconds': seconds}, name=f'wait-{seconds}s', timeout_minutes=30,
                 transport='TEMP_URL_SIGNAL'))

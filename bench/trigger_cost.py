@@ -14,7 +14,7 @@ import subprocess
 import uuid
 
 from devcloud import credentials
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 
 from bench import measure
 
@@ -60,8 +60,8 @@ def measure_trigger(layout, dashboard, raw_heat, openstack, component_id, server
             failures.append(f'form answered {response.status_code}')
 
     def by_api():
-        deploy.start(
-            raw_heat, deploy.transport_for, deploy.RunRequest(
+        runner.start(
+            raw_heat, runner.transport_for, runner.RunRequest(
                 config_id=component_id, action='BACKUP', server_ids=[server_id],
                 input_values=INPUTS, transport='NO_SIGNAL'))
 
@@ -78,7 +78,7 @@ def measure_trigger(layout, dashboard, raw_heat, openstack, component_id, server
     # here, or every later page would keep polling them.
     left_running = _running(raw_heat) - running_before
     for deployment_id in left_running:
-        deploy.cancel(raw_heat, deployment_id, 'bench', deploy.transport_for)
+        runner.cancel(raw_heat, deployment_id, 'bench', runner.transport_for)
     return {
         'samples': {name: measure.rounded(values) for name, values in samples.items()},
         'form_over_api': measure.ratio(samples['form'], samples['api']),

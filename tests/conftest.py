@@ -21,7 +21,7 @@ from zaqarclient.queues.v2 import client as zaqar_client
 from devcloud import cloud as cloud_mod
 from devcloud import layout as layout_mod
 from devcloud.services import identity
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 
 TEST_PORT_BASE = 21000
 
@@ -81,7 +81,7 @@ def zaqar(session):
 
 @pytest.fixture(scope='session')
 def find_transport(swift, zaqar):
-    return functools.partial(deploy.transport_for, swift=swift, zaqar=zaqar)
+    return functools.partial(runner.transport_for, swift=swift, zaqar=zaqar)
 
 
 @pytest.fixture(scope='session')
@@ -103,8 +103,8 @@ def start_run(heat, find_transport, demo_resources):
     created = []
 
     def start(component, action, server, transport='TEMP_URL_SIGNAL', **overrides):
-        result = deploy.start(
-            heat, find_transport, deploy.RunRequest(
+        result = runner.start(
+            heat, find_transport, runner.RunRequest(
                 config_id=demo_resources[component], action=action, name=component,
                 server_ids=[demo_resources[server]], input_values=overrides, transport=transport))
         assert result.failures == []
@@ -114,7 +114,7 @@ def start_run(heat, find_transport, demo_resources):
 
     yield start
     for deployment_id in created:
-        deploy.delete(heat, deployment_id, find_transport)
+        runner.delete(heat, deployment_id, find_transport)
 
 
 @pytest.fixture(scope='session')
@@ -146,5 +146,5 @@ def made_schedules(mistral, heat, find_transport):
                 pass  # the test deleted it already
         operations = schedule_operations(mistral, name)
         for run in heat.software_deployments.list():
-            if getattr(deploy.operation_of_run(run), 'id', None) in operations:
-                deploy.delete(heat, run.id, find_transport)
+            if getattr(runner.operation_of_run(run), 'id', None) in operations:
+                runner.delete(heat, run.id, find_transport)

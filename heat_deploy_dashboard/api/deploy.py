@@ -1,7 +1,7 @@
 """Running, cancelling and deleting actions, on the user's own clients.
 
 Each function builds the clients a request needs and hands over to the
-deploy package, which holds the logic. Views and forms call these, and
+runner, which holds the logic. Views and forms call these, and
 unit tests of the panels mock them.
 """
 
@@ -14,7 +14,7 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 from heat_deploy_dashboard.api import heat
 from heat_deploy_dashboard.api import swift
 from heat_deploy_dashboard.api import zaqar
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 
 _Need = namedtuple('_Need', 'service keyword client')
 
@@ -48,7 +48,7 @@ def _transport_clients(request, transport_names):
 
 
 def _require_in_project(request, get, object_id):
-    # The deploy package reads by id as Heat answers, which to an admin is any project's
+    # The runner reads by id as Heat answers, which to an admin is any project's
     # object; api.heat's get answers HTTPNotFound for one outside the working project.
     if request.user.is_superuser:
         get(request, object_id)
@@ -56,67 +56,67 @@ def _require_in_project(request, get, object_id):
 
 @profiler.trace
 def start_runs(request, run_request, source=None):
-    """Start the deploy.RunRequest now, one run per server; a deploy.Started. ``source``:
+    """Start the runner.RunRequest now, one run per server; a runner.Started. ``source``:
     its config as a dict, when the caller has it (else it is read).
 
-    Raises deploy.InputError, before anything is created, for values the
-    deploy package refuses (an unavailable transport among them), and
+    Raises runner.InputError, before anything is created, for values the
+    runner refuses (an unavailable transport among them), and
     heatclient's error when the config cannot be read.
     """
     _require_in_project(request, heat.config_get, run_request.config_id)
-    return deploy.start(
+    return runner.start(
         heat.heatclient(request),
-        lambda name: deploy.transport_for(name, **_transport_clients(request, [name])),
-        run_request, deploy.Operation.new(request.user.username, run_request.config_id),
+        lambda name: runner.transport_for(name, **_transport_clients(request, [name])),
+        run_request, runner.Operation.new(request.user.username, run_request.config_id),
         source)
 
 
 @profiler.trace
 def cancel_deployment(request, deployment_id):
     _require_in_project(request, heat.deployment_get, deployment_id)
-    return deploy.cancel(heat.heatclient(request), deployment_id,
+    return runner.cancel(heat.heatclient(request), deployment_id,
                          request.user.username, _find_transport(request))
 
 
 def _find_transport(request):
     return functools.partial(
-        deploy.transport_for,
-        **_transport_clients(request, deploy.TRANSPORT_NAMES))
+        runner.transport_for,
+        **_transport_clients(request, runner.TRANSPORT_NAMES))
 
 
 @profiler.trace
 def delete_deployment(request, deployment_id):
-    """Delete the deployment and what its run made; a list of deploy.Message
+    """Delete the deployment and what its run made; a list of runner.Message
     for leftovers that could not be removed."""
     _require_in_project(request, heat.deployment_get, deployment_id)
-    return deploy.delete(heat.heatclient(request), deployment_id,
+    return runner.delete(heat.heatclient(request), deployment_id,
                          _find_transport(request))
 
 
 @profiler.trace
 def late_result(request, deployment):
     """What the server of a cancelled run sent after the cancel, or None."""
-    return deploy.late_result(heat.heatclient(request), deployment,
+    return runner.late_result(heat.heatclient(request), deployment,
                               _find_transport(request))
 
 
 @profiler.trace
 def may_have_result(request, config):
     """Whether a running deployment of this derived config may have a result (see
-    deploy.may_have_result)."""
-    return deploy.may_have_result(config, _find_transport(request))
+    runner.may_have_result)."""
+    return runner.may_have_result(config, _find_transport(request))
 
 
 @profiler.trace
 def collect_result(request, run):
     """The run (with its derived config), with a result Heat does not read itself applied
-    (see deploy.collect)."""
-    return deploy.collect(heat.heatclient(request), run, run.config,
+    (see runner.collect)."""
+    return runner.collect(heat.heatclient(request), run, run.config,
                           _find_transport(request)).described(run.config)
 
 
 @profiler.trace
 def expire_deployment(request, run):
     """The run (with its derived config), marked FAILED as timed out if it still runs past
-    its deadline (see deploy.expire)."""
-    return deploy.expire(heat.heatclient(request), run, run.config).described(run.config)
+    its deadline (see runner.expire)."""
+    return runner.expire(heat.heatclient(request), run, run.config).described(run.config)

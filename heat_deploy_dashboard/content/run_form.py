@@ -15,7 +15,7 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import verbatim_forms
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import cli
 from heat_deploy_runner import definition
 from heat_deploy_runner import inputs as heat_inputs
@@ -59,7 +59,7 @@ def default_text(declared):
 
 class _PostedCheckbox(forms.CheckboxInput):
     """A checkbox that hands on the text it was sent, so that Heat's own
-    boolean words decide (deploy.coerce_input_values) rather than Django's
+    boolean words decide (runner.coerce_input_values) rather than Django's
     "anything but 'false' is true"."""
 
     def __init__(self, attrs=None):
@@ -69,7 +69,7 @@ class _PostedCheckbox(forms.CheckboxInput):
     def checked(value):
         try:
             return heat_inputs.coerce_value('', heat_inputs.BOOLEAN, value)
-        except deploy.InputError:
+        except runner.InputError:
             return False
 
     def format_value(self, value):
@@ -243,7 +243,7 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
         return cleaned
 
     def run_request(self, cleaned):
-        """The form's deploy.RunRequest, from its valid cleaned data."""
+        """The form's runner.RunRequest, from its valid cleaned data."""
         raise NotImplementedError
 
     def _input_values(self, cleaned):
@@ -259,21 +259,21 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
                 # A blank number, list or JSON: use the default.
                 value = None
             try:
-                values.update(deploy.coerce_input_values(
+                values.update(runner.coerce_input_values(
                     self._inputs, {declared['name']: value}))
-            except deploy.InputError as error:
+            except runner.InputError as error:
                 self.add_error(field, error.message.render(gettext))
         return values
 
     def start(self, request, source=None):
-        """Start the form's run request; the deploy.Started when at least one run started,
+        """Start the form's run request; the runner.Started when at least one run started,
         else None with the reasons shown on the form. ``source``: the request's config, when
         the form has it."""
         run_request = self.cleaned_data['request']
         action = run_request.action
         try:
             result = api.deploy.start_runs(request, run_request, source)
-        except deploy.InputError as error:
+        except runner.InputError as error:
             self.api_error(error.message.render(gettext))
             return None
         except Exception:

@@ -1,4 +1,4 @@
-"""User-facing sentences of the deploy package, translatable without Django.
+"""User-facing sentences of the runner, translatable without Django.
 
 This package must not import Django (the benchmark and the integration tests
 use it bare), yet its sentences end up in the dashboard and must be

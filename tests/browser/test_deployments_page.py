@@ -1,13 +1,13 @@
 """What the deployments pages promise besides the journeys: a visible live status line, one
 poller, and a run's actions shown once (each check found a bug, since fixed)."""
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.browser import pages
 
 
 def _start_backup(heat, find_transport, demo_resources, pause_seconds):
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
             server_ids=[demo_resources['db_server_2']],
             input_values={'pause_seconds': pause_seconds}, transport='TEMP_URL_SIGNAL'))
@@ -70,8 +70,8 @@ def test_a_runs_page_shows_its_actions_once(demo_user, demo_resources):
 def test_a_long_run_name_wraps_and_the_buttons_stay_on_the_page(demo_user, heat, find_transport,
                                                                 demo_resources):
     user = demo_user
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='nightly-' + 'x' * 200,
             server_ids=[demo_resources['db_server_2']], input_values={}, transport='NO_SIGNAL'))
     [run] = result.created
@@ -85,4 +85,4 @@ def test_a_long_run_name_wraps_and_the_buttons_stay_on_the_page(demo_user, heat,
         right = user.js('return arguments[0].getBoundingClientRect().right', button)
         assert right <= user.js('return window.innerWidth')
     finally:
-        deploy.delete(heat, run.id, find_transport)
+        runner.delete(heat, run.id, find_transport)

@@ -20,7 +20,7 @@ from urllib import parse
 import pytest
 from selenium.webdriver.common.by import By
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.browser import pages
 from tests.integration import waiting
 
@@ -172,8 +172,8 @@ def corpus(heat, find_transport, demo_resources):
 
         # The component's action on made-up servers, with the payload as the input's value:
         # nothing runs them, so they stay running (and the poller keeps replacing their rows).
-        fake = deploy.start(
-            heat, find_transport, deploy.RunRequest(
+        fake = runner.start(
+            heat, find_transport, runner.RunRequest(
                 config_id=made.component.id, action=ACTION, name=RUN_PREFIX,
                 server_ids=list(FAKE_SERVERS), input_values={PAYLOAD: PAYLOAD},
                 transport='TEMP_URL_SIGNAL'))
@@ -181,8 +181,8 @@ def corpus(heat, find_transport, demo_resources):
         assert fake.failures == []
         made.fake_runs = fake.created
         # The script on a demo server, echoing the payload given as its input.
-        real = deploy.start(
-            heat, find_transport, deploy.RunRequest(
+        real = runner.start(
+            heat, find_transport, runner.RunRequest(
                 config_id=made.script.id, action=ACTION, name=RUN_PREFIX,
                 server_ids=[demo_resources['db_server_2']], input_values={'p': PAYLOAD},
                 transport='TEMP_URL_SIGNAL'))
@@ -195,7 +195,7 @@ def corpus(heat, find_transport, demo_resources):
     finally:
         for deployment_id in made.deployments:
             try:
-                deploy.delete(heat, deployment_id, find_transport)
+                runner.delete(heat, deployment_id, find_transport)
             except Exception:  # noqa: S110 - already gone
                 pass
         for config_id in made.configs:

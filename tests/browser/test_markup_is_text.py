@@ -5,7 +5,7 @@ import json
 
 from selenium.webdriver.common.by import By
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.browser import pages
 from tests.integration import waiting
 
@@ -22,8 +22,8 @@ def test_markup_in_a_runs_output_and_inputs_shows_as_text(demo_user, heat, find_
     user = demo_user
     server = demo_resources['db_server_2']
     # BACKUP echoes labels=$labels: the markup goes into stdout through an input.
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
             server_ids=[server], input_values={'labels': {'x': PAYLOAD}, 'pause_seconds': 0},
             transport='TEMP_URL_SIGNAL'))

@@ -3,7 +3,7 @@ them on a timeline."""
 
 from selenium.webdriver.common.by import By
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import runs
 from tests.browser import pages
 from tests.integration import waiting
@@ -27,8 +27,8 @@ def test_a_servers_page_lists_every_run_with_its_inputs_and_a_timeline(
     user = demo_user
     server = demo_resources['db_server_1']
     # A run of a custom action with inputs of its own, beside the stack's CREATE.
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
             server_ids=[server],
             input_values={'retention_days': 13, 'tables': 'posts', 'pause_seconds': 0},

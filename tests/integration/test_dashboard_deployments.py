@@ -8,7 +8,7 @@ import pytest
 from swiftclient import exceptions as swift_exc
 
 from devcloud import servers
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import runs
 from tests.integration import dashboard
 from tests.integration import waiting
@@ -70,7 +70,7 @@ def test_delete_from_the_table_removes_the_run_its_config_and_its_container(
     run = run_backup()
     waiting.finished(heat, run.id)
     config = heat.software_configs.get(run.config_id)
-    url = deploy.derived_input_values(config)['deploy_signal_id']
+    url = runner.derived_input_values(config)['deploy_signal_id']
     container = url.split('?')[0].split('/')[-2]
 
     response = _table_action(user, 'delete', run.id)
@@ -123,8 +123,8 @@ def test_long_output_is_cut_on_the_page_and_whole_in_the_download(user, heat, ru
 def test_a_run_whose_server_never_answers_fails_as_timed_out(user, heat, find_transport,
                                                              demo_resources):
     # No agent reads a made-up server: nothing will ever report back.
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
             server_ids=['no-agent-reads-this-server'], input_values={}, timeout_minutes=1,
             transport='TEMP_URL_SIGNAL'))
@@ -142,14 +142,14 @@ def test_a_run_whose_server_never_answers_fails_as_timed_out(user, heat, find_tr
             '(timeout: 1 min). Its agent either never ran it or could not send the result over '
             'TEMP_URL_SIGNAL.')
     finally:
-        deploy.delete(heat, run.id, find_transport)
+        runner.delete(heat, run.id, find_transport)
 
 
 def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
         user, heat, find_transport, demo_resources):
     def start(transport, server):
-        result = deploy.start(
-            heat, find_transport, deploy.RunRequest(
+        result = runner.start(
+            heat, find_transport, runner.RunRequest(
                 config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
                 server_ids=[server], input_values={}, transport=transport))
         [run] = result.created
@@ -186,6 +186,6 @@ def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
     finally:
         for run in [target] + newer:
             try:
-                deploy.delete(heat, run.id, find_transport)
+                runner.delete(heat, run.id, find_transport)
             except heat_exc.HTTPNotFound:
                 pass

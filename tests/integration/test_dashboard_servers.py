@@ -3,7 +3,7 @@
 import re
 import uuid
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import derived
 from heat_deploy_runner import tempurl
 from tests.integration import dashboard
@@ -20,8 +20,8 @@ def _shown(page):
 def test_a_servers_page_lists_its_newest_runs_with_their_inputs_and_a_timeline(
         user, heat, find_transport, demo_resources):
     server = demo_resources['db_server_1']
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
             server_ids=[server], input_values={'retention_days': 21, 'pause_seconds': 0},
             transport='TEMP_URL_SIGNAL'))
@@ -41,8 +41,8 @@ def test_a_servers_page_lists_its_newest_runs_with_their_inputs_and_a_timeline(
 def test_a_long_history_is_paged_newest_first(user, heat, find_transport, demo_resources):
     # Heat takes any server id for a deployment of its own: a made-up server, its runs ours.
     server = str(uuid.uuid4())
-    made = [deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    made = [runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
             server_ids=[server], transport='NO_SIGNAL')).created[0].id
             for _ in range(PAGE_SIZE + 1)]
@@ -52,7 +52,7 @@ def test_a_long_history_is_paged_newest_first(user, heat, find_transport, demo_r
         second = user.get(f'/project/servers/{server}/?marker={marker}').text
     finally:
         for deployment_id in made:
-            deploy.delete(heat, deployment_id, find_transport)
+            runner.delete(heat, deployment_id, find_transport)
 
     assert len(_shown(first)) == PAGE_SIZE
     assert f'?marker={marker}' in first

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.integration import corpus
 from tests.integration import dashboard
 from tests.integration import waiting
@@ -56,14 +56,14 @@ def echo_component(heat, find_transport, demo_resources):
             {'actions': ['ECHO_TYPED'], 'tool': 'ansible', 'config': ECHO_PLAYBOOK}]})
     # Run once on the servers, as a stack would have: Run Action offers the servers a
     # component is on.
-    placed = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    placed = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=component.id, action='ECHO', name=component.name,
             server_ids=[demo_resources['db_server_1'], demo_resources['db_server_2']],
             transport='NO_SIGNAL')).created
     yield component
     for run in placed:
-        deploy.delete(heat, run.id, find_transport)
+        runner.delete(heat, run.id, find_transport)
     heat.software_configs.delete(component.id)
 
 
@@ -82,7 +82,7 @@ def _run(user, heat, find_transport, component, server, action, typed):
     try:
         done = waiting.finished(heat, run.id, timeout=90)
     finally:
-        deploy.delete(heat, run.id, find_transport)
+        runner.delete(heat, run.id, find_transport)
     assert done.status == 'COMPLETE', (done.status_reason,
                                        done.output_values.get('deploy_stderr'))
     return done.output_values

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from devcloud import credentials
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
 from tests.integration import corpus
@@ -38,12 +38,12 @@ def operation_runs(heat, find_transport):
 
     def runs_of(execution_id):
         runs = [run for run in heat.software_deployments.list()
-                if getattr(deploy.operation_of_run(run), 'id', None) == execution_id]
+                if getattr(runner.operation_of_run(run), 'id', None) == execution_id]
         seen.update((run.id, run) for run in runs)
         return runs
     yield runs_of
     for run_id in seen:
-        deploy.delete(heat, run_id, find_transport)
+        runner.delete(heat, run_id, find_transport)
 
 
 def _finished(mistral, execution_id, timeout=120):

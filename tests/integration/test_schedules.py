@@ -11,7 +11,7 @@ import re
 import uuid
 
 from devcloud import credentials
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import secret_store
 from tests.conftest import schedule_operations
 from tests.integration import corpus
@@ -74,7 +74,7 @@ def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
     user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
     assert name not in {each.name for each in mistral.cron_triggers.list()}
     runs = [run for run in heat.software_deployments.list()
-            if getattr(deploy.operation_of_run(run), 'id', None) == operation]
+            if getattr(runner.operation_of_run(run), 'id', None) == operation]
     assert sorted(run.server_id for run in runs) == sorted(servers)
     for run in runs:
         run = heat.software_deployments.get(run.id)

@@ -34,7 +34,7 @@ from swiftclient import client as swift_client
 
 from devcloud import credentials
 from devcloud.services import identity
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.integration import corpus
 from tests.integration import waiting
 
@@ -71,9 +71,9 @@ class Targets:
     def _trigger(self, name, server, **inputs):
         """A run, as Run Action starts it: in an operation of its own (its id is
         ids[name + '_operation'])."""
-        operation = deploy.Operation.new(credentials.DEMO_USER, self.ids['component'])
-        result = deploy.start(
-            self.heat, self.find_transport, deploy.RunRequest(
+        operation = runner.Operation.new(credentials.DEMO_USER, self.ids['component'])
+        result = runner.start(
+            self.heat, self.find_transport, runner.RunRequest(
                 config_id=self.ids['component'], action='BACKUP', name='mysql',
                 server_ids=[server],
                 input_values=dict({'pause_seconds': 0, 'tables': 'users', 'retention_days': 3,
@@ -98,9 +98,9 @@ class Targets:
 
     def make_cancelled(self):
         run = self._trigger('cancelled', NOWHERE, backup_dir=f'cancelled-{MARK}')
-        cancelled = deploy.cancel(self.heat, run.id, credentials.DEMO_USER,
+        cancelled = runner.cancel(self.heat, run.id, credentials.DEMO_USER,
                                   self.find_transport)
-        assert deploy.is_cancelled(cancelled)
+        assert runner.is_cancelled(cancelled)
         self.expected['cancelled'] = (cancelled.status, cancelled.status_reason)
 
     def make_running(self):
@@ -159,7 +159,7 @@ class Targets:
             old = self.ids.get(name)
             if name in ('run', 'cancelled', 'running'):
                 try:
-                    deploy.delete(self.heat, old, self.find_transport)
+                    runner.delete(self.heat, old, self.find_transport)
                 except heat_exc.HTTPException:
                     pass
             self.remade.append((case, name))
@@ -212,7 +212,7 @@ class Targets:
     def delete_all(self):
         for deployment_id in self.made:
             try:
-                deploy.delete(self.heat, deployment_id, self.find_transport)
+                runner.delete(self.heat, deployment_id, self.find_transport)
             except heat_exc.HTTPException:
                 pass
         try:

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from devcloud import credentials
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.integration import dashboard
 from tests.integration import test_outages as outages
 from tests.integration import waiting
@@ -26,16 +26,16 @@ KEYSTONE = 'identity service (Keystone)'
 def operation(heat, find_transport, demo_resources):
     """The id of an operation of one run, cancelled: its page and its Run Again on Failed both
     open. On a server no agent reads, so that nothing runs it."""
-    started = deploy.Operation.new(credentials.DEMO_USER, demo_resources['mysql'])
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    started = runner.Operation.new(credentials.DEMO_USER, demo_resources['mysql'])
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
             server_ids=['no-agent-reads-this-server'], input_values={},
             transport='TEMP_URL_SIGNAL'), operation=started)
     [run] = result.created
-    deploy.cancel(heat, run.id, credentials.DEMO_USER, find_transport)
+    runner.cancel(heat, run.id, credentials.DEMO_USER, find_transport)
     yield started.id
-    deploy.delete(heat, run.id, find_transport)
+    runner.delete(heat, run.id, find_transport)
 
 
 def _pages(demo_resources, operation):
@@ -178,15 +178,15 @@ def test_once_heat_is_back_the_first_poll_that_follows_answers(cloud, user, demo
 def running_tempurl_run(heat, find_transport, demo_resources):
     """A TEMP_URL run that stays running, on a server no agent reads: Heat's show of it reads
     its signal object from Swift."""
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
             server_ids=['no-agent-reads-this-server'], input_values={},
             transport='TEMP_URL_SIGNAL'),
-        operation=deploy.Operation.new(credentials.DEMO_USER, demo_resources['mysql']))
+        operation=runner.Operation.new(credentials.DEMO_USER, demo_resources['mysql']))
     [run] = result.created
     yield run.id
-    deploy.delete(heat, run.id, find_transport)
+    runner.delete(heat, run.id, find_transport)
 
 
 def test_without_object_storage_messages_name_it_and_the_list_keeps_its_table(

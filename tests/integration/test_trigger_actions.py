@@ -7,7 +7,7 @@ import pytest
 from swiftclient import exceptions as swift_exc
 
 from devcloud import servers
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.integration import waiting
 
 
@@ -18,7 +18,7 @@ def backup(start_run):
 
 
 def _container(config):
-    return deploy.derived_input_values(config)['deploy_signal_id'].split('?')[0].split('/')[-2]
+    return runner.derived_input_values(config)['deploy_signal_id'].split('?')[0].split('/')[-2]
 
 
 def test_backup_runs_with_the_overridden_inputs(heat, backup):
@@ -55,14 +55,14 @@ def test_cancel_stays_cancelled_and_the_late_result_is_kept(cloud, heat, backup,
     marker = servers.deployed_marker(cloud.layout, 'demo-db-1', config.id)
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
 
-    cancelled = deploy.cancel(heat, deployment.id, 'demo', find_transport)
+    cancelled = runner.cancel(heat, deployment.id, 'demo', find_transport)
     assert cancelled.status == 'FAILED'
     assert cancelled.status_reason.startswith('Cancelled by demo at ')
-    again = deploy.cancel(heat, deployment.id, 'someone-else', find_transport)
+    again = runner.cancel(heat, deployment.id, 'someone-else', find_transport)
     assert again.status_reason == cancelled.status_reason
 
     transport = find_transport('TEMP_URL_SIGNAL')
-    values = deploy.derived_input_values(config)
+    values = runner.derived_input_values(config)
     late = waiting.wait_for('the server\'s late result in Swift',
                             lambda: transport.read_result(values), timeout=30)
     assert 'backup_dir=backups' in late['deploy_stdout']
@@ -70,7 +70,7 @@ def test_cancel_stays_cancelled_and_the_late_result_is_kept(cloud, heat, backup,
     after = heat.software_deployments.get(deployment.id)
     assert after.status == 'FAILED'
     assert after.status_reason == cancelled.status_reason
-    assert deploy.late_result(heat, after, find_transport) == late
+    assert runner.late_result(heat, after, find_transport) == late
 
 
 def test_delete_removes_the_deployment_its_config_and_its_container(heat, swift, backup,
@@ -80,7 +80,7 @@ def test_delete_removes_the_deployment_its_config_and_its_container(heat, swift,
     container = _container(config)
     swift.head_container(container)
 
-    assert deploy.delete(heat, deployment.id, find_transport) == []
+    assert runner.delete(heat, deployment.id, find_transport) == []
 
     with pytest.raises(heat_exc.HTTPNotFound):
         heat.software_deployments.get(deployment.id)

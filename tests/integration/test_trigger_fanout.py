@@ -3,7 +3,7 @@
 import pytest
 
 from devcloud import process
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.integration import waiting
 
 # Heat stores server ids in 36 characters: a longer one makes Heat's database refuse the
@@ -25,14 +25,14 @@ def cleanup(heat, find_transport):
     created = []
     yield created
     for deployment in created:
-        deploy.delete(heat, deployment.id, find_transport)
+        runner.delete(heat, deployment.id, find_transport)
 
 
 def test_backup_on_two_servers_with_every_input_type_overridden(heat, find_transport,
                                                                 demo_resources, cleanup):
     servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
             server_ids=servers,
             input_values={'backup_dir': 'nightly', 'retention_days': '14', 'compress': 'no',
@@ -57,8 +57,8 @@ def test_backup_on_two_servers_with_every_input_type_overridden(heat, find_trans
 
 def test_one_bad_server_leaves_nothing_behind_and_the_good_one_runs(
         heat, swift, find_transport, demo_resources, cleanup):
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['mysql'], action='BACKUP', name='fanout',
             server_ids=[demo_resources['db_server_1'], BAD_SERVER],
             input_values={'pause_seconds': 0}, transport='TEMP_URL_SIGNAL'))
@@ -80,8 +80,8 @@ def test_swift_failing_mid_trigger_leaves_nothing_behind(cloud, heat, swift, fin
     # Containers live on the container server; the signal object needs the object server.
     cloud.sup.stop('swift-object')
     try:
-        result = deploy.start(
-            heat, find_transport, deploy.RunRequest(
+        result = runner.start(
+            heat, find_transport, runner.RunRequest(
                 config_id=demo_resources['mysql'], action='BACKUP', name='swiftdown',
                 server_ids=[demo_resources['db_server_1']], transport='TEMP_URL_SIGNAL'))
     finally:
@@ -95,8 +95,8 @@ def test_swift_failing_mid_trigger_leaves_nothing_behind(cloud, heat, swift, fin
 
 
 def test_no_signal_is_complete_at_once(heat, find_transport, demo_resources, cleanup):
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['wordpress'], action='FLUSH_CACHE', name='wordpress',
             server_ids=[demo_resources['web_server']], transport='NO_SIGNAL'))
     cleanup.extend(result.created)
@@ -104,4 +104,4 @@ def test_no_signal_is_complete_at_once(heat, find_transport, demo_resources, cle
     assert deployment.status == 'COMPLETE'
     assert deployment.status_reason == 'Not waiting for outputs signal'
     config = heat.software_configs.get(deployment.config_id)
-    assert deploy.derived_input_values(config)['deploy_signal_transport'] == 'NO_SIGNAL'
+    assert runner.derived_input_values(config)['deploy_signal_transport'] == 'NO_SIGNAL'

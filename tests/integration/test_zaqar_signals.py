@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from devcloud import servers
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.integration import waiting
 
 TRANSPORT = 'ZAQAR_SIGNED_URL_SIGNAL'
@@ -39,7 +39,7 @@ def _queue_names(session, zaqar):
 
 
 def _queue(config):
-    return deploy.derived_input_values(config)['deploy_zaqar_queue']
+    return runner.derived_input_values(config)['deploy_zaqar_queue']
 
 
 def test_a_stack_deployment_signals_over_zaqar_and_its_server_reads_metadata_there(
@@ -48,7 +48,7 @@ def test_a_stack_deployment_signals_over_zaqar_and_its_server_reads_metadata_the
     assert 'zaqar' in server.attributes['os_collect_config']
     [deployment] = heat.software_deployments.list(server_id=demo_resources['monitor_server'])
     config = heat.software_configs.get(deployment.config_id)
-    assert deploy.derived_input_values(config)['deploy_signal_transport'] == 'ZAQAR_SIGNAL'
+    assert runner.derived_input_values(config)['deploy_signal_transport'] == 'ZAQAR_SIGNAL'
     assert deployment.status == 'COMPLETE', deployment.status_reason
     assert deployment.output_values['report'] == 'configured'
     assert 'monitoring configured' in deployment.output_values['deploy_stdout']
@@ -56,7 +56,7 @@ def test_a_stack_deployment_signals_over_zaqar_and_its_server_reads_metadata_the
 
 def test_a_triggered_run_completes_with_its_outputs(heat, run, find_transport):
     deployment, config = run('monitoring', 'CHECK', 'monitor_server', threshold_percent=100)
-    values = deploy.derived_input_values(config)
+    values = runner.derived_input_values(config)
     assert values['deploy_signal_transport'] == TRANSPORT
     # The server holds a URL signed for POST to one queue, and no Keystone credentials.
     assert values['deploy_zaqar_methods'] == 'POST'
@@ -88,7 +88,7 @@ def test_an_error_output_fails_the_run_with_its_value_as_reason(heat, run, find_
 def test_two_pollers_racing_on_one_result_apply_it_once(heat, run, find_transport):
     deployment, config = run('monitoring', 'CHECK', 'monitor_server', threshold_percent=100)
     transport = find_transport(TRANSPORT)
-    values = deploy.derived_input_values(config)
+    values = runner.derived_input_values(config)
     waiting.wait_for('the result on the queue', lambda: transport.read_result(values),
                      timeout=30)
 
@@ -97,7 +97,7 @@ def test_two_pollers_racing_on_one_result_apply_it_once(heat, run, find_transpor
 
     def poll():
         start.wait()
-        outcomes.append(deploy.collect(heat, heat.software_deployments.get(deployment.id),
+        outcomes.append(runner.collect(heat, heat.software_deployments.get(deployment.id),
                                        config, find_transport).status)
 
     # A spy: every update still reaches the real Heat.
@@ -120,23 +120,23 @@ def test_a_cancel_is_kept_and_the_late_result_shown(cloud, heat, run, find_trans
     marker = servers.deployed_marker(cloud.layout, 'demo-mon-1', config.id)
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
 
-    cancelled = deploy.cancel(heat, deployment.id, 'demo', find_transport)
+    cancelled = runner.cancel(heat, deployment.id, 'demo', find_transport)
     assert cancelled.status == 'FAILED'
 
     transport = find_transport(TRANSPORT)
-    values = deploy.derived_input_values(config)
+    values = runner.derived_input_values(config)
     waiting.wait_for('the late result on the queue', lambda: transport.read_result(values),
                      timeout=30)
-    after = deploy.collect(heat, heat.software_deployments.get(deployment.id), config,
+    after = runner.collect(heat, heat.software_deployments.get(deployment.id), config,
                            find_transport)
     assert after.status_reason == cancelled.status_reason
-    late = deploy.late_result(heat, after, find_transport)
+    late = runner.late_result(heat, after, find_transport)
     assert late['report'].startswith('disk ')
 
 
 def test_delete_removes_the_queue(heat, session, zaqar, find_transport, demo_resources):
-    result = deploy.start(
-        heat, find_transport, deploy.RunRequest(
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
             config_id=demo_resources['monitoring'], action='CHECK',
             server_ids=[demo_resources['monitor_server']], transport=TRANSPORT))
     [deployment] = result.created
@@ -145,17 +145,17 @@ def test_delete_removes_the_queue(heat, session, zaqar, find_transport, demo_res
     assert queue in _queue_names(session, zaqar)
     # Once the server has posted: a post after the delete would make the queue again.
     waiting.wait_for('the result on the queue', lambda: find_transport(TRANSPORT).read_result(
-        deploy.derived_input_values(config)), timeout=30)
+        runner.derived_input_values(config)), timeout=30)
 
-    assert deploy.delete(heat, deployment.id, find_transport) == []
+    assert runner.delete(heat, deployment.id, find_transport) == []
     assert queue not in _queue_names(session, zaqar)
 
 
 def test_a_queue_its_server_makes_again_after_a_delete_goes_at_the_next_zaqar_run(
         cloud, heat, session, zaqar, find_transport, demo_resources):
     def start():
-        [deployment] = deploy.start(
-            heat, find_transport, deploy.RunRequest(
+        [deployment] = runner.start(
+            heat, find_transport, runner.RunRequest(
                 config_id=demo_resources['monitoring'], action='CHECK',
                 server_ids=[demo_resources['monitor_server']],
                 input_values={'pause_seconds': 3}, transport=TRANSPORT)).created
@@ -167,7 +167,7 @@ def test_a_queue_its_server_makes_again_after_a_delete_goes_at_the_next_zaqar_ru
     waiting.wait_for('the agent to start the run', marker.exists, timeout=30)
     # Deleted while the server runs it: its result, posted through the signed URL that Zaqar
     # cannot revoke, makes the queue again.
-    assert deploy.delete(heat, deployment.id, find_transport) == []
+    assert runner.delete(heat, deployment.id, find_transport) == []
     waiting.wait_for('the server to make the queue again',
                      lambda: queue in _queue_names(session, zaqar), timeout=30)
 
@@ -175,4 +175,4 @@ def test_a_queue_its_server_makes_again_after_a_delete_goes_at_the_next_zaqar_ru
     try:
         assert queue not in _queue_names(session, zaqar)
     finally:
-        deploy.delete(heat, later.id, find_transport)
+        runner.delete(heat, later.id, find_transport)

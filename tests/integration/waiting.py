@@ -2,7 +2,7 @@
 
 import time
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 
 
 def wait_for(what, check, timeout=60, interval=0.25):
@@ -28,7 +28,7 @@ def collected(heat, deployment_id, config, find_transport, timeout=60):
     """The deployment once finished, applying its result as the dashboard's poll does (for a
     transport whose target Heat does not read)."""
     def check():
-        deployment = deploy.collect(heat, heat.software_deployments.get(deployment_id),
+        deployment = runner.collect(heat, heat.software_deployments.get(deployment_id),
                                     config, find_transport)
         return deployment if deployment.status != 'IN_PROGRESS' else None
     return wait_for(f'deployment {deployment_id} to finish', check, timeout)

@@ -3,14 +3,14 @@ operation page's tests and the policy tests share."""
 
 from heatclient.v1 import software_configs
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner import operations
 from tests.unit import test_data
 
 RUN_IDS = [f'00000000-0000-4000-8000-00000000000{n}' for n in range(5)]
 SOURCE = '7c0d1e2f-3a4b-4c5d-8e6f-708192a3b4c5'
-OPERATION = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
+OPERATION = runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
                              '2026-11-23T08:00:00Z', SOURCE)
 
 

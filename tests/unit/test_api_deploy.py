@@ -1,13 +1,13 @@
-"""api.deploy: the user's clients handed to the deploy package.
+"""api.deploy: the user's clients handed to the runner.
 
-The clients are the deploy package's in-memory fakes, put in place where
+The clients are the runner's in-memory fakes, put in place where
 api/ builds them.
 """
 
 from openstack_auth import utils as auth_utils
 
 from heat_deploy_dashboard import api
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.unit.deploy.fakes import FakeHeat
 from tests.unit.deploy.fakes import FakeSwift
 from tests.unit.deploy.zaqar_fakes import FakeZaqar
@@ -38,7 +38,7 @@ class ApiDeployTests(helpers.TestCase):
         self.mock_swift_connection.return_value = self.swift
 
     def start(self, transport='TEMP_URL_SIGNAL'):
-        return api.deploy.start_runs(self.request, deploy.RunRequest(
+        return api.deploy.start_runs(self.request, runner.RunRequest(
             self.config_id, 'BACKUP', ('db-1', 'db-2'), {'retention_days': 14}, transport, 30,
             'mysql'))
 
@@ -55,7 +55,7 @@ class ApiDeployTests(helpers.TestCase):
                    if c['id'] != self.config_id]
         self.assertEqual({'mysql-BACKUP'}, {c['name'] for c in derived})
         self.assertEqual(
-            {'14'}, {deploy.derived_input_values(c)['retention_days']
+            {'14'}, {runner.derived_input_values(c)['retention_days']
                      for c in derived})
         # One signal container per server, in the user's own account.
         self.assertEqual(2, len(self.swift.containers))
@@ -82,7 +82,7 @@ class ApiDeployTests(helpers.TestCase):
             s for s in self.request.user.service_catalog
             if s['type'] != 'object-store']
 
-        with self.assertRaises(deploy.InputError) as raised:
+        with self.assertRaises(runner.InputError) as raised:
             self.start()
 
         self.assertIn('needs Object Storage', str(raised.exception))
@@ -92,7 +92,7 @@ class ApiDeployTests(helpers.TestCase):
     @helpers.create_mocks(CLIENT_MOCKS)
     def test_cancel_is_signed_with_the_users_name(self):
         self.use_fakes()
-        (deployment,) = api.deploy.start_runs(self.request, deploy.RunRequest(
+        (deployment,) = api.deploy.start_runs(self.request, runner.RunRequest(
             self.config_id, 'BACKUP', ('db-1',), {}, 'TEMP_URL_SIGNAL', 30, 'mysql')).created
 
         cancelled = api.deploy.cancel_deployment(self.request, deployment.id)
@@ -104,7 +104,7 @@ class ApiDeployTests(helpers.TestCase):
     @helpers.create_mocks(CLIENT_MOCKS)
     def test_delete_removes_the_run_and_its_signal_container(self):
         self.use_fakes()
-        (deployment,) = api.deploy.start_runs(self.request, deploy.RunRequest(
+        (deployment,) = api.deploy.start_runs(self.request, runner.RunRequest(
             self.config_id, 'BACKUP', ('db-1',), {}, 'TEMP_URL_SIGNAL', 30, 'mysql')).created
 
         leftovers = api.deploy.delete_deployment(self.request, deployment.id)
@@ -138,10 +138,10 @@ class ApiZaqarTests(helpers.TestCase):
         self.mock_heatclient.return_value = heat
         self.mock_zaqar_client.return_value = zaqar
         config_id = heat.add_config(name='monitoring', outputs=[{'name': 'report'}])
-        (deployment,) = api.deploy.start_runs(self.request, deploy.RunRequest(
+        (deployment,) = api.deploy.start_runs(self.request, runner.RunRequest(
             config_id, 'CHECK', ('mon-1',), {}, 'ZAQAR_SIGNED_URL_SIGNAL', 30,
             'monitoring')).created
-        queue = deploy.derived_input_values(deployment.config)['deploy_zaqar_queue']
+        queue = runner.derived_input_values(deployment.config)['deploy_zaqar_queue']
         zaqar.post(queue, {'deploy_status_code': 0, 'report': 'disk 5% used'})
 
         done = api.deploy.collect_result(self.request, deployment)

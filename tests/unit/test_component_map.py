@@ -5,7 +5,7 @@ import re
 
 from django.urls import reverse
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner.derived import OPERATION_OPTION
 
 from tests.unit.components_case import ComponentsTestCase
@@ -132,7 +132,7 @@ class FollowUpTests(ComponentsTestCase):
 
     @helpers.create_mocks(HEAT_MOCKS)
     def test_an_operation_on_a_source_offers_run_action_on_its_dependents(self):
-        operation = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
+        operation = runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
                                      '2026-11-23T08:00:00Z', data.MYSQL_ID)
         configs = copy.deepcopy(data.CONFIGS)
         # The running BACKUP on the first db server is this operation's.

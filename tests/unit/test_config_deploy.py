@@ -12,7 +12,7 @@ from novaclient.v2 import servers as nova_servers_api
 from openstack_dashboard.api import nova
 
 from heat_deploy_dashboard import api
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.starting import DEPLOYMENT_FAILED
 from tests.unit import components_data as demo
@@ -69,7 +69,7 @@ def _form(**changes):
 
 
 def _started(server=SERVER):
-    return deploy.Started(created=demo.triggered(
+    return runner.Started(created=demo.triggered(
         [dict(demo.DEPLOYMENTS[3], id=NEW_RUN, server_id=server)]))
 
 
@@ -162,7 +162,7 @@ class DeployFormTests(DeployTestCase):
         self.assertRedirectsNoFollow(res, reverse('horizon:project:deployments:detail',
                                                   args=[NEW_RUN]))
         self.mock_start_runs.assert_called_once_with(
-            helpers.IsHttpRequest(), deploy.RunRequest(
+            helpers.IsHttpRequest(), runner.RunRequest(
                 case.HELLO_ID, 'BACKUP', (SERVER,), {'greeting': 'hello', 'count': 3,
                                                      'loud': True}, 'NO_SIGNAL', 60, 'hello'),
             mock.ANY)
@@ -204,7 +204,7 @@ class DeployFormTests(DeployTestCase):
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_server_the_run_could_not_start_on_is_named_on_the_form(self):
         self.serve()
-        self.mock_start_runs.return_value = deploy.Started(failures=[(
+        self.mock_start_runs.return_value = runner.Started(failures=[(
             SERVER, Message(DEPLOYMENT_FAILED,
                             {'action': 'CREATE', 'server_id': SERVER}))])
 
@@ -266,7 +266,7 @@ class DeployServerTests(DeployTestCase):
 
         self.assertNoFormErrors(res)
         self.mock_start_runs.assert_called_once_with(
-            helpers.IsHttpRequest(), deploy.RunRequest(
+            helpers.IsHttpRequest(), runner.RunRequest(
                 case.HELLO_ID, 'CREATE', (demo.WEB,),
                 {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello'),
             mock.ANY)
@@ -317,7 +317,7 @@ class DeployServerTests(DeployTestCase):
         self.assertNotContains(form, 'sg-1')
         self.assertNoFormErrors(by_name)
         self.mock_start_runs.assert_called_once_with(
-            helpers.IsHttpRequest(), deploy.RunRequest(
+            helpers.IsHttpRequest(), runner.RunRequest(
                 case.HELLO_ID, 'CREATE', (LONE_VM,),
                 {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello'),
             mock.ANY)
@@ -337,7 +337,7 @@ class DeployServerTests(DeployTestCase):
         self.assertIn('server', group.context['form'].errors)
         self.assertNoFormErrors(app)
         self.mock_start_runs.assert_called_once_with(
-            helpers.IsHttpRequest(), deploy.RunRequest(
+            helpers.IsHttpRequest(), runner.RunRequest(
                 case.HELLO_ID, 'CREATE', (APP_VM,),
                 {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello'),
             mock.ANY)

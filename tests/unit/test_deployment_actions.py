@@ -4,7 +4,7 @@ from django.urls import reverse
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.unit import helpers
 from tests.unit import test_data
 
@@ -132,7 +132,7 @@ class DeploymentActionTests(helpers.TestCase):
                            api.deploy: ('delete_deployment',)})
     def test_deleting_a_run_reports_what_could_not_be_removed(self):
         self._list()
-        self.mock_delete_deployment.return_value = [deploy.Message(
+        self.mock_delete_deployment.return_value = [runner.Message(
             'The deployment %(deployment_id)s was deleted, but the place its result was '
             'sent to could not be removed.', {'deployment_id': FINISHED})]
 

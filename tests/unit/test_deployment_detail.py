@@ -8,7 +8,7 @@ from heatclient import exc as heat_exc
 from heatclient.v1 import software_configs
 
 from heat_deploy_dashboard import api
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner import runs
 from tests.unit import helpers
@@ -50,7 +50,7 @@ class DeploymentDetailTests(helpers.TestCase):
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
                            api.deploy: ('late_result',)})
     def test_overview_says_who_started_the_run_in_which_operation_and_its_status(self):
-        operation = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo',
+        operation = runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo',
                                      '2026-11-23T08:00:00Z')
         self.mock_deployment_get.return_value = _deployment(
             status='FAILED', status_reason='Cancelled by demo at 2026-11-23T08:01:00Z',
@@ -156,7 +156,7 @@ class DeploymentDetailTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_the_summary_of_a_run_started_here_links_its_component(self):
-        operation = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo',
+        operation = runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo',
                                      '2026-11-23T08:00:00Z', COMPONENT_ID)
         self.mock_deployment_get.return_value = _deployment(
             input_values={OPERATION_OPTION: operation.as_option()})

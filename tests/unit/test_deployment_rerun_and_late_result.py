@@ -6,7 +6,7 @@ from urllib import parse
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner.derived import OPERATION_OPTION
 from tests.unit import components_case as case
 from tests.unit import components_data as data
@@ -25,7 +25,7 @@ DEPLOYED_CONFIG = dict(
     inputs=[{'name': 'greeting', 'type': 'String', 'value': 'bonjour'},
             {'name': 'deploy_server_id', 'type': 'String', 'value': data.WEB},
             {'name': 'deploy_action', 'type': 'String', 'value': 'CREATE'}],
-    options={OPERATION_OPTION: deploy.Operation(
+    options={OPERATION_OPTION: runner.Operation(
         '5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo', '2026-11-22T04:00:00Z',
         source=data.SCRIPT_CONFIG['id']).as_option()})
 DEPLOYED_RUN = dict(SCRIPT_RUN, id='3e1f7066-0000-4000-8000-000000000006',

@@ -2,29 +2,20 @@
 lays them out) imports the shared modules (content/, content/runs/ for everything about a
 run, api/, the package root) and never another panel; the shared modules import no panel."""
 
-import ast
 import pathlib
 
 import heat_deploy_dashboard
+from tests.unit import imports
 
 PACKAGE = pathlib.Path(heat_deploy_dashboard.__file__).resolve().parent
 CONTENT = PACKAGE / 'content'
 PANELS = sorted(folder.name for folder in CONTENT.iterdir() if (folder / 'panel.py').exists())
-
-
-def _imported_modules(path):
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.update(f'{node.module}.{alias.name}' for alias in node.names)
-    return found
+IMPORTS = imports.imported(PACKAGE.rglob('*.py'))
 
 
 def _panels_imported(path):
     prefix = 'heat_deploy_dashboard.content.'
-    return {module[len(prefix):].split('.')[0] for module in _imported_modules(path)
+    return {module[len(prefix):].split('.')[0] for module in IMPORTS[path]
             if module.startswith(prefix)} & set(PANELS)
 
 

@@ -4,7 +4,7 @@ Running and Run Again on Failed; the Deployments list's Operation column and fil
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner.derived import OPERATION_OPTION
 from tests.unit import helpers
 from tests.unit import operation_data
@@ -57,7 +57,7 @@ class OperationPageTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_runs_whose_deployments_carry_their_operation_are_found_by_the_listing(self):
-        other = deploy.Operation('0b6b0f3e-5d6e-4f3a-9a57-0d1f5c1e2a3b', 'someone',
+        other = runner.Operation('0b6b0f3e-5d6e-4f3a-9a57-0d1f5c1e2a3b', 'someone',
                                  '2026-11-23T07:00:00Z', self.SOURCE)
         self.mock_deployments_list.return_value = [
             run.changed(input_values={OPERATION_OPTION: (

@@ -308,7 +308,7 @@ class CancelFromServerPageTests(case.ServersTestCase):
     def test_a_late_click_on_a_finished_run_is_harmless(self):
         self.serve(infos=data.DB_1_RUNS)
         finished = next(i for i in data.DB_1_RUNS if i['id'] == data.BACKUP['id'])
-        # The deploy package leaves a finished run as it is and returns it.
+        # The runner leaves a finished run as it is and returns it.
         self.mock_cancel_deployment.return_value = \
             software_deployments.SoftwareDeployment(None, dict(finished), loaded=True)
 

@@ -2,13 +2,14 @@
 after the README's install by hand, not only after `make unit` (whose venv also holds the
 local cloud's services)."""
 
-import ast
 import importlib.metadata
 import pathlib
 import re
 import sys
 
 from packaging import requirements
+
+from tests.unit import imports
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # The repository's own code, on the path of a checkout.
@@ -19,13 +20,8 @@ PROJECTS = ('heat-deploy-dashboard', 'heat-deploy-runner', 'heat-deploy-notify')
 
 
 def _imported_top_levels():
-    names = set()
-    for path in (ROOT / 'tests' / 'unit').rglob('*.py'):
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                names.update(alias.name.split('.')[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names.add(node.module.split('.')[0])
+    found = imports.imported((ROOT / 'tests' / 'unit').rglob('*.py'))
+    names = {module.split('.')[0] for modules in found.values() for module in modules}
     return names - OWN - set(sys.stdlib_module_names)
 
 

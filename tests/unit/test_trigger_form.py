@@ -3,7 +3,7 @@
 import copy
 import re
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import PolicyEnforcedTestCase
@@ -177,9 +177,9 @@ class TriggerFormTests(ComponentsTestCase):
     def test_with_messaging_the_zaqar_choice_is_offered_and_runs(self):
         self.serve()
         test_data.with_messaging(self)
-        self.mock_start_runs.return_value = deploy.Started(
+        self.mock_start_runs.return_value = runner.Started(
             created=data.triggered([data.DEPLOYMENTS[3]]),
-            operation=deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
+            operation=runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
                                        '2026-11-23T08:00:00Z'))
 
         res = self.get_ajax(trigger_url(data.MYSQL_ID))

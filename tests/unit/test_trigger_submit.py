@@ -9,7 +9,7 @@ from django.urls import reverse
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard.content import directory
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner.starting import DEPLOYMENT_FAILED
 from heat_deploy_runner.starting import SIGNAL_FAILED
 from tests.unit.components_case import ComponentsTestCase
@@ -22,14 +22,14 @@ from tests.unit import helpers
 DEPLOYMENTS_URL = reverse('horizon:project:deployments:index')
 
 
-OPERATION = deploy.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
+OPERATION = runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
                              '2026-11-23T08:00:00Z')
 # Where a submit that started runs leads: their operation's page.
 OPERATION_URL = reverse('horizon:project:deployments:operation', args=[OPERATION.id])
 
 
 def started(*servers):
-    return deploy.Started(created=data.triggered(
+    return runner.Started(created=data.triggered(
         [dict(data.DEPLOYMENTS[3], server_id=server) for server in servers]),
         operation=OPERATION)
 
@@ -62,7 +62,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         self.assertNoFormErrors(res)
         self.assertRedirectsNoFollow(res, OPERATION_URL)
         self.mock_start_runs.assert_called_once_with(
-            helpers.IsHttpRequest(), deploy.RunRequest(
+            helpers.IsHttpRequest(), runner.RunRequest(
                 data.MYSQL_ID, 'BACKUP', (data.DB_1, data.DB_2),
                 {'backup_dir': 'backups', 'retention_days': 14,
                  'compress': False, 'tables': ['users', 'posts', 'comments'],
@@ -78,7 +78,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         # A config no page has read yet.
         [deployment] = data.triggered([dict(data.DEPLOYMENTS[3], server_id=data.DB_1,
                                             config_id='a-new-derived-config')])
-        self.mock_start_runs.return_value = deploy.Started(
+        self.mock_start_runs.return_value = runner.Started(
             created=[deployment], operation=OPERATION)
         self.post(trigger_url(data.MYSQL_ID), mysql_form(servers=[data.DB_1]))
         self.mock_config_get.reset_mock()
@@ -249,14 +249,14 @@ class TriggerSubmitTests(ComponentsTestCase):
             'input__timeout': 't'})
 
         self.assertRedirectsNoFollow(res, OPERATION_URL)
-        self.assertEqual(deploy.RunRequest(
+        self.assertEqual(runner.RunRequest(
             data.REPORT_ID, 'REPORT', (data.WEB,), {'action': 'a', 'servers': 's', 'timeout': 't'},
             'NO_SIGNAL', 5, 'nightly-report'), self.mock_start_runs.call_args.args[1])
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_each_failed_server_gets_one_sentence(self):
         self.serve()
-        failure = deploy.Message(DEPLOYMENT_FAILED,
+        failure = runner.Message(DEPLOYMENT_FAILED,
                                  {'action': 'BACKUP', 'server_id': data.DB_2})
         result = started(data.DB_1)
         result.failures.append((data.DB_2, failure))
@@ -274,8 +274,8 @@ class TriggerSubmitTests(ComponentsTestCase):
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_when_every_server_failed_the_form_stays_with_the_reasons(self):
         self.serve()
-        self.mock_start_runs.return_value = deploy.Started(
-            failures=[(server, deploy.Message(
+        self.mock_start_runs.return_value = runner.Started(
+            failures=[(server, runner.Message(
                 SIGNAL_FAILED,
                 {'action': 'BACKUP', 'server_id': server}))
                 for server in (data.DB_1, data.DB_2)])
@@ -310,8 +310,8 @@ class TriggerSubmitTests(ComponentsTestCase):
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_a_value_the_deploy_package_refuses_is_a_form_error(self):
         self.serve()
-        self.mock_start_runs.side_effect = deploy.InputError(
-            deploy.Message('The timeout must be a whole number of minutes '
+        self.mock_start_runs.side_effect = runner.InputError(
+            runner.Message('The timeout must be a whole number of minutes '
                            'greater than zero.'))
 
         res = self.post_modal(trigger_url(data.MYSQL_ID), mysql_form())

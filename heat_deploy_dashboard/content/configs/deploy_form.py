@@ -7,7 +7,7 @@ from horizon import messages
 
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard import linking
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner.starting import derived_name
 
 DEFAULT_ACTION = 'CREATE'
@@ -90,7 +90,7 @@ class DeployConfigForm(run_form.RunForm):
                              [server], self['name'].value() or '')
 
     def run_request(self, cleaned):
-        return deploy.RunRequest(
+        return runner.RunRequest(
             config_id=self.config['id'], action=cleaned['action'],
             server_ids=(cleaned['server'],), input_values=cleaned['input_values'],
             transport=cleaned['transport'], timeout_minutes=cleaned['timeout'],

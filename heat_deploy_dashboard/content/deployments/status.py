@@ -5,7 +5,7 @@ sends the ids of all its running rows at once and gets back those that changed, 
 rendered. Heat reads a deployment's signal from Swift only when that deployment is shown; a
 row shown a moment ago whose signal object is still empty is left alone (see recheck), and the
 others are shown in parallel to keep the poll short. A row whose server signals through Zaqar
-also costs one claim, and its result is applied here (deploy.collect).
+also costs one claim, and its result is applied here (runner.collect).
 
 The pages' pollers POST. A GET is answered too, for a person or a script looking, but it
 changes nothing (rows.as_it_reads): no claim, no timeout recorded.

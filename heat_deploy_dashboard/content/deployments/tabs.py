@@ -5,7 +5,7 @@ from heat_deploy_dashboard.content import agent_polling
 from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import runs
 
 
@@ -16,7 +16,7 @@ def exit_code_shown(run):
         return code
     if run.status == 'IN_PROGRESS':
         return _("Not reported yet")
-    if deploy.is_cancelled(run):
+    if runner.is_cancelled(run):
         return _("None: the run was cancelled before its server reported")
     return _("Not reported")
 

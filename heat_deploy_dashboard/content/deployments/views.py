@@ -32,7 +32,7 @@ from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import cli
 from heat_deploy_runner import runs
 
@@ -112,7 +112,7 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         # first batch is being planned or started).
         try:
             execution = (self._rolling_run(operation_id)
-                         if operation is None or operation.runner == deploy.ROLLING else None)
+                         if operation is None or operation.runner == runner.ROLLING else None)
         except Exception:
             errors.heat_failed(self.request, _("retrieve the operation's batches"),
                                service=errors.MISTRAL)
@@ -122,9 +122,9 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             execution = None
         if operation is None and execution is not None:
             asked = execution.workflow_input
-            operation = deploy.Operation(execution.id, asked.get('started_by', ''),
+            operation = runner.Operation(execution.id, asked.get('started_by', ''),
                                          execution.created_at, asked.get('config_id'),
-                                         runner=deploy.ROLLING)
+                                         runner=runner.ROLLING)
         if operation is None:
             # Another project's operation, or one whose runs were all deleted: one answer.
             raise http.Http404(_("No run of this operation is left: it was deleted, or it "
@@ -262,7 +262,7 @@ class DetailView(PolicyRequiredMixin, horizon_tabs.TabView):
     @memoized.memoized_method
     def get_late_result(self):
         run = self.get_data()
-        if not deploy.is_cancelled(run):
+        if not runner.is_cancelled(run):
             return None
         try:
             return api.deploy.late_result(self.request, run)

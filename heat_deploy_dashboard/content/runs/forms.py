@@ -20,7 +20,7 @@ from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard import linking
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import secret_store
 
 
@@ -222,7 +222,7 @@ class RunActionForm(run_form.RunForm):
         return run_tables.operation_url(execution.id)
 
     def run_request(self, cleaned):
-        return deploy.RunRequest(
+        return runner.RunRequest(
             config_id=self.component.id, action=cleaned['action'],
             server_ids=tuple(cleaned['servers']), input_values=cleaned['input_values'],
             transport=cleaned['transport'], timeout_minutes=cleaned['timeout'],
@@ -231,7 +231,7 @@ class RunActionForm(run_form.RunForm):
 
     def schedule_record(self, data):
         """What a schedule of the form's run keeps: its request's record
-        (deploy.RunRequest.record), with when it runs."""
+        (runner.RunRequest.record), with when it runs."""
         return dict(data['request'].record(), component_name=self.component.name,
                     pattern=data['repeat'] or None, once_at=data['once_at'] or None)
 

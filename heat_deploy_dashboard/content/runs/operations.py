@@ -1,5 +1,5 @@
 """An operation's runs, found among the project's deployments by what their input values say
-(deploy.operations): Heat lists no more than a project's deployments, whole, and a listing
+(runner.operations): Heat lists no more than a project's deployments, whole, and a listing
 tells each run's operation without a config read."""
 
 import dataclasses
@@ -12,7 +12,7 @@ from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard import linking
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 
 # A component's page lists this many of its latest operations, found among this many of its
 # latest runs, however many runs there are.
@@ -24,7 +24,7 @@ RECENT_RUNS = 200
 class Recent:
     """An operation as a list of operations shows it."""
 
-    operation: deploy.Operation
+    operation: runner.Operation
     action: str
     # The shown status of each of its runs (tables.shown_status).
     statuses: list

@@ -19,7 +19,7 @@ import time
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import spare_cache
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 
 RECHECK_SECONDS = 10
 LOOK_SECONDS = 0.75
@@ -85,7 +85,7 @@ def quiet(request, running, map_=map):
 
 
 def _before_its_deadline(config, now):
-    deadline = deploy.deadline(config)
+    deadline = runner.deadline(config)
     return deadline is None or now < deadline
 
 

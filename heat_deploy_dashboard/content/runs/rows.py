@@ -15,7 +15,7 @@ from heatclient import exc as heat_exc
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content.runs import recheck
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 
 LOG = logging.getLogger(__name__)
 
@@ -32,18 +32,18 @@ def described(request, runs):
 
 def with_result_applied(request, run):
     """The run (with its derived config) settled as Mistral's wait settles it
-    (deploy.settle): a waiting Zaqar result applied, and past its deadline recorded FAILED
+    (runner.settle): a waiting Zaqar result applied, and past its deadline recorded FAILED
     as timed out."""
-    return deploy.settle(run, lambda each: api.deploy.collect_result(request, each),
+    return runner.settle(run, lambda each: api.deploy.collect_result(request, each),
                          lambda each: api.deploy.expire_deployment(request, each))
 
 
 def as_it_reads(run):
     """The run (with its derived config) as a page that changes nothing shows it: timed
-    out if it still runs past its deadline (deploy.as_timed_out)."""
-    if run.config is None or not deploy.is_overdue(run, run.config):
+    out if it still runs past its deadline (runner.as_timed_out)."""
+    if run.config is None or not runner.is_overdue(run, run.config):
         return run
-    return deploy.as_timed_out(run, run.config)
+    return runner.as_timed_out(run, run.config)
 
 
 def refreshed(request, run, write):

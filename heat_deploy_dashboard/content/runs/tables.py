@@ -21,7 +21,7 @@ from heat_deploy_dashboard.content.runs import recheck
 from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import cli
 from heat_deploy_runner import runs
 
@@ -61,7 +61,7 @@ STATUS_DISPLAY_CHOICES = (
 
 def shown_status(run):
     """The status a run is shown and filtered by: Heat's, CANCELLED for a cancelled one."""
-    return CANCELLED if deploy.is_cancelled(run) else run.status
+    return CANCELLED if runner.is_cancelled(run) else run.status
 
 
 def status_word(status):
@@ -89,7 +89,7 @@ def status_counts(statuses):
 
 
 def operation_url(operation_id):
-    """The page of one operation (deploy.operations)."""
+    """The page of one operation (runner.operations)."""
     return reverse('horizon:project:deployments:operation', args=[operation_id])
 
 
@@ -159,7 +159,7 @@ class CancelRun(policy.RulesOncePerRequest, tables.BatchAction):
     def action(self, request, obj_id):
         deployment = api.deploy.cancel_deployment(request, obj_id)
         recheck.forget(request, obj_id)
-        if not deploy.is_cancelled(deployment):
+        if not runner.is_cancelled(deployment):
             messages.info(request, _("%(run)s had already finished; it was left as it is.")
                           % {'run': self.table.get_object_display(
                               self.table.get_object_by_id(obj_id)) or obj_id})

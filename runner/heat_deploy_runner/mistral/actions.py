@@ -19,7 +19,7 @@ from heatclient import exc as heat_exc
 from mistral_lib import actions
 from swiftclient import exceptions as swift_exc
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner import derived
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
@@ -129,7 +129,7 @@ class StartAction(actions.Action):
             request = dataclasses.replace(
                 request, input_values=dict(request.input_values, **secrets))
         try:
-            made = deploy.start(clients.heat, clients.find_transport, request, operation)
+            made = runner.start(clients.heat, clients.find_transport, request, operation)
         except InputError as refused:
             return actions.Result(error=str(refused.message))
         return {'deployment_ids': [run.id for run in made.created],
@@ -160,7 +160,7 @@ class WaitAction(actions.Action):
 
 
 def settled(clients, deployment_id, configs):
-    """The run settled as the dashboard's status poll settles it (deploy.settle).
+    """The run settled as the dashboard's status poll settles it (runner.settle).
     ``configs`` keeps the derived configs read, by id."""
     heat = clients.heat
     run = Run.from_heat(heat.software_deployments.get(deployment_id))
@@ -168,11 +168,11 @@ def settled(clients, deployment_id, configs):
         return run
     if run.config_id not in configs:
         configs[run.config_id] = derived.as_dict(heat.software_configs.get(run.config_id))
-    return deploy.settle(
+    return runner.settle(
         run.described(configs[run.config_id]),
-        lambda each: deploy.collect(heat, each, each.config,
+        lambda each: runner.collect(heat, each, each.config,
                                     clients.find_transport).described(each.config),
-        lambda each: deploy.expire(heat, each, each.config).described(each.config))
+        lambda each: runner.expire(heat, each, each.config).described(each.config))
 
 
 class JudgeAction(actions.Action):

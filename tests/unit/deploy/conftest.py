@@ -1,4 +1,4 @@
-"""The in-memory clouds the deploy package's tests run against, fresh for each test."""
+"""The in-memory clouds the runner's tests run against, fresh for each test."""
 
 import pytest
 

@@ -10,7 +10,7 @@ from mistral_lib import actions as mistral_actions
 from oslo_config import cfg
 import pytest
 
-import heat_deploy_runner as deploy
+import heat_deploy_runner as runner
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
@@ -28,7 +28,7 @@ def context():
 
 @pytest.fixture
 def cloud(heat, swift, monkeypatch):
-    clients = clients_mod.Clients(heat, functools.partial(deploy.transport_for, swift=swift),
+    clients = clients_mod.Clients(heat, functools.partial(runner.transport_for, swift=swift),
                                   swift)
     monkeypatch.setattr(clients_mod, 'clients_for', lambda security: clients)
     monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
