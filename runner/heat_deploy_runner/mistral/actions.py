@@ -97,27 +97,36 @@ class PlanAction(actions.Action):
 
 class StartAction(actions.Action):
     """One batch's runs, carrying the operation whose id is the workflow execution's. Its
-    arguments are the rolling workflow's names for a RunRequest's (RunRequest.workflow_input)."""
+    arguments are the rolling workflow's names for a RunRequest's (RunRequest.workflow_input),
+    kept as they came: Mistral sends an action to its executor as its attributes, in JSON."""
 
     def __init__(self, config_id, action_name, server_ids, started_by, started_at,
                  name=None, input_values=None, transport=DEFAULT_TRANSPORT,
                  timeout_minutes=DEFAULT_TIMEOUT_MINUTES, secret_ref=None):
         super().__init__()
-        self.request = RunRequest(config_id=config_id, action=action_name,
-                                  server_ids=tuple(server_ids),
-                                  input_values=dict(input_values or {}), transport=transport,
-                                  timeout_minutes=timeout_minutes, name=name)
+        self.config_id = config_id
+        self.action_name = action_name
+        self.server_ids = server_ids
         self.started_by = started_by
         self.started_at = started_at
+        self.name = name
+        self.input_values = input_values or {}
+        self.transport = transport
+        self.timeout_minutes = timeout_minutes
         # Where the secret inputs are kept (secret_store), out of Mistral.
         self.secret_ref = secret_ref
+
+    def run_request(self):
+        return RunRequest(config_id=self.config_id, action=self.action_name,
+                          server_ids=tuple(self.server_ids),
+                          input_values=dict(self.input_values), transport=self.transport,
+                          timeout_minutes=self.timeout_minutes, name=self.name)
 
     def run(self, context):
         clients = clients_mod.clients_for(context.security)
         operation = Operation(context.execution.workflow_execution_id, self.started_by,
-                              self.started_at, self.request.config_id,
-                              runner=operations.ROLLING)
-        request = self.request
+                              self.started_at, self.config_id, runner=operations.ROLLING)
+        request = self.run_request()
         if self.secret_ref:
             try:
                 secrets = secret_store.get(clients.swift, self.secret_ref)

@@ -2,6 +2,7 @@
 gives them: one execution's id, the user's token or a trust."""
 
 import functools
+import json
 from unittest import mock
 
 from keystoneauth1.identity import generic
@@ -122,6 +123,32 @@ def test_a_server_that_could_not_start_is_counted_not_raised(cloud, context, hea
     assert len(made['deployment_ids']) == 1
     assert made['failed_to_start'] == [[
         's2', 'Could not start BACKUP on server s2: its deployment could not be created.']]
+
+
+def _as_mistral_sends_it(action):
+    """The action as Mistral's executor gets it: its attributes, through JSON."""
+    sent = json.loads(json.dumps(vars(action)))
+    received = object.__new__(type(action))
+    received.__dict__.update(sent)
+    return received
+
+
+def test_trigger_works_as_mistrals_executor_receives_it(cloud, context, heat, component):
+    made = _as_mistral_sends_it(actions.StartAction(
+        component, 'BACKUP', ['s1'], 'alice', '2026-11-24T10:00:00Z', name='mysql',
+        input_values={'retention_days': 3})).run(context)
+
+    [run] = [heat.software_deployments.get(run_id) for run_id in made['deployment_ids']]
+    assert heat.configs[run.config_id]['name'] == 'mysql-BACKUP'
+
+
+@pytest.mark.parametrize('action', [
+    actions.PlanAction('c1', ['s1'], batch_size=1, skip_busy=True),
+    actions.StartAction('c1', 'BACKUP', ['s1'], 'alice', '2026-11-24T10:00:00Z'),
+    actions.WaitAction(['d1']),
+    actions.JudgeAction(['s1'], 0, [['s1']], 1)])
+def test_every_action_travels_as_json(action):
+    assert vars(_as_mistral_sends_it(action)) == vars(action)
 
 
 def test_wait_returns_done_with_the_failed_servers(cloud, context, heat, component):
