@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from dataclasses import field
 import logging
 
+from keystoneauth1 import exceptions as ks_exc
+
 from heat_deploy_runner import derived
 from heat_deploy_runner.inputs import coerce_input_values
 from heat_deploy_runner.messages import gettext_noop
@@ -53,9 +55,11 @@ class Started:
 
 
 class _ServerFailed(Exception):
-    def __init__(self, message: Message):
+    def __init__(self, message: Message, unreachable: Exception | None = None):
         super().__init__(str(message))
         self.message = message
+        # Heat (or another service behind keystoneauth) did not answer at all.
+        self.unreachable = unreachable
 
 
 def _checked_servers(server_ids: Iterable[str]) -> list[str]:
@@ -92,9 +96,11 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
     created, for a blank action, no servers, a bad timeout, an unavailable transport or an
     override that does not fit its input's type; the only call made before that check is
     reading the source config, whose input types it needs. Errors reading the source config
-    come from heatclient unchanged. The derived configs are named "<name or source
-    name>-<action>", and carry ``operation``, shared by every run of this call (see
-    operations).
+    come from heatclient unchanged, and so does keystoneauth's ConnectionError when Heat does
+    not answer before any run is made (what was made for the server is removed first); a
+    server whose steps fail otherwise is left out and said in ``failures``. The derived
+    configs are named "<name or source name>-<action>", and carry ``operation``, shared by
+    every run of this call (see operations).
     """
     action = (request.action or '').strip()
     if not action:
@@ -119,6 +125,10 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
                 timeout_minutes=request.timeout_minutes,
                 operation=operation)
         except _ServerFailed as failure:
+            if failure.unreachable is not None and not result.created:
+                # Every server would fail alike and nothing was made: the caller says which
+                # service did not answer, once.
+                raise failure.unreachable
             result.failures.append((server_id, failure.message))
         else:
             result.created.append(
@@ -152,11 +162,12 @@ def _start_one(heat, transport: SignalTransport, source: dict, *,
             config_id=config.id, server_id=server_id, action=action,
             status=status, status_reason=reason, input_values=as_input_values(operation))
         return deployment, config
-    except Exception:
+    except Exception as error:
         LOG.exception('Starting %s on server %s failed', action, server_id)
         _undo(undo, server_id)
-        raise _ServerFailed(Message(
-            failed_step, {'action': action, 'server_id': server_id}))
+        raise _ServerFailed(
+            Message(failed_step, {'action': action, 'server_id': server_id}),
+            error if isinstance(error, ks_exc.ConnectionError) else None)
 
 
 def _undo(undo: list[tuple[str, Callable[[], object]]],

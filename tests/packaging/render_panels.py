@@ -131,7 +131,10 @@ def deployment_info(label, config, status, created, updated=None, outputs=None):
     info = {'id': heat_id(label), 'config_id': config['id'],
             'server_id': next(each['value'] for each in config['inputs']
                               if each['name'] == 'deploy_server_id'),
-            'input_values': {}, 'output_values': outputs,
+            # A run started here carries its operation, as its derived config does.
+            'input_values': {key: value for key, value in config['options'].items()
+                             if key == 'heat_deploy_dashboard'},
+            'output_values': outputs,
             'action': next(each['value'] for each in config['inputs']
                            if each['name'] == 'deploy_action'),
             'status': status, 'status_reason': 'Outputs received',

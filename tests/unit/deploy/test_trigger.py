@@ -2,6 +2,7 @@ import functools
 import logging
 
 from heatclient import exc as heat_exc
+from keystoneauth1 import exceptions as ks_exc
 import pytest
 from swiftclient.exceptions import ClientException
 
@@ -79,6 +80,27 @@ def test_a_failed_server_has_no_run_and_no_config(heat, swift, source_id):
 
     assert [d.server_id for d in result.created] == ['s2']
     assert [run.config['id'] for run in result.created] == [result.created[0].config_id]
+
+
+def test_heat_not_answering_before_any_run_is_raised_and_leaves_nothing(heat, swift, source_id):
+    heat.fail('software_configs.create', ks_exc.ConnectFailure('heat-api is down'))
+
+    with pytest.raises(ks_exc.ConnectFailure):
+        _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift), source_id)
+
+    # The first server's container was removed; the second server was not tried.
+    assert swift.containers == {}
+    assert len(heat.called('software_configs.create')) == 1
+
+
+def test_heat_not_answering_after_a_run_was_made_is_said_per_server(heat, swift, source_id):
+    heat.fail('software_deployments.create', ks_exc.ConnectFailure('heat-api is down'),
+              when=lambda **kwargs: kwargs['server_id'] == 's2')
+
+    result = _run(heat, transport_for('NO_SIGNAL'), source_id)
+
+    assert [run.server_id for run in result.created] == ['s1']
+    assert [server for server, _message in result.failures] == ['s2']
 
 
 def test_the_source_config_is_read_once(heat, swift, source_id):
