@@ -13,7 +13,7 @@ $(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt se
 	sh devcloud/install-system-packages.sh
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -c constraints.txt -r requirements-devcloud.txt \
-		-r test-requirements.txt -e ./runner[mistral] -e ./notify[zaqar-signal] -e .
+		-r test-requirements.txt -e ./runner[mistral,cli] -e ./notify[zaqar-signal] -e .
 	# heat-agents' elements (hooks, 55-heat-config, heat-config-notify): its sdist only.
 	$(BIN)/python -m devcloud.servers fetch
 	@command -v npm >/dev/null || { echo "ESLint needs Node.js 20 or newer and npm"; exit 1; }

@@ -13,7 +13,7 @@ import os
 import subprocess
 import uuid
 
-from devcloud import credentials
+from devcloud.services import identity
 import heat_deploy_runner as runner
 
 from bench import measure
@@ -24,13 +24,7 @@ INPUTS = {'backup_dir': 'bench', 'retention_days': 7, 'tables': 'users,posts',
 
 
 def _cli_env(layout):
-    env = dict(os.environ)
-    env.update({'OS_AUTH_URL': layout.keystone_url, 'OS_USERNAME': credentials.DEMO_USER,
-                'OS_PASSWORD': credentials.DEMO_PASSWORD,
-                'OS_PROJECT_NAME': credentials.DEMO_PROJECT, 'OS_USER_DOMAIN_ID': 'default',
-                'OS_PROJECT_DOMAIN_ID': 'default', 'OS_REGION_NAME': credentials.REGION,
-                'OS_IDENTITY_API_VERSION': '3'})
-    return env
+    return dict(os.environ, **identity.cli_environment(layout))
 
 
 def _cli(layout, openstack, config_id, server_id, transport):

@@ -26,6 +26,15 @@ def user_session(layout, username=credentials.DEMO_USER, password=credentials.DE
     return ks_session.Session(auth=auth, timeout=30)
 
 
+def cli_environment(layout, username=credentials.DEMO_USER,
+                    password=credentials.DEMO_PASSWORD, project=credentials.DEMO_PROJECT):
+    """The OS_* variables the `openstack` command line logs in with, as this user."""
+    return {'OS_AUTH_URL': layout.keystone_url, 'OS_USERNAME': username,
+            'OS_PASSWORD': password, 'OS_PROJECT_NAME': project,
+            'OS_USER_DOMAIN_ID': 'default', 'OS_PROJECT_DOMAIN_ID': 'default',
+            'OS_REGION_NAME': credentials.REGION, 'OS_IDENTITY_API_VERSION': '3'}
+
+
 class _Ensure:
     """Idempotent creation, so a warm restart and a first start run the same code."""
 

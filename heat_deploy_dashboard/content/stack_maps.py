@@ -17,9 +17,9 @@ from horizon.utils.memoized import memoized
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import project_servers
-from heat_deploy_dashboard import linking
 from heat_deploy_dashboard import wiring
 from heat_deploy_runner.derived import as_dict
+from heat_deploy_runner import linking
 
 LOG = logging.getLogger(__name__)
 

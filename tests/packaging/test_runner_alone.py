@@ -1,13 +1,15 @@
-"""The runner's wheel, installed alone with its [mistral] extra, as on a Mistral host: no
-Horizon, no Django, and every action it declares loads.
+"""The runner's wheel, installed alone with its [mistral] and [cli] extras, as on a Mistral host
+or an operator's laptop: no Horizon, no Django, and every action and command it declares
+loads.
 
 A Mistral host installs heat-deploy-runner into Mistral's environment, never Horizon
 (runner/README.md). This builds the runner's wheel as test_install_alone.py does (its copy of
 the sources, its build env), installs it into a venv of its own under build/packaging/ that
-sees nothing of the project's venv (pip install -c constraints.txt '<wheel>[mistral]'), runs
+sees nothing of the project's venv (pip install -c constraints.txt '<wheel>[mistral,cli]'), runs
 pip check, and then, with that venv's python (-I, from a folder outside the source tree),
 imports every module of heat_deploy_runner, finds neither Django nor Horizon (nor the plugin),
-loads every entry point the installed distribution declares (the Mistral actions), and lists
+loads every entry point the installed distribution declares (the Mistral actions, the
+`openstack` commands), and lists
 the workflows shipped as package data. The source's entry points and workflows are those of
 the installed distribution, so that an entry point or a workflow lost on the way fails too.
 
@@ -27,7 +29,7 @@ VENV = alone.WORK / 'venv-runner'
 VENV_STAMP = alone.WORK / 'venv-runner.json'
 PROBE_DIR = alone.WORK / 'probe-runner'
 SOURCE = alone.REPO / alone.PROJECTS[alone.RUNNER]
-EXTRA = '[mistral]'
+EXTRA = '[mistral,cli]'
 # Never on a Mistral host for the runner's sake: the dashboard's side, as distributions and
 # as the top-level modules they bring.
 FORBIDDEN = {'django', 'horizon', 'heat-deploy-dashboard', 'heat-dashboard'}
@@ -110,10 +112,11 @@ def test_the_runner_installs_alone_without_horizon_and_loads_its_actions(runner_
     timings['runner imported, its entry points loaded'] = time.monotonic() - started
     alone._report_timings(timings, name='timings-runner.json')
 
-    # The runner, its declared dependencies and mistral-lib, each pinned by constraints.txt
+    # The runner, its declared dependencies, mistral-lib and the openstack client, each pinned
+    # by constraints.txt
     # (but setuptools): no Django, no Horizon, no pip.
     names = alone._names(VENV)
-    assert {alone.RUNNER, 'mistral-lib'} <= names
+    assert {alone.RUNNER, 'mistral-lib', 'python-openstackclient'} <= names
     assert names & FORBIDDEN == set(), names & FORBIDDEN
     assert names & alone.PROJECT_ONLY == set()
     assert 'pip' not in names

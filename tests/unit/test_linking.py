@@ -2,7 +2,7 @@
 
 import copy
 
-from heat_deploy_dashboard import linking
+from heat_deploy_runner import linking
 from tests.unit import components_data as data
 
 

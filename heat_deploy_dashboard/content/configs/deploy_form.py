@@ -6,8 +6,8 @@ from horizon import forms
 from horizon import messages
 
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard import linking
 import heat_deploy_runner as runner
+from heat_deploy_runner import linking
 from heat_deploy_runner.starting import derived_name
 
 DEFAULT_ACTION = 'CREATE'

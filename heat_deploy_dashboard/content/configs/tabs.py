@@ -5,9 +5,9 @@ from heat_deploy_dashboard.content.configs import forms
 from heat_deploy_dashboard.content.configs import tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard import linking
 from heat_deploy_runner import derived
 from heat_deploy_runner import inputs as heat_inputs
+from heat_deploy_runner import linking
 from heat_deploy_runner import masking
 from heat_deploy_runner import runs
 

@@ -19,8 +19,8 @@ from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
-from heat_deploy_dashboard import linking
 import heat_deploy_runner as runner
+from heat_deploy_runner import linking
 from heat_deploy_runner import secret_store
 
 

@@ -11,8 +11,8 @@ from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.runs import tables as run_tables
-from heat_deploy_dashboard import linking
 import heat_deploy_runner as runner
+from heat_deploy_runner import linking
 
 # A component's page lists this many of its latest operations, found among this many of its
 # latest runs, however many runs there are.

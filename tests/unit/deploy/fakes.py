@@ -77,6 +77,13 @@ class _Configs:
         return SoftwareConfig(self, copy.deepcopy(self._found(config_id)),
                               loaded=True)
 
+    def list(self):
+        """Heat's summary rows (id, name, group, creation_time; an admin's also project)."""
+        self._heat._call('software_configs.list')
+        return [SoftwareConfig(self, {key: config[key] for key in (
+            'id', 'name', 'group', 'creation_time', 'project') if key in config}, loaded=True)
+            for config in self._heat.configs.values()]
+
     def create(self, **kwargs):
         self._heat._call('software_configs.create', **kwargs)
         assert set(kwargs) <= {'name', 'group', 'config', 'inputs',

@@ -4,8 +4,9 @@ Heat links none of these for a caller: a deployment points at a *derived*
 config, not at the component it came from, and a config does not say which
 stack made it. Everything here is worked out from three listings (configs,
 deployments, stacks) plus the full configs of the components, which never
-change and so are fetched once (config_cache): a page costs the same few Heat
-calls however many components, servers and runs there are.
+change and so are fetched once (the dashboard caches them): a page or a command
+costs the same few Heat calls however many components, servers and runs there
+are.
 
 - Heat names a stack resource's config "<stack>-<resource>-<short id>"
   (Resource.physical_resource_name; short_id.get_id gives 12 lowercase
@@ -18,7 +19,8 @@ calls however many components, servers and runs there are.
   derived config read: it keeps the group and config body of its source, so
   the two share a fingerprint.
 
-No Django here: the views use it, and it is tested on plain dicts and Runs.
+No Django here: the dashboard's pages and the command line (listing.py) use it,
+and it is tested on plain dicts and Runs.
 """
 
 from collections import defaultdict

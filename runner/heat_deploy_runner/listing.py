@@ -1,0 +1,49 @@
+"""A project's components, linked to their runs (linking), read from Heat with the caller's
+client: one listing each of configs, deployments and stacks, and the components' own configs.
+
+Heat lists every project's configs, deployments and stacks to an admin; a config and a stack
+say whose they are there, and a run counts only when its config is the project's (as the
+dashboard's pages do).
+"""
+
+from heatclient import exc as heat_exc
+
+from heat_deploy_runner import derived
+from heat_deploy_runner import linking
+from heat_deploy_runner.run import Run
+
+
+def components(heat, project_id):
+    """The project's components (linking.Component), sorted by name, each with its runs."""
+    summaries = [row for row in map(derived.as_dict, heat.software_configs.list())
+                 if row.get('project', project_id) == project_id]
+    # Nested stacks too: a component in one is named after the nested stack.
+    stack_names = [stack.stack_name for stack in heat.stacks.list(show_nested=True)
+                   if getattr(stack, 'project', project_id) == project_id]
+    runs = [Run.from_heat(each) for each in heat.software_deployments.list()]
+    return linking.link(summaries, runs, stack_names, lambda ids: _read(heat, ids))
+
+
+def _read(heat, config_ids):
+    found = {}
+    for config_id in config_ids:
+        try:
+            found[config_id] = derived.as_dict(heat.software_configs.get(config_id))
+        except heat_exc.HTTPNotFound:
+            continue  # deleted since the listing
+    return found
+
+
+def find(found, wanted):
+    """The component of ``found`` that ``wanted`` names: its id, its name as the dashboard
+    shows it (the resource in its stack, "mysql"), or Heat's name; LookupError with a sentence
+    when none or several do."""
+    for matches in ([c for c in found if c.id == wanted],
+                    [c for c in found if c.short_name == wanted or c.name == wanted]):
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise LookupError(
+                f'{len(matches)} components are named {wanted}: '
+                f'give one of their ids ({", ".join(c.id for c in matches)}).')
+    raise LookupError(f'No software component {wanted} in this project.')

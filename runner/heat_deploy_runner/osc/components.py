@@ -1,0 +1,67 @@
+"""`openstack software component list | show`: the components the Components panel lists, with
+their custom and lifecycle actions, declared inputs and servers."""
+
+from osc_lib.cli import format_columns
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exc
+
+from heat_deploy_runner.cancel import is_cancelled
+from heat_deploy_runner import listing
+
+COMPONENT_HELP = ('The component: its name as the dashboard shows it (the resource in its '
+                  'stack, e.g. mysql), Heat\'s name of its config, or its ID.')
+
+
+def _components(app):
+    clients = app.client_manager.software_runs
+    return listing.components(clients.heat, clients.project_id)
+
+
+def _status(run):
+    # A cancelled run is FAILED in Heat: shown as what it is, as the pages do.
+    return 'CANCELLED' if is_cancelled(run) else run.status
+
+
+class ListComponent(command.Lister):
+    """List the project's software components, with their actions and how many servers each
+    is deployed on."""
+
+    def take_action(self, parsed_args):
+        columns = ('Name', 'ID', 'Stack', 'Custom Actions', 'Lifecycle Actions', 'Servers')
+        return columns, [
+            (each.short_name, each.id, each.stack_name or '',
+             format_columns.ListColumn(each.custom_actions),
+             format_columns.ListColumn(each.lifecycle_actions), len(each.server_ids))
+            for each in _components(self.app)]
+
+
+class ShowComponent(command.ShowOne):
+    """Show a software component: its actions, the inputs it declares (type, default), its
+    outputs, and each server it is deployed on with its latest run there."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('component', metavar='<component>', help=COMPONENT_HELP)
+        return parser
+
+    def take_action(self, parsed_args):
+        try:
+            component = listing.find(_components(self.app), parsed_args.component)
+        except LookupError as error:
+            raise osc_exc.CommandError(str(error)) from None
+        inputs = [{key: each[key] for key in ('name', 'type', 'default', 'description')
+                   if key in each} for each in component.inputs]
+        servers = [{'server': run.server_id, 'latest_action': run.action,
+                    'status': _status(run), 'run': run.id}
+                   for run in component.latest_deployments()]
+        shown = {
+            'name': component.short_name, 'id': component.id,
+            'config_name': component.name, 'stack': component.stack_name or '',
+            'custom_actions': format_columns.ListColumn(component.custom_actions),
+            'lifecycle_actions': format_columns.ListColumn(component.lifecycle_actions),
+            'inputs': format_columns.ListDictColumn(inputs),
+            'outputs': format_columns.ListColumn(
+                [each.get('name') for each in component.outputs]),
+            'servers': format_columns.ListDictColumn(servers),
+        }
+        return tuple(shown), tuple(shown.values())

@@ -1,0 +1,89 @@
+"""`openstack software component list | show`, on the in-memory Heat: the components the
+Components panel lists, with their actions, inputs and servers."""
+
+import argparse
+
+from heatclient.v1 import stacks
+from osc_lib import exceptions as osc_exc
+import pytest
+
+from heat_deploy_runner.osc import components as osc_components
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
+from heat_deploy_runner.transports import transport_for
+
+PROJECT = 'project-1'
+
+
+class _Stacks:
+    def __init__(self, *names):
+        self.names = names
+
+    def list(self, show_nested=False):
+        return [stacks.Stack(None, {'id': f'id-{name}', 'stack_name': name}, loaded=True)
+                for name in self.names]
+
+
+class _App:
+    """What a command reads of OpenStackClient: its client manager's clients."""
+
+    def __init__(self, heat):
+        heat.stacks = _Stacks('demo')
+        self.client_manager = argparse.Namespace(
+            software_runs=argparse.Namespace(heat=heat, project_id=PROJECT))
+
+
+@pytest.fixture
+def mysql(heat):
+    component_id = heat.add_config(
+        name='demo-mysql-abcdefghijkl', group='component',
+        config={'configs': [{'actions': ['CREATE'], 'tool': 'script', 'config': 'install'},
+                            {'actions': ['BACKUP'], 'tool': 'script', 'config': 'dump'}]},
+        inputs=[{'name': 'retention_days', 'type': 'Number', 'default': 7,
+                 'description': 'Days kept'}],
+        outputs=[{'name': 'backup_file'}])
+    start(heat, transport_for, RunRequest(config_id=component_id, action='BACKUP',
+                                          server_ids=('s1', 's2'), name='mysql',
+                                          transport='NO_SIGNAL'))
+    return component_id
+
+
+def _run(command_class, heat, *argv):
+    command = command_class(_App(heat), None)
+    return command.take_action(command.get_parser('openstack').parse_args(list(argv)))
+
+
+def test_the_list_names_each_component_as_the_panel_does(heat, mysql):
+    columns, rows = _run(osc_components.ListComponent, heat)
+
+    [row] = rows
+    shown = dict(zip(columns, row))
+    assert (shown['Name'], shown['ID'], shown['Stack'], shown['Servers']) == (
+        'mysql', mysql, 'demo', 2)
+    assert shown['Custom Actions'].human_readable() == 'BACKUP'
+    assert shown['Lifecycle Actions'].machine_readable() == ['CREATE']
+
+
+@pytest.mark.parametrize('named', ['mysql', 'demo-mysql-abcdefghijkl', None])
+def test_show_finds_a_component_by_its_name_or_id(heat, mysql, named):
+    columns, values = _run(osc_components.ShowComponent, heat, named or mysql)
+
+    shown = dict(zip(columns, values))
+    assert shown['id'] == mysql
+    assert shown['inputs'].machine_readable() == [
+        {'name': 'retention_days', 'type': 'Number', 'default': 7,
+         'description': 'Days kept'}]
+    assert [(each['server'], each['latest_action'], each['status'])
+            for each in shown['servers'].machine_readable()] == [
+        ('s1', 'BACKUP', 'COMPLETE'), ('s2', 'BACKUP', 'COMPLETE')]
+
+
+def test_an_unknown_component_is_a_sentence_not_a_traceback(heat, mysql):
+    with pytest.raises(osc_exc.CommandError, match='No software component postgres in '):
+        _run(osc_components.ShowComponent, heat, 'postgres')
+
+
+def test_another_projects_components_are_not_listed(heat, mysql):
+    heat.configs[mysql]['project'] = 'someone-else'
+
+    assert _run(osc_components.ListComponent, heat)[1] == []
