@@ -149,6 +149,23 @@ class _BoundedAdapter(adapters.HTTPAdapter):
         return response
 
 
+def answers(url):
+    """Whether ``url`` answers now (any reply but a server error): asked past its host's
+    hold, as a hold cannot answer the question (a host held silent after another service's
+    outage slowed it would be blamed for the next outage), on a connection of its own; a
+    reply ends the hold."""
+    host = parse.urlsplit(url).netloc
+    try:
+        with requests.Session() as probe:
+            reply = probe.get(url, timeout=ANSWERS_TIMEOUT, verify=verify())
+    except requests.RequestException:
+        return False
+    if reply.status_code >= 500:
+        return False
+    _SILENT.answered(host)
+    return True
+
+
 def _bounded(session):
     adapter = _BoundedAdapter(pool_connections=4, pool_maxsize=POOL_SIZE, pool_block=True,
                               max_retries=0)

@@ -7,7 +7,6 @@ from django.conf import settings
 from horizon.utils.memoized import memoized
 from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
-import requests
 from swiftclient import client as swift_client
 
 from heat_deploy_dashboard.api import pool
@@ -38,17 +37,11 @@ def swift_connection(request):
 
 
 def answers(request):
-    """Whether the Swift proxy answers at all (its /info, any reply but a server error), over
-    the worker's pool: asked only while a call is failing, which Heat's shows of runs may do
-    while Swift is down (they read each run's signal from it)."""
+    """Whether the Swift proxy answers at all (its /info, pool.answers): asked only while a
+    call is failing, which Heat's shows of runs may do while Swift is down (they read each
+    run's signal from it)."""
     endpoint = parse.urlsplit(base.url_for(request, 'object-store'))
-    try:
-        reply = pool.session().get(f'{endpoint.scheme}://{endpoint.netloc}/info',
-                                   timeout=pool.ANSWERS_TIMEOUT,
-                                   verify=pool.verify())
-    except requests.RequestException:
-        return False
-    return reply.status_code < 500
+    return pool.answers(f'{endpoint.scheme}://{endpoint.netloc}/info')
 
 
 # The secret inputs of runs Mistral starts (heat_deploy_runner.secret_store).

@@ -124,6 +124,19 @@ class PoolTests(unittest.TestCase):
         self.assertLess(time.monotonic() - started, 0.5)
         self.assertEqual(1, len(self.server.calls))
 
+    def test_whether_a_held_host_answers_is_asked_of_the_host_and_its_answer_ends_the_hold(self):
+        # Held silent (a call timed out while another service's outage slowed the host): a
+        # call fails at once, but the question "does it answer?" is the host's to answer.
+        pool._SILENT.failed(f'127.0.0.1:{self.server.server_address[1]}', refused=False)
+        with self.assertRaises(pool.HostNotAnswering):
+            api.swift.swift_connection(self._request()).head_account()
+
+        self.assertTrue(api.swift.answers(self._request()))
+
+        self.assertEqual(1, len(self.server.calls))
+        api.swift.swift_connection(self._request()).head_account()
+        self.assertEqual(2, len(self.server.calls))
+
     @override_settings(HEAT_DEPLOY_API_TIMEOUT=0.5)
     def test_one_call_tries_a_silent_host_again_and_once_it_answers_all_calls_go(self):
         self.server.delay = 3
