@@ -160,8 +160,8 @@ def test_without_object_storage_pages_work_and_a_tempurl_run_is_refused_whole(
     assert _state(heat, swift) == before
 
 
-def test_once_heat_is_back_the_first_poll_that_follows_answers(cloud, user, heat,
-                                                                demo_resources):
+def test_once_heat_is_back_the_first_poll_that_follows_answers(
+        cloud, user, heat, demo_resources):
     run = demo_resources['mysql_deployment_1']
     with outages.stopped(cloud, 'heat-api'):
         # Enough polls for both Horizon workers to meet the outage and hold Heat.
