@@ -47,3 +47,18 @@ def find(found, wanted):
                 f'{len(matches)} components are named {wanted}: '
                 f'give one of their ids ({", ".join(c.id for c in matches)}).')
     raise LookupError(f'No software component {wanted} in this project.')
+
+
+def run(heat, project_id, run_id):
+    """The project's run of this id, with its derived config; LookupError with a sentence
+    when there is none (gone, or another project's: Heat shows an admin any project's)."""
+    try:
+        found = Run.from_heat(heat.software_deployments.get(run_id))
+    except heat_exc.HTTPNotFound:
+        found = None
+    ours = found is not None and any(
+        row.id == found.config_id and getattr(row, 'project', project_id) == project_id
+        for row in heat.software_configs.list())
+    if not ours:
+        raise LookupError(f'No run {run_id} in this project.')
+    return found.described(_read(heat, [found.config_id]).get(found.config_id))

@@ -1,5 +1,6 @@
-"""The `openstack software component ...` commands, run as an operator runs them: a process of
-their own, logged in through the OS_* variables, against the real local cloud."""
+"""The `openstack software component ...` and `software run ...` commands, run as an operator
+runs them: a process of their own, logged in through the OS_* variables, against the real local
+cloud."""
 
 import json
 import os
@@ -8,6 +9,7 @@ import subprocess
 from devcloud import credentials
 from devcloud import layout as layout_mod
 from devcloud.services import identity
+from tests.integration import waiting
 
 
 def _openstack(cloud, *argv, username=credentials.DEMO_USER,
@@ -58,3 +60,25 @@ def test_another_project_sees_none_of_the_demo_projects_components(cloud, demo_r
                               project=credentials.OTHER_PROJECT))
 
     assert demo_resources['mysql'] not in {each['ID'] for each in listed}
+
+
+def test_a_run_is_shown_with_its_outcome_and_outputs_to_its_project_only(
+        cloud, heat, start_run):
+    run, _config = start_run('mysql', 'BACKUP', 'db_server_1', backup_dir='from-the-cli',
+                             pause_seconds=0)
+    waiting.finished(heat, run.id)
+
+    shown = _json(_openstack(cloud, 'software', 'run', 'show', run.id, '-f', 'json'))
+    outputs = _json(_openstack(cloud, 'software', 'run', 'output', run.id, '--all',
+                               '-f', 'json'))
+    foreign = _openstack(cloud, 'software', 'run', 'show', run.id,
+                         username=credentials.OTHER_USER, password=credentials.OTHER_PASSWORD,
+                         project=credentials.OTHER_PROJECT)
+
+    assert (shown['name'], shown['status'], shown['exit_code']) == (
+        'mysql-BACKUP', 'COMPLETE', 0)
+    assert shown['inputs']['backup_dir'] == 'from-the-cli'
+    assert outputs['deploy_stdout'] == heat.software_deployments.get(
+        run.id).output_values['deploy_stdout']
+    assert foreign.returncode != 0
+    assert f'No run {run.id} in this project.' in foreign.stderr

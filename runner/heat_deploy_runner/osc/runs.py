@@ -1,0 +1,79 @@
+"""`openstack software run show | output`: one run as its page on the dashboard shows it, and
+its outputs, the end of each first."""
+
+from osc_lib.cli import format_columns
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exc
+
+from heat_deploy_runner.cancel import is_cancelled
+from heat_deploy_runner import listing
+from heat_deploy_runner import runs
+
+RUN_HELP = 'The run: its ID (a software deployment\'s), as the dashboard and `list` show it.'
+
+
+def _run(app, run_id):
+    clients = app.client_manager.software_runs
+    try:
+        return listing.run(clients.heat, clients.project_id, run_id)
+    except LookupError as error:
+        raise osc_exc.CommandError(str(error)) from None
+
+
+def _parser(parser):
+    parser.add_argument('run', metavar='<run>', help=RUN_HELP)
+    return parser
+
+
+class ShowRun(command.ShowOne):
+    """Show a run: its action on its server, its status and why, its exit code, the operation
+    that started it, when, how long it took, and the inputs it used (secrets masked)."""
+
+    def get_parser(self, prog_name):
+        return _parser(super().get_parser(prog_name))
+
+    def take_action(self, parsed_args):
+        run = _run(self.app, parsed_args.run)
+        operation = run.operation
+        shown = {
+            'id': run.id, 'name': run.name or '', 'server': run.server_id,
+            'action': run.action,
+            'status': 'CANCELLED' if is_cancelled(run) else run.status,
+            'status_reason': run.reason, 'exit_code': runs.exit_code(run),
+            'operation': operation.id if operation else '',
+            'started_by': operation.started_by if operation else '',
+            'created': run.creation_time, 'updated': run.updated_time or '',
+            'duration': runs.format_duration(runs.duration(run)),
+            'transport': run.transport or '',
+            'inputs': format_columns.DictColumn(
+                {each['name']: each['value'] for each in runs.run_inputs(run.config)}
+                if run.config else {}),
+        }
+        return tuple(shown), tuple(shown.values())
+
+
+class ShowRunOutput(command.ShowOne):
+    """Show a run's outputs: stdout, stderr, the outputs its config declares, then any other
+    value its server sent; the last lines of each unless --all is given."""
+
+    def get_parser(self, prog_name):
+        parser = _parser(super().get_parser(prog_name))
+        parser.add_argument('--all', action='store_true',
+                            help='Each output whole, not only its last %d lines.'
+                            % runs.TAIL_LINES)
+        parser.add_argument('--output', metavar='<name>', action='append', default=[],
+                            help='Only this output (repeat for more), e.g. deploy_stderr.')
+        return parser
+
+    def take_action(self, parsed_args):
+        run = _run(self.app, parsed_args.run)
+        found = runs.outputs(run)
+        unknown = set(parsed_args.output) - {each['name'] for each in found}
+        if unknown:
+            raise osc_exc.CommandError(
+                f'The run has no output {", ".join(sorted(unknown))}.')
+        shown = {each['name']: (runs.output_text(run.output_values.get(each['name']))
+                                if parsed_args.all else each['tail'])
+                 for each in found
+                 if not parsed_args.output or each['name'] in parsed_args.output}
+        return tuple(shown), tuple(shown.values())
