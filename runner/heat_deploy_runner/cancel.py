@@ -80,6 +80,15 @@ def is_cancelled(deployment) -> bool:
             (deployment.status_reason or '').startswith(CANCEL_REASON_PREFIX))
 
 
+# A cancelled run is FAILED in Heat (cancel can only fail a run): shown as what it is.
+CANCELLED = 'CANCELLED'
+
+
+def shown_status(run) -> str | None:
+    """The status a run is shown and filtered by: Heat's, CANCELLED for a cancelled one."""
+    return CANCELLED if is_cancelled(run) else run.status
+
+
 def late_result(heat, deployment,
                 find_transport: Callable[[str], SignalTransport]
                 ) -> dict | None:

@@ -22,6 +22,8 @@ from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
 import heat_deploy_runner as runner
+from heat_deploy_runner.cancel import CANCELLED
+from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import cli
 from heat_deploy_runner import runs
 
@@ -36,9 +38,6 @@ RUN_ACTION_RULES = (
 
 # The run page's tab of outputs, as Horizon names it in a ?tab= link.
 OUTPUTS_TAB = 'deployment_details__outputs'
-
-# A cancelled run is FAILED in Heat (cancel can only fail a run): shown as what it is.
-CANCELLED = "CANCELLED"
 
 STATUS_CHOICES = (
     ("COMPLETE", True),
@@ -57,11 +56,6 @@ STATUS_DISPLAY_CHOICES = (
     ("IN_PROGRESS",
      pgettext_lazy("Current status of a software deployment", "In Progress")),
 )
-
-
-def shown_status(run):
-    """The status a run is shown and filtered by: Heat's, CANCELLED for a cancelled one."""
-    return CANCELLED if runner.is_cancelled(run) else run.status
 
 
 def status_word(status):

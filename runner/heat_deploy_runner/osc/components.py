@@ -5,7 +5,7 @@ from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
-from heat_deploy_runner.cancel import is_cancelled
+from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import listing
 
 COMPONENT_HELP = ('The component: its name as the dashboard shows it (the resource in its '
@@ -15,11 +15,6 @@ COMPONENT_HELP = ('The component: its name as the dashboard shows it (the resour
 def _components(app):
     clients = app.client_manager.software_runs
     return listing.components(clients.heat, clients.project_id)
-
-
-def _status(run):
-    # A cancelled run is FAILED in Heat: shown as what it is, as the pages do.
-    return 'CANCELLED' if is_cancelled(run) else run.status
 
 
 class ListComponent(command.Lister):
@@ -52,7 +47,7 @@ class ShowComponent(command.ShowOne):
         inputs = [{key: each[key] for key in ('name', 'type', 'default', 'description')
                    if key in each} for each in component.inputs]
         servers = [{'server': run.server_id, 'latest_action': run.action,
-                    'status': _status(run), 'run': run.id}
+                    'status': shown_status(run), 'run': run.id}
                    for run in component.latest_deployments()]
         shown = {
             'name': component.short_name, 'id': component.id,

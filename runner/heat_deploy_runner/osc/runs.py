@@ -5,7 +5,7 @@ from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
-from heat_deploy_runner.cancel import is_cancelled
+from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import listing
 from heat_deploy_runner import runs
 
@@ -38,7 +38,7 @@ class ShowRun(command.ShowOne):
         shown = {
             'id': run.id, 'name': run.name or '', 'server': run.server_id,
             'action': run.action,
-            'status': 'CANCELLED' if is_cancelled(run) else run.status,
+            'status': shown_status(run),
             'status_reason': run.reason, 'exit_code': runs.exit_code(run),
             'operation': operation.id if operation else '',
             'started_by': operation.started_by if operation else '',
