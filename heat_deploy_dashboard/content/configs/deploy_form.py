@@ -1,6 +1,7 @@
 """Deploy any config to one server: `openstack software deployment create`,
 through the same trigger as the components' Run Action form."""
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from horizon import forms
 from horizon import messages
@@ -8,6 +9,7 @@ from horizon import messages
 from heat_deploy_dashboard.content import run_form
 import heat_deploy_runner as runner
 from heat_deploy_runner import linking
+from heat_deploy_runner import servers as runner_servers
 from heat_deploy_runner.starting import derived_name
 
 DEFAULT_ACTION = 'CREATE'
@@ -51,7 +53,7 @@ class DeployConfigForm(run_form.RunForm):
 
     def __init__(self, request, *args, config, project_servers, **kwargs):
         """project_servers: called, gives the project's servers
-        (content.project_servers.ProjectServers)."""
+        (runner.servers.ProjectServers)."""
         super().__init__(request, *args, **kwargs)
         self.config = config
         self.project_servers = project_servers
@@ -68,8 +70,8 @@ class DeployConfigForm(run_form.RunForm):
         # progress until its timeout: only the project's servers are taken.
         try:
             self.server = self.project_servers().find(self.cleaned_data['server'])
-        except LookupError as error:
-            raise forms.ValidationError(str(error)) from None
+        except runner_servers.ServerNotFound as error:
+            raise forms.ValidationError(error.message.render(gettext)) from None
         return self.server.id
 
     def clean(self):

@@ -7,28 +7,12 @@ user): the action authenticates as that service user through the trust, with Mis
 [keystone_authtoken] settings, so a run longer than a token's life renews its token.
 """
 
-import dataclasses
-import functools
-
-from heatclient import client as heat_client
 from keystoneauth1 import access
-from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1.identity import access as access_plugin
 from keystoneauth1 import loading
 from keystoneauth1 import session as ks_session
-from swiftclient import client as swift_client
-from zaqarclient.queues.v2 import client as zaqar_client
 
-from heat_deploy_runner import transports
-
-TIMEOUT_SECONDS = 30
-
-
-@dataclasses.dataclass
-class Clients:
-    heat: object
-    find_transport: object
-    swift: object = None  # without object-store in the catalog
+from heat_deploy_runner import session_clients
 
 
 def session_for(security) -> ks_session.Session:
@@ -39,7 +23,7 @@ def session_for(security) -> ks_session.Session:
     auth_ref = access.create(body={'token': security.service_catalog},
                              auth_token=security.auth_token)
     return ks_session.Session(auth=access_plugin.AccessInfoPlugin(auth_ref),
-                              timeout=TIMEOUT_SECONDS)
+                              timeout=session_clients.TIMEOUT_SECONDS)
 
 
 def _trust_session(trust_id, conf=None):
@@ -54,30 +38,8 @@ def _trust_session(trust_id, conf=None):
         conf or cfg.CONF, 'keystone_authtoken', trust_id=trust_id, project_id=None,
         project_name=None, project_domain_id=None, project_domain_name=None,
         domain_id=None, domain_name=None)
-    return ks_session.Session(auth=auth, timeout=TIMEOUT_SECONDS)
+    return ks_session.Session(auth=auth, timeout=session_clients.TIMEOUT_SECONDS)
 
 
-def clients_for(security) -> Clients:
-    session = session_for(security)
-    heat = heat_client.Client('1', session=session, service_type='orchestration',
-                              interface='public')
-    extra = {}
-    if _endpoint(session, 'object-store'):
-        extra['swift'] = swift_client.Connection(session=session, retries=1,
-                                                 timeout=TIMEOUT_SECONDS)
-    messaging = _endpoint(session, 'messaging')
-    if messaging:
-        extra['zaqar'] = zaqar_client.Client(messaging, version=2, conf={'auth_opts': {
-            'backend': 'keystone', 'options': {
-                'os_auth_token': session.get_token(),
-                'os_project_id': session.get_project_id()}}})
-    return Clients(heat, functools.partial(transports.transport_for, **extra),
-                   extra.get('swift'))
-
-
-def _endpoint(session, service_type):
-    """The service's public URL, or None when the catalog has no such service."""
-    try:
-        return session.get_endpoint(service_type=service_type, interface='public')
-    except ks_exc.EndpointNotFound:
-        return None
+def clients_for(security) -> session_clients.Clients:
+    return session_clients.on_session(session_for(security))

@@ -16,6 +16,7 @@ from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
 from heat_deploy_runner import secret_store
+from heat_deploy_runner import session_clients
 from heat_deploy_runner import workflows
 
 EXECUTION_ID = '7d3a63a5-4a7e-4ad4-9d54-0b5b1f3a6c11'
@@ -29,8 +30,8 @@ def context():
 
 @pytest.fixture
 def cloud(heat, swift, monkeypatch):
-    clients = clients_mod.Clients(heat, functools.partial(runner.transport_for, swift=swift),
-                                  swift)
+    clients = session_clients.Clients(
+        heat, functools.partial(runner.transport_for, swift=swift), swift)
     monkeypatch.setattr(clients_mod, 'clients_for', lambda security: clients)
     monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
     return clients
@@ -214,7 +215,7 @@ def test_an_execution_started_through_the_api_uses_the_users_token_as_it_is():
         assert session.get_token() == 'the-token'
         assert session.get_endpoint(service_type='orchestration',
                                     interface='public') == 'http://heat.example.com/v1/p1'
-        assert clients_mod._endpoint(session, 'messaging') is None
+        assert session_clients.endpoint(session, 'messaging') is None
     request.assert_not_called()
 
 

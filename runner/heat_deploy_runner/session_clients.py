@@ -1,0 +1,53 @@
+"""The clients the runner's calls are made on, from one keystoneauth session: a Mistral
+action's (mistral.clients) or the command line's (osc.plugin). The dashboard builds its own,
+per request, at its API seam.
+
+A service missing from the session's catalog gets no client: a transport that needs it then
+says it is not available (transports.transport_for), as on the form.
+"""
+
+import dataclasses
+import functools
+
+from heatclient import client as heat_client
+from keystoneauth1 import exceptions as ks_exc
+from swiftclient import client as swift_client
+from zaqarclient.queues.v2 import client as zaqar_client
+
+from heat_deploy_runner import transports
+
+TIMEOUT_SECONDS = 30
+
+
+@dataclasses.dataclass
+class Clients:
+    heat: object
+    find_transport: object
+    swift: object = None  # without object-store in the catalog
+
+
+def endpoint(session, service_type, interface='public', region_name=None):
+    """The service's URL, or None when the catalog has no such service."""
+    try:
+        return session.get_endpoint(service_type=service_type, interface=interface,
+                                    region_name=region_name)
+    except ks_exc.EndpointNotFound:
+        return None
+
+
+def on_session(session, interface='public', region_name=None) -> Clients:
+    where = {'interface': interface, 'region_name': region_name}
+    heat = heat_client.Client('1', session=session, service_type='orchestration', **where)
+    extra = {}
+    if endpoint(session, 'object-store', **where):
+        extra['swift'] = swift_client.Connection(
+            session=session, retries=1, timeout=TIMEOUT_SECONDS,
+            os_options={'endpoint_type': interface, 'region_name': region_name})
+    messaging = endpoint(session, 'messaging', **where)
+    if messaging:
+        extra['zaqar'] = zaqar_client.Client(messaging, version=2, conf={'auth_opts': {
+            'backend': 'keystone', 'options': {
+                'os_auth_token': session.get_token(),
+                'os_project_id': session.get_project_id()}}})
+    return Clients(heat, functools.partial(transports.transport_for, **extra),
+                   extra.get('swift'))
