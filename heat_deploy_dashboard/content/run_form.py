@@ -21,15 +21,12 @@ from heat_deploy_runner import definition
 from heat_deploy_runner import inputs as heat_inputs
 from heat_deploy_runner import masking
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
 from heat_deploy_runner.starting import derived_name
 
 # Input fields get this prefix so that no input name can collide with the
 # form's own fields.
 INPUT_PREFIX = 'input__'
-
-# Long enough for any real run plus the agent's polling; a TempURL is a
-# credential the server holds, so not for ever.
-MAX_TIMEOUT_MINUTES = 7 * 24 * 60
 
 # Signal transports offered, in order; the first available is the default.
 # The service each needs comes from api.deploy.
@@ -253,14 +250,9 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
             field = INPUT_PREFIX + declared['name']
             if field not in cleaned:
                 continue
-            value = cleaned[field]
-            if value == '' and declared.get('type') not in (
-                    None, heat_inputs.STRING):
-                # A blank number, list or JSON: use the default.
-                value = None
             try:
-                values.update(runner.coerce_input_values(
-                    self._inputs, {declared['name']: value}))
+                values.update(heat_inputs.from_texts(
+                    [declared], {declared['name']: cleaned[field]}))
             except runner.InputError as error:
                 self.add_error(field, error.message.render(gettext))
         return values

@@ -45,6 +45,8 @@ NO_NAME = gettext_noop(
     'Every input value needs a name.')
 RESERVED_NAME = gettext_noop(
     'The input name %(name)s is reserved for the deployment itself.')
+UNDECLARED = gettext_noop(
+    'No input %(name)s is declared; the inputs are: %(declared)s.')
 
 _SHOWN_VALUE_LENGTH = 40
 
@@ -165,6 +167,31 @@ def coerce_input_values(declared_inputs: Iterable[Mapping],
         if value is not None:
             coerced[name] = coerce_value(name, types.get(name), value)
     return coerced
+
+
+def from_text(declared: Mapping, text: str):
+    """The value of an input typed as ``text`` (a form field, a command's NAME=VALUE), as its
+    declared type takes it; None, its default, for none or a blank number, boolean, list or
+    JSON."""
+    if text is None or (text == '' and declared.get('type') not in (None, STRING)):
+        return None
+    return coerce_value(declared['name'], declared.get('type'), text)
+
+
+def from_texts(declared_inputs: Iterable[Mapping], texts: Mapping[str, str]) -> dict:
+    """{name: value} of the inputs typed as ``texts`` (from_text), blanks left to their
+    defaults. Raises InputError naming the first input that is not declared or whose text
+    does not fit its type."""
+    declared = {each['name']: each for each in declared_inputs if each.get('name')}
+    values = {}
+    for name, text in texts.items():
+        if name not in declared:
+            raise InputError(Message(UNDECLARED, {
+                'name': name, 'declared': ', '.join(sorted(declared)) or '-'}))
+        value = from_text(declared[name], text)
+        if value is not None:
+            values[name] = value
+    return values
 
 
 def as_text(input_type: str | None, value) -> str | None:

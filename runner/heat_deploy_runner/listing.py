@@ -13,10 +13,14 @@ from heat_deploy_runner import linking
 from heat_deploy_runner.run import Run
 
 
+def _configs(heat, project_id):
+    return [row for row in map(derived.as_dict, heat.software_configs.list())
+            if row.get('project', project_id) == project_id]
+
+
 def components(heat, project_id):
     """The project's components (linking.Component), sorted by name, each with its runs."""
-    summaries = [row for row in map(derived.as_dict, heat.software_configs.list())
-                 if row.get('project', project_id) == project_id]
+    summaries = _configs(heat, project_id)
     # Nested stacks too: a component in one is named after the nested stack.
     stack_names = [stack.stack_name for stack in heat.stacks.list(show_nested=True)
                    if getattr(stack, 'project', project_id) == project_id]
@@ -49,6 +53,23 @@ def find(found, wanted):
     raise LookupError(f'No software component {wanted} in this project.')
 
 
+def runs(heat, project_id):
+    """The project's runs (without their configs): those whose config is the project's."""
+    ours = {row['id'] for row in _configs(heat, project_id)}
+    return [each for each in map(Run.from_heat, heat.software_deployments.list())
+            if each.config_id in ours]
+
+
+def operation_runs(heat, project_id, operation_id):
+    """The project's runs of this operation, each with its derived config, in server
+    order."""
+    found = [each for each in runs(heat, project_id)
+             if each.operation and each.operation.id == operation_id]
+    configs = _read(heat, {each.config_id for each in found})
+    return [each.described(configs.get(each.config_id))
+            for each in sorted(found, key=lambda each: (each.server_id, each.id))]
+
+
 def run(heat, project_id, run_id):
     """The project's run of this id, with its derived config; LookupError with a sentence
     when there is none (gone, or another project's: Heat shows an admin any project's)."""
@@ -57,8 +78,7 @@ def run(heat, project_id, run_id):
     except heat_exc.HTTPNotFound:
         found = None
     ours = found is not None and any(
-        row.id == found.config_id and getattr(row, 'project', project_id) == project_id
-        for row in heat.software_configs.list())
+        row['id'] == found.config_id for row in _configs(heat, project_id))
     if not ours:
         raise LookupError(f'No run {run_id} in this project.')
     return found.described(_read(heat, [found.config_id]).get(found.config_id))

@@ -11,6 +11,11 @@ import dataclasses
 
 DEFAULT_TIMEOUT_MINUTES = 60
 DEFAULT_TRANSPORT = 'TEMP_URL_SIGNAL'
+# Long enough for any real run plus the agent's polling; a TempURL is a credential the
+# server holds, so not for ever.
+MAX_TIMEOUT_MINUTES = 7 * 24 * 60
+# Above any component's server count; a bound keeps a typo from reaching the workflow.
+MAX_SERVERS = 10000
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,7 +9,10 @@ on its clients: the dashboard's API seam, or a Mistral action's clients.
 from collections.abc import Callable
 import logging
 
+from heat_deploy_runner import derived
+from heat_deploy_runner.expiry import expire
 from heat_deploy_runner.expiry import is_overdue
+from heat_deploy_runner.results import collect
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.signals import IN_PROGRESS
 
@@ -39,3 +42,18 @@ def settle(run: Run, collect: Callable[[Run], Run], expire: Callable[[Run], Run]
     except Exception:
         LOG.warning('Could not mark deployment %s as timed out', run.id, exc_info=True)
         return run
+
+
+def settled(heat, find_transport, run_id: str, configs: dict) -> Run:
+    """The run of this id, read from Heat and settled (settle) on the caller's clients, as
+    a watcher without the dashboard settles it (Mistral's wait, the command line's --wait).
+    ``configs`` keeps the derived configs read, by id: they never change."""
+    run = Run.from_heat(heat.software_deployments.get(run_id))
+    if run.status != IN_PROGRESS:
+        return run
+    if run.config_id not in configs:
+        configs[run.config_id] = derived.as_dict(heat.software_configs.get(run.config_id))
+    return settle(
+        run.described(configs[run.config_id]),
+        lambda each: collect(heat, each, each.config, find_transport).described(each.config),
+        lambda each: expire(heat, each, each.config).described(each.config))

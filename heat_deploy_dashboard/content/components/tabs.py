@@ -7,9 +7,9 @@ from heat_deploy_dashboard.content.components import tables
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import stack_maps
+from heat_deploy_runner import recent_operations
 
 # The rules of every page that draws a map: it shows components and their runs.
 MAP_RULES = (("orchestration", "software_configs:show"),
@@ -58,7 +58,7 @@ class OperationsTab(tabs.TableTab):
     policy_rules = (("orchestration", "software_deployments:index"),)
 
     def get_operations_data(self):
-        return operations.recent(self.tab_group.kwargs['component'].deployments)
+        return recent_operations.recent(self.tab_group.kwargs['component'].deployments)
 
 
 class MapTab(tabs.Tab):

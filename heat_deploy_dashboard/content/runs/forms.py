@@ -21,11 +21,8 @@ from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
 from heat_deploy_runner import linking
+from heat_deploy_runner.run_request import MAX_SERVERS
 from heat_deploy_runner import secret_store
-
-
-# Above any component's server count; a bound keeps a typo from reaching the workflow.
-MAX_SERVERS = 10000
 
 
 class RunActionForm(run_form.RunForm):

@@ -2,36 +2,13 @@
 (runner.operations): Heat lists no more than a project's deployments, whole, and a listing
 tells each run's operation without a config read."""
 
-import dataclasses
-
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import project_runs
-from heat_deploy_dashboard.content.runs import tables as run_tables
-import heat_deploy_runner as runner
 from heat_deploy_runner import linking
-
-# A component's page lists this many of its latest operations, found among this many of its
-# latest runs, however many runs there are.
-RECENT_OPERATIONS = 10
-RECENT_RUNS = 200
-
-
-@dataclasses.dataclass
-class Recent:
-    """An operation as a list of operations shows it."""
-
-    operation: runner.Operation
-    action: str
-    # The shown status of each of its runs (tables.shown_status).
-    statuses: list
-
-    @property
-    def id(self):
-        return self.operation.id
 
 
 def described_runs(request, runs):
@@ -67,17 +44,3 @@ def source_link(request, operation):
     return {'id': operation.source, 'kind': kind,
             'name': source.get('name') or operation.source,
             'url': reverse(page, args=[operation.source]), 'component': component}
-
-
-def recent(runs):
-    """The latest operations (Recent) among these runs, newest first; runs made outside the
-    dashboard have none."""
-    newest = sorted(runs, key=lambda run: (run.creation_time, run.id),
-                    reverse=True)[:RECENT_RUNS]
-    found = {}
-    for run in newest:
-        operation = run.operation
-        if operation:
-            found.setdefault(operation.id, Recent(operation, run.action, []))
-            found[operation.id].statuses.append(run_tables.shown_status(run))
-    return list(found.values())[:RECENT_OPERATIONS]

@@ -303,7 +303,7 @@ def _outcome(recent):
 
 
 class OperationsTable(empty.ExplainingTable):
-    """Operations (content.runs.operations.Recent), newest first."""
+    """Operations (runner.recent_operations.Recent), newest first."""
 
     operation = tables.Column(lambda recent: format_html(
         '<code title="{}">{}</code>', recent.id, recent.id[:8]),

@@ -20,18 +20,17 @@ from mistral_lib import actions
 from swiftclient import exceptions as swift_exc
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import derived
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
-from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import secret_store
+from heat_deploy_runner import settling
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
 
@@ -159,29 +158,14 @@ class WaitAction(actions.Action):
         configs = {}
         give_up = time.monotonic() + WAIT_SECONDS
         while True:
-            rows = [settled(clients, run_id, configs) for run_id in self.deployment_ids]
+            rows = [settling.settled(clients.heat, clients.find_transport, run_id, configs)
+                    for run_id in self.deployment_ids]
             running = [row for row in rows if row.status == IN_PROGRESS]
             if not running or time.monotonic() >= give_up:
                 break
             time.sleep(POLL_SECONDS)
         failed = [row.server_id for row in rows if row.status == FAILED]
         return {'done': not running, 'failed': failed}
-
-
-def settled(clients, deployment_id, configs):
-    """The run settled as the dashboard's status poll settles it (runner.settle).
-    ``configs`` keeps the derived configs read, by id."""
-    heat = clients.heat
-    run = Run.from_heat(heat.software_deployments.get(deployment_id))
-    if run.status != IN_PROGRESS:
-        return run
-    if run.config_id not in configs:
-        configs[run.config_id] = derived.as_dict(heat.software_configs.get(run.config_id))
-    return runner.settle(
-        run.described(configs[run.config_id]),
-        lambda each: runner.collect(heat, each, each.config,
-                                    clients.find_transport).described(each.config),
-        lambda each: runner.expire(heat, each, each.config).described(each.config))
 
 
 class JudgeAction(actions.Action):

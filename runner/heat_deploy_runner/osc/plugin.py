@@ -1,25 +1,83 @@
 """OpenStackClient's plugin interface: the clients the commands use, from OSC's session."""
 
-from heatclient import client as heat_client
+import functools
+
 from osc_lib import utils
+
+from heat_deploy_runner import servers
+from heat_deploy_runner import session_clients
 
 API_NAME = 'software_runs'
 DEFAULT_API_VERSION = '1'
 API_VERSION_OPTION = 'os_software_runs_api_version'
 API_VERSIONS = ('1',)
 
+COMPUTE_PAGE = 1000
+
 
 class Clients:
-    """The clients of one command, on the session OSC authenticated."""
+    """The clients of one command, on the session OSC authenticated; each made when first
+    used, so that `component list` needs no Object Storage and `run show` no Mistral."""
 
     def __init__(self, session, region_name, interface):
         self.session = session
-        self.heat = heat_client.Client('1', session=session, service_type='orchestration',
-                                       region_name=region_name, interface=interface)
+        self.where = {'interface': interface, 'region_name': region_name}
+
+    @functools.cached_property
+    def _runner(self):
+        return session_clients.on_session(self.session, **self.where)
+
+    @property
+    def heat(self):
+        return self._runner.heat
+
+    @property
+    def swift(self):
+        return self._runner.swift
+
+    @property
+    def find_transport(self):
+        return self._runner.find_transport
+
+    @functools.cached_property
+    def mistral(self):
+        """python-mistralclient's v2 client, or None when the catalog has no workflow
+        service."""
+        url = session_clients.endpoint(self.session, 'workflowv2', **self.where)
+        if not url:
+            return None
+        from mistralclient.api import client as mistral_client
+        return mistral_client.client(mistral_url=url, session=self.session)
 
     @property
     def project_id(self):
         return self.session.get_project_id()
+
+    @property
+    def username(self):
+        return self.session.auth.get_access(self.session).username
+
+    @functools.cached_property
+    def servers(self) -> servers.ProjectServers:
+        """The project's servers, as the dashboard's forms find them (runner.servers)."""
+        compute = session_clients.endpoint(self.session, 'compute', **self.where)
+        return servers.of_project(
+            lambda: self.heat.stacks.list(show_nested=True),
+            lambda stack, resource_type, **kwargs: self.heat.resources.list(
+                stack, filters={'type': resource_type}, **kwargs),
+            self._compute_servers if compute else None)
+
+    def _compute_servers(self):
+        """The project's Compute servers (id, name), page by page."""
+        found, marker = [], None
+        while True:
+            params = {'limit': COMPUTE_PAGE, **({'marker': marker} if marker else {})}
+            page = self.session.get('/servers', params=params, endpoint_filter={
+                'service_type': 'compute', **self.where}).json()['servers']
+            found += [servers.Server(each['id'], each.get('name') or '') for each in page]
+            if len(page) < COMPUTE_PAGE:
+                return found
+            marker = page[-1]['id']
 
 
 def make_client(instance):

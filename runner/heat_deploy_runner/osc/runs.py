@@ -1,12 +1,15 @@
-"""`openstack software run show | output`: one run as its page on the dashboard shows it, and
-its outputs, the end of each first."""
+"""`openstack software run show | output | cancel`: one run as its page on the dashboard shows
+it, its outputs (the end of each first), and its cancel."""
 
 from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
+from heat_deploy_runner.cancel import cancel
+from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import listing
+from heat_deploy_runner.osc import failures
 from heat_deploy_runner import runs
 
 RUN_HELP = 'The run: its ID (a software deployment\'s), as the dashboard and `list` show it.'
@@ -14,10 +17,8 @@ RUN_HELP = 'The run: its ID (a software deployment\'s), as the dashboard and `li
 
 def _run(app, run_id):
     clients = app.client_manager.software_runs
-    try:
+    with failures.calling(failures.HEAT, f'retrieve the run {run_id}'):
         return listing.run(clients.heat, clients.project_id, run_id)
-    except LookupError as error:
-        raise osc_exc.CommandError(str(error)) from None
 
 
 def _parser(parser):
@@ -76,4 +77,26 @@ class ShowRunOutput(command.ShowOne):
                                 if parsed_args.all else each['tail'])
                  for each in found
                  if not parsed_args.output or each['name'] in parsed_args.output}
+        return tuple(shown), tuple(shown.values())
+
+
+class CancelRun(command.ShowOne):
+    """Cancel a run in progress: Heat stops waiting for it and marks it failed, cancelled by
+    you. A server that has already started may still finish; its result is then shown on
+    the run's page as a late result. A run that has already ended is left as it is."""
+
+    def get_parser(self, prog_name):
+        return _parser(super().get_parser(prog_name))
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        found = _run(self.app, parsed_args.run)
+        with failures.calling(failures.HEAT, f'cancel the run {found.id}',
+                              'The run was not cancelled.'):
+            after = cancel(clients.heat, found.id, clients.username, clients.find_transport)
+        if not is_cancelled(after):
+            self.app.stderr.write(f'The run {found.id} had already finished; it was left as '
+                                  'it is.\n')
+        shown = {'id': after.id, 'status': shown_status(after),
+                 'status_reason': after.status_reason or ''}
         return tuple(shown), tuple(shown.values())

@@ -1,0 +1,230 @@
+"""`openstack software component run COMPONENT ACTION --server ...`: the Run Action form, on
+the command line. One RunRequest, checked as the form checks it; started now (runner.start)
+or in batches on Mistral (rolling.start); with --wait, followed to its end."""
+
+from osc_lib.cli import format_columns
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exc
+
+import heat_deploy_runner as runner
+from heat_deploy_runner.cancel import shown_status
+from heat_deploy_runner import inputs
+from heat_deploy_runner import linking
+from heat_deploy_runner import listing
+from heat_deploy_runner.osc.components import COMPONENT_HELP
+from heat_deploy_runner.osc import failures
+from heat_deploy_runner.osc import following
+from heat_deploy_runner import rolling
+from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
+from heat_deploy_runner.run_request import MAX_SERVERS
+from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner import runs
+from heat_deploy_runner.signals import COMPLETE
+
+
+def input_texts(pairs):
+    """{name: text} of NAME=VALUE words; the value may hold '=' and be empty."""
+    texts = {}
+    for pair in pairs:
+        name, equals, text = pair.partition('=')
+        if not equals or not name.strip():
+            raise osc_exc.CommandError(
+                f'Give each input as NAME=VALUE, not "{pair}".')
+        texts[name.strip()] = text
+    return texts
+
+
+def server_ids(clients, component, texts):
+    """The component's servers the texts name (an id, or a name as the project's servers
+    have it), in the order given."""
+    chosen = []
+    for text in texts:
+        if text in component.server_ids:
+            server_id = text
+        else:
+            server_id = clients.servers.find(text).id
+            if server_id not in component.server_ids:
+                raise osc_exc.CommandError(
+                    f'The component {component.short_name} is not deployed on server '
+                    f'{text}: run it on one of its servers '
+                    f'({", ".join(_named(clients, component.server_ids)) or "none"}).')
+        if server_id not in chosen:
+            chosen.append(server_id)
+    return chosen
+
+
+def _named(clients, ids):
+    names = clients.servers.names()
+    return [names.get(each) or each for each in ids]
+
+
+def checked_action(component, action, confirmed):
+    if action not in component.actions:
+        raise osc_exc.CommandError(
+            f'The component {component.short_name} has no action {action}; its actions: '
+            f'{", ".join(component.actions) or "none"}.')
+    if action in linking.LIFECYCLE_ACTIONS and not confirmed:
+        raise osc_exc.CommandError(
+            f'{action} is a lifecycle action: Heat itself runs it when the stack changes, '
+            'and running it by hand may redo or undo that work on the servers. Give '
+            '--confirm-lifecycle to run it.')
+    return action
+
+
+def _positive(maximum):
+    def parse(text):
+        try:
+            number = int(text)
+        except ValueError:
+            number = 0
+        if not 1 <= number <= maximum:
+            raise ValueError(text)
+        return number
+    parse.__name__ = f'a whole number from 1 to {maximum}'
+    return parse
+
+
+def _at_least_zero(text):
+    number = int(text)
+    if not 0 <= number <= MAX_SERVERS:
+        raise ValueError(text)
+    return number
+
+
+_at_least_zero.__name__ = f'a whole number from 0 to {MAX_SERVERS}'
+
+
+class StartingCommand(command.ShowOne):
+    """A command that starts an operation (one RunRequest) and, with --wait, follows it to
+    its end; it then exits non-zero when a run failed, was cancelled or could not start."""
+
+    failed = False
+
+    def add_wait(self, parser):
+        parser.add_argument('--wait', action='store_true',
+                            help='Follow the operation until every run has ended.')
+        return parser
+
+    def started(self, clients, request, shown, wait):
+        """(columns, values): ``shown`` and the operation; with ``wait``, its runs as they
+        ended."""
+        if request.batch_size:
+            made, execution = [], self._start_in_batches(clients, request)
+            operation_id = execution.id
+        else:
+            made, execution = self._start_now(clients, request), None
+            operation_id = made[0].operation.id
+        shown = {'operation': operation_id, **shown, 'action': request.action,
+                 'servers': format_columns.ListColumn(_named(clients, request.server_ids))}
+        if wait:
+            with failures.calling(failures.HEAT, f'follow {request.action}'):
+                ended, execution = following.follow(
+                    clients, operation_id, [run.id for run in made],
+                    lambda line: self.app.stderr.write(line + '\n'), execution)
+            shown['runs'] = format_columns.ListDictColumn([
+                {'server': server, 'status': shown_status(run),
+                 'exit_code': runs.exit_code(run), 'run': run.id}
+                for server, run in zip(_named(clients, [r.server_id for r in ended]), ended)])
+            self.failed = (any(run.status != COMPLETE for run in ended)
+                           or len(ended) < len(request.server_ids))
+        return tuple(shown), tuple(shown.values())
+
+    def _start_now(self, clients, request):
+        with failures.calling(failures.HEAT, f'start {request.action}', 'Nothing was started.'):
+            started = runner.start(
+                clients.heat, clients.find_transport, request,
+                runner.Operation.new(clients.username, request.config_id))
+        for server, message in started.failures:
+            self.app.stderr.write(f'{server}: {message}\n')
+        if not started.created:
+            raise osc_exc.CommandError(
+                ' '.join(str(message) for _server, message in started.failures))
+        return started.created
+
+    def _start_in_batches(self, clients, request):
+        doing = f'start {request.action} in batches'
+        if clients.mistral is None:
+            raise osc_exc.CommandError(
+                'Runs in batches need the workflow service (Mistral), which is not in your '
+                'service catalog: run it without --batch-size.')
+        with failures.calling(failures.MISTRAL, doing, 'Nothing was started.'):
+            try:
+                return rolling.start(clients.mistral, clients.swift, clients.project_id,
+                                     request, clients.username)
+            except rolling.SecretsNotKept as error:
+                raise osc_exc.CommandError(failures.sentence(
+                    doing, failures.SWIFT, 'Nothing was started.')) from error
+
+    def run(self, parsed_args):
+        result = super().run(parsed_args)
+        return result or (1 if self.failed else 0)
+
+
+class RunComponent(StartingCommand):
+    """Run an action of a software component on its servers, as the dashboard's Run Action
+    form does: each server gets a run of the action, with the inputs given and the others at
+    their defaults. Prints the operation; with --wait, follows it to its end, says each
+    server's status and exit code as it finishes, and exits non-zero when a run failed, was
+    cancelled or could not start."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('component', metavar='<component>', help=COMPONENT_HELP)
+        parser.add_argument('action', metavar='<action>',
+                            help='The action to run: one of the component\'s custom actions '
+                                 '(e.g. BACKUP), or a lifecycle action with '
+                                 '--confirm-lifecycle.')
+        parser.add_argument('--server', metavar='<server>', action='append', required=True,
+                            dest='servers',
+                            help='A server the component is deployed on, by name or ID '
+                                 '(repeat for more).')
+        parser.add_argument('--input', metavar='<name=value>', action='append', default=[],
+                            dest='inputs',
+                            help='A value for one of the inputs the component declares, '
+                                 'checked against its type (repeat for more); the others '
+                                 'keep their defaults.')
+        parser.add_argument('--transport', metavar='<transport>', default=DEFAULT_TRANSPORT,
+                            choices=runner.TRANSPORT_NAMES,
+                            help='How the server sends its result back: '
+                                 f'{", ".join(runner.TRANSPORT_NAMES)} (default '
+                                 f'{DEFAULT_TRANSPORT}). A server whose agent cannot send '
+                                 'it over the way chosen runs the action, and the run '
+                                 'waits until its timeout.')
+        parser.add_argument('--timeout', metavar='<minutes>', type=_positive(
+            MAX_TIMEOUT_MINUTES), default=DEFAULT_TIMEOUT_MINUTES,
+            help='How long the server may take to report its result (default '
+                 f'{DEFAULT_TIMEOUT_MINUTES}).')
+        parser.add_argument('--batch-size', metavar='<servers>',
+                            type=_positive(MAX_SERVERS),
+                            help='Run on this many servers at a time, the next ones once '
+                                 'each of them has finished. The workflow service (Mistral) '
+                                 'runs the batches: they go on after this command ends.')
+        parser.add_argument('--max-failures', metavar='<servers>', type=_at_least_zero,
+                            default=0,
+                            help='With --batch-size: once more servers than this have '
+                                 'failed, no further batch starts (default 0).')
+        parser.add_argument('--confirm-lifecycle', action='store_true',
+                            help='Run a lifecycle action (CREATE, UPDATE, DELETE, SUSPEND, '
+                                 'RESUME) by hand.')
+        return self.add_wait(parser)
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        action = parsed_args.action.strip()
+        doing = f'start {action}'
+        with failures.calling(failures.HEAT, doing, 'Nothing was started.'):
+            component = listing.find(listing.components(clients.heat, clients.project_id),
+                                     parsed_args.component)
+            checked_action(component, action, parsed_args.confirm_lifecycle)
+            request = RunRequest(
+                config_id=component.id, action=action,
+                server_ids=tuple(server_ids(clients, component, parsed_args.servers)),
+                input_values=inputs.from_texts(component.inputs,
+                                               input_texts(parsed_args.inputs)),
+                transport=parsed_args.transport, timeout_minutes=parsed_args.timeout,
+                name=component.run_name, batch_size=parsed_args.batch_size or 0,
+                max_failures=parsed_args.max_failures)
+        return self.started(clients, request, {'component': component.short_name},
+                            parsed_args.wait)

@@ -1,0 +1,65 @@
+"""Start a run request in batches: an execution of the project's rolling workflow on
+Mistral (workflows), whose id is the operation's. Its secret inputs are kept in the
+project's Object Storage first (secret_store), never in Mistral.
+"""
+
+import dataclasses
+import logging
+import uuid
+
+from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.messages import Message
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner import secret_store
+from heat_deploy_runner import workflows
+
+LOG = logging.getLogger(__name__)
+
+SECRETS_NEED_OBJECT_STORAGE = gettext_noop(
+    'A secret input of a run in batches is kept in Object Storage, which is not in your '
+    'service catalog (the workflow service would keep it in the clear). Run it without '
+    'batches, or leave %(names)s empty.')
+
+
+class SecretsNotKept(Exception):
+    """Object Storage did not keep the secret inputs: nothing was started."""
+
+
+def start(mistral, swift, project_id: str, request: RunRequest, started_by: str):
+    """The rolling workflow's new execution (python-mistralclient's) for ``request``, made
+    for ``started_by``. Raises InputError for secret inputs without Object Storage
+    (``swift`` None), SecretsNotKept when Object Storage refuses them, and Mistral's error
+    as it comes; nothing is left behind when either refuses.
+    """
+    plain, secret = secret_store.split(request.input_values)
+    ref = None
+    if secret:
+        if swift is None:
+            raise InputError(Message(SECRETS_NEED_OBJECT_STORAGE,
+                                     {'names': ', '.join(sorted(secret))}))
+        ref = f'run/{uuid.uuid4()}'
+        try:
+            secret_store.put(swift, ref, secret, secret_store.run_lifetime_seconds(
+                len(request.server_ids), request.batch_size, request.timeout_minutes))
+        except Exception as error:
+            raise SecretsNotKept() from error
+    try:
+        workflow_id = workflows.ensure(mistral, project_id)
+        return mistral.executions.create(
+            workflow_id, workflow_input=dataclasses.replace(
+                request, input_values=plain).workflow_input(started_by, ref))
+    except Exception:
+        _forget(swift, ref)
+        raise
+
+
+def _forget(swift, ref):
+    if not ref:
+        return
+    try:
+        secret_store.forget(swift, ref)
+    except Exception:
+        # The caller says that nothing started; a leftover object is the project's own.
+        LOG.warning('Could not remove the secret inputs kept in %s/%s',
+                    secret_store.CONTAINER, ref, exc_info=True)
