@@ -11,6 +11,7 @@ from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import listing
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner import runs
+from heat_deploy_runner.signals import IN_PROGRESS
 
 RUN_HELP = 'The run: its ID (a software deployment\'s), as the dashboard and `list` show it.'
 
@@ -94,7 +95,7 @@ class CancelRun(command.ShowOne):
         with failures.calling(failures.HEAT, f'cancel the run {found.id}',
                               'The run was not cancelled.'):
             after = cancel(clients.heat, found.id, clients.username, clients.find_transport)
-        if not is_cancelled(after):
+        if found.status != IN_PROGRESS or not is_cancelled(after):
             self.app.stderr.write(f'The run {found.id} had already finished; it was left as '
                                   'it is.\n')
         shown = {'id': after.id, 'status': shown_status(after),

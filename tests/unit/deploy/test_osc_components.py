@@ -1,9 +1,6 @@
 """`openstack software component list | show`, on the in-memory Heat: the components the
 Components panel lists, with their actions, inputs and servers."""
 
-import argparse
-
-from heatclient.v1 import stacks
 from osc_lib import exceptions as osc_exc
 import pytest
 
@@ -11,26 +8,7 @@ from heat_deploy_runner.osc import components as osc_components
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
-
-PROJECT = 'project-1'
-
-
-class _Stacks:
-    def __init__(self, *names):
-        self.names = names
-
-    def list(self, show_nested=False):
-        return [stacks.Stack(None, {'id': f'id-{name}', 'stack_name': name}, loaded=True)
-                for name in self.names]
-
-
-class _App:
-    """What a command reads of OpenStackClient: its client manager's clients."""
-
-    def __init__(self, heat):
-        heat.stacks = _Stacks('demo')
-        self.client_manager = argparse.Namespace(
-            software_runs=argparse.Namespace(heat=heat, project_id=PROJECT))
+from tests.unit.deploy.osc_app import App
 
 
 @pytest.fixture
@@ -49,7 +27,7 @@ def mysql(heat):
 
 
 def _run(command_class, heat, *argv):
-    command = command_class(_App(heat), None)
+    command = command_class(App(heat), None)
     return command.take_action(command.get_parser('openstack').parse_args(list(argv)))
 
 

@@ -9,8 +9,8 @@ from heat_deploy_runner.osc import runs as osc_runs
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
-from tests.unit.deploy.test_osc_components import _App
-from tests.unit.deploy.test_osc_components import PROJECT
+from tests.unit.deploy.osc_app import App
+from tests.unit.deploy.osc_app import PROJECT
 
 OPERATION = Operation('op-1', 'alice', '2026-11-26T08:00:00Z', source='c')
 LINES = ''.join(f'line {n}\n' for n in range(1, 31))
@@ -33,7 +33,7 @@ def finished(heat):
 
 
 def _shown(command_class, heat, *argv):
-    command = command_class(_App(heat), None)
+    command = command_class(App(heat), None)
     columns, values = command.take_action(
         command.get_parser('openstack').parse_args(list(argv)))
     return dict(zip(columns, values))

@@ -1,0 +1,203 @@
+"""`openstack software operation list | show | cancel | rerun-failed`: the operations the
+dashboard's pages show (one submit of Run Action or Deploy, a run in batches, a schedule's
+firing), found by what their runs' deployments say (runner.operations), and a run in
+batches' Mistral execution."""
+
+import collections
+import json
+
+from mistralclient.api import base as mistral_base
+from osc_lib.cli import format_columns
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exc
+
+from heat_deploy_runner.cancel import cancel
+from heat_deploy_runner.cancel import CANCELLED
+from heat_deploy_runner.cancel import shown_status
+from heat_deploy_runner import inputs
+from heat_deploy_runner import listing
+from heat_deploy_runner.osc.component_run import input_texts
+from heat_deploy_runner.osc.component_run import StartingCommand
+from heat_deploy_runner.osc import failures
+from heat_deploy_runner.osc.following import ROLLING_RUNNING
+from heat_deploy_runner.recent_operations import recent
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner import runs
+from heat_deploy_runner.signals import FAILED
+from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner import workflows
+
+OPERATION_HELP = 'The operation: its ID, as `component run` and `operation list` show it.'
+
+
+def _counts(statuses):
+    return ', '.join(f'{count} {status}' for status, count in sorted(
+        collections.Counter(statuses).items()))
+
+
+def _execution(clients, operation_id):
+    """The project's run in batches of this id (python-mistralclient's execution), or None:
+    Mistral shows an admin any project's."""
+    if clients.mistral is None:
+        return None
+    try:
+        found = clients.mistral.executions.get(operation_id)
+    except mistral_base.APIException as error:
+        if error.error_code == 404:
+            return None
+        raise
+    if (found.project_id != clients.project_id
+            or found.workflow_name != workflows.ROLLING_WORKFLOW):
+        return None
+    return found
+
+
+def _operation(clients, operation_id):
+    """(its runs, each with its derived config, in server order; its Mistral execution or
+    None). Not found when neither is the project's."""
+    with failures.calling(failures.HEAT, f'retrieve the operation {operation_id}'):
+        found = listing.operation_runs(clients.heat, clients.project_id, operation_id)
+    with failures.calling(failures.MISTRAL, f'retrieve the operation {operation_id}'):
+        execution = _execution(clients, operation_id)
+    if not found and execution is None:
+        raise osc_exc.CommandError(f'No operation {operation_id} in this project.')
+    return found, execution
+
+
+def _component_names(clients):
+    return {each.id: each.short_name
+            for each in listing.components(clients.heat, clients.project_id)}
+
+
+class ListOperation(command.Lister):
+    """List the project's latest operations, newest first: each submit of Run Action or
+    Deploy, run in batches or schedule's firing, with who started it and how its runs
+    stand."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--limit', metavar='<count>', type=int, default=20,
+                            help='Show this many of the latest (default 20).')
+        return parser
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        with failures.calling(failures.HEAT, 'retrieve the operations'):
+            found = recent(listing.runs(clients.heat, clients.project_id),
+                           count=parsed_args.limit, among=max(parsed_args.limit * 20, 200))
+            names = _component_names(clients)
+        columns = ('ID', 'Action', 'Component', 'Started By', 'Started At', 'Runs')
+        return columns, [
+            (each.id, each.action,
+             names.get(each.operation.source) or each.operation.source or '',
+             each.operation.started_by, each.operation.started_at, _counts(each.statuses))
+            for each in found]
+
+
+class ShowOperation(command.ShowOne):
+    """Show an operation: what it ran, who started it and when, how it runs (now, or in
+    batches on the workflow service, and how that stands), and each server's run."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('operation', metavar='<operation>', help=OPERATION_HELP)
+        return parser
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        found, execution = _operation(clients, parsed_args.operation)
+        operation = found[0].operation if found else None
+        asked = json.loads(execution.input or '{}') if execution is not None else {}
+        names = clients.servers.names()
+        shown = {
+            'id': parsed_args.operation,
+            'action': found[0].action if found else '',
+            'started_by': operation.started_by if operation else '',
+            'started_at': operation.started_at if operation else '',
+            'source': operation.source if operation else '',
+            'runs_in_batches': execution.state if execution is not None else 'no',
+            'runs': format_columns.ListDictColumn([
+                {'server': names.get(run.server_id) or run.server_id,
+                 'status': shown_status(run), 'exit_code': runs.exit_code(run),
+                 'duration': runs.format_duration(runs.duration(run)), 'run': run.id}
+                for run in found]),
+            'counts': _counts(shown_status(run) for run in found),
+        }
+        if execution is not None:
+            shown['batch_size'] = asked.get('batch_size')
+            shown['max_failures'] = asked.get('max_failures') or 0
+        return tuple(shown), tuple(shown.values())
+
+
+class CancelOperation(command.ShowOne):
+    """Cancel every run of an operation still running, and for a run in batches every batch
+    not started yet. A server that has already started may still finish; its result is then
+    shown on its run's page as a late result."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('operation', metavar='<operation>', help=OPERATION_HELP)
+        return parser
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        found, execution = _operation(clients, parsed_args.operation)
+        stopped = execution is not None and execution.state in ROLLING_RUNNING
+        if stopped:
+            # First: no further batch starts while the running runs are cancelled.
+            with failures.calling(failures.MISTRAL, "stop the operation's further batches",
+                                  'Nothing was cancelled.'):
+                clients.mistral.executions.update(execution.id, 'CANCELLED')
+        cancelled = []
+        with failures.calling(failures.HEAT, 'cancel the operation\'s runs'):
+            for run in found:
+                if run.status == IN_PROGRESS:
+                    after = cancel(clients.heat, run.id, clients.username,
+                                   clients.find_transport)
+                    if shown_status(after) == CANCELLED:
+                        cancelled.append(after.id)
+        if not cancelled and not stopped:
+            self.app.stderr.write('Nothing of this operation was running.\n')
+        shown = {'id': parsed_args.operation, 'cancelled_runs': format_columns.ListColumn(
+            cancelled), 'further_batches_stopped': stopped}
+        return tuple(shown), tuple(shown.values())
+
+
+class RerunFailedOperation(StartingCommand):
+    """Run an operation's action again on the servers whose run failed or was cancelled,
+    with the inputs those runs had, as the dashboard's "Run Again on Failed" does. Secret
+    inputs are not taken from the runs: give them again with --input, or they keep their
+    defaults. Starts a new operation; with --wait, follows it as `component run` does."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('operation', metavar='<operation>', help=OPERATION_HELP)
+        parser.add_argument('--input', metavar='<name=value>', action='append', default=[],
+                            dest='inputs',
+                            help='A value instead of the one the failed runs had (repeat '
+                                 'for more).')
+        return self.add_wait(parser)
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        found, _execution = _operation(clients, parsed_args.operation)
+        failed = [run for run in found if run.status == FAILED]
+        with failures.calling(failures.HEAT, 'run the failed servers again',
+                              'Nothing was started.'):
+            components = {each.id: each for each in listing.components(
+                clients.heat, clients.project_id)}
+        component = failed and components.get(failed[0].operation.source)
+        if not component:
+            raise osc_exc.CommandError(
+                'No failed run of this operation can be run again: each succeeded, is still '
+                'running, or did not come from a software component.')
+        first = failed[0]
+        texts = dict(runs.rerun_inputs(first.config), **input_texts(parsed_args.inputs))
+        with failures.calling(failures.HEAT, f'start {first.action}', 'Nothing was started.'):
+            request = RunRequest(
+                config_id=component.id, action=first.action,
+                server_ids=tuple(dict.fromkeys(run.server_id for run in failed)),
+                input_values=inputs.from_texts(component.inputs, texts),
+                name=component.run_name)
+        return self.started(clients, request, {'component': component.short_name},
+                            parsed_args.wait)

@@ -1,0 +1,47 @@
+"""What a command reads of OpenStackClient, on the in-memory clouds: its client manager's
+clients (osc.plugin.Clients) and its stderr."""
+
+import argparse
+import functools
+import io
+
+from heatclient.v1 import stacks
+
+from heat_deploy_runner import servers as runner_servers
+from heat_deploy_runner.transports import transport_for
+
+PROJECT = 'project-1'
+USER = 'alice'
+
+
+class _Stacks:
+    def __init__(self, *names):
+        self.names = names
+
+    def list(self, show_nested=False):
+        return [stacks.Stack(None, {'id': f'id-{name}', 'stack_name': name}, loaded=True)
+                for name in self.names]
+
+
+class App:
+    def __init__(self, heat, servers=(), swift=None, mistral=None):
+        heat.stacks = _Stacks('demo')
+        self.stderr = io.StringIO()
+        self.client_manager = argparse.Namespace(software_runs=argparse.Namespace(
+            heat=heat, project_id=PROJECT, username=USER, swift=swift, mistral=mistral,
+            find_transport=functools.partial(transport_for, swift=swift),
+            servers=runner_servers.ProjectServers(tuple(
+                runner_servers.Server(*each) for each in servers))))
+
+
+def command(command_class, app, *argv):
+    """(the command, its parsed arguments)."""
+    made = command_class(app, None)
+    return made, made.get_parser('openstack').parse_args(list(argv))
+
+
+def shown(command_class, app, *argv):
+    """What a ShowOne command shows, as a dict."""
+    made, parsed = command(command_class, app, *argv)
+    columns, values = made.take_action(parsed)
+    return dict(zip(columns, values))

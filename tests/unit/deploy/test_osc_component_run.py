@@ -1,0 +1,178 @@
+"""`openstack software component run` and `run cancel`, on the in-memory clouds: one
+RunRequest checked as the Run Action form checks it, started now or in batches, followed
+with --wait; and refusals that name what is wrong and leave nothing made."""
+
+from unittest import mock
+
+from osc_lib import exceptions as osc_exc
+import pytest
+
+from heat_deploy_runner import masking
+from heat_deploy_runner.osc import component_run
+from heat_deploy_runner.osc import following
+from heat_deploy_runner.osc import runs as osc_runs
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner import secret_store
+from heat_deploy_runner.starting import start
+from heat_deploy_runner.transports import transport_for
+from tests.unit.deploy.osc_app import App
+from tests.unit.deploy.osc_app import command
+from tests.unit.deploy.osc_app import shown
+from tests.unit.deploy.osc_app import USER
+
+SERVERS = (('s1', 'demo-db-1'), ('s2', 'demo-db-2'), ('s3', 'demo-web-1'))
+
+
+@pytest.fixture
+def mysql(heat):
+    component_id = heat.add_config(
+        name='demo-mysql-abcdefghijkl', group='component',
+        config={'configs': [{'actions': ['CREATE'], 'tool': 'script', 'config': 'install'},
+                            {'actions': ['BACKUP'], 'tool': 'script', 'config': 'dump'}]},
+        inputs=[{'name': 'retention_days', 'type': 'Number', 'default': 7},
+                {'name': 'db_password', 'type': 'String', 'default': ''}])
+    start(heat, transport_for, RunRequest(config_id=component_id, action='CREATE',
+                                          server_ids=('s1', 's2'), name='mysql',
+                                          transport='NO_SIGNAL'))
+    for stored in heat.deployments.values():
+        stored['status'] = 'COMPLETE'
+    return component_id
+
+
+@pytest.fixture
+def app(heat, swift):
+    return App(heat, SERVERS, swift=swift)
+
+
+def _new_runs(heat):
+    return [each for each in heat.deployments.values() if each['action'] == 'BACKUP']
+
+
+def _servers_end(heat, outcomes):
+    """time.sleep of --wait's loop: the servers report, {server: (status, exit code)}."""
+    def sleep(_seconds):
+        for each in _new_runs(heat):
+            status, code = outcomes[each['server_id']]
+            each.update(status=status, status_reason=f'exit {code}',
+                        output_values={'deploy_status_code': code})
+    return sleep
+
+
+def test_a_run_by_server_name_and_id_with_a_typed_input(heat, mysql, app):
+    result = shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                   'demo-db-1', '--server', 's2', '--input', 'retention_days=3')
+
+    made = _new_runs(heat)
+    assert sorted(each['server_id'] for each in made) == ['s1', 's2']
+    configs = [heat.configs[each['config_id']] for each in made]
+    assert [[each.get('value') for each in config['inputs']
+             if each['name'] == 'retention_days'] for config in configs] == [['3'], ['3']]
+    [operation] = {each['input_values']['deploy_operation']['operation'] for each in made}
+    assert result['operation'] == operation
+    assert {each['input_values']['deploy_operation']['started_by'] for each in made} == {USER}
+    assert result['servers'].machine_readable() == ['demo-db-1', 'demo-db-2']
+
+
+@pytest.mark.parametrize('outcomes, exit_code', [
+    ({'s1': ('COMPLETE', 0), 's2': ('COMPLETE', 0)}, 0),
+    ({'s1': ('COMPLETE', 0), 's2': ('FAILED', 2)}, 1)])
+def test_wait_says_each_server_as_it_ends_and_exits_non_zero_on_a_failure(
+        heat, mysql, app, outcomes, exit_code):
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--server', 's2', '--wait')
+    with mock.patch.object(following.time, 'sleep', _servers_end(heat, outcomes)):
+        with mock.patch.object(made, 'produce_output') as produce:
+            assert made.run(parsed) == exit_code
+
+    said = app.stderr.getvalue().splitlines()
+    assert sorted(said) == sorted(
+        f'demo-db-{n}: {outcomes[f"s{n}"][0]}, exit code {outcomes[f"s{n}"][1]}'
+        + ('' if outcomes[f's{n}'][0] == 'COMPLETE' else f' (exit {outcomes[f"s{n}"][1]})')
+        for n in (1, 2))
+    columns, values = produce.call_args.args[1:]
+    runs = dict(zip(columns, values))['runs'].machine_readable()
+    assert [(each['server'], each['exit_code']) for each in runs] == [
+        ('demo-db-1', outcomes['s1'][1]), ('demo-db-2', outcomes['s2'][1])]
+
+
+@pytest.mark.parametrize('argv, said', [
+    (('nosuch', 'BACKUP', '--server', 's1'), 'No software component nosuch in this project.'),
+    (('mysql', 'RESTORE', '--server', 's1'),
+     'The component mysql has no action RESTORE; its actions: CREATE, BACKUP.'),
+    (('mysql', 'CREATE', '--server', 's1'), 'CREATE is a lifecycle action'),
+    (('mysql', 'BACKUP', '--server', 'demo-web-1'),
+     'The component mysql is not deployed on server demo-web-1: run it on one of its '
+     'servers (demo-db-1, demo-db-2).'),
+    (('mysql', 'BACKUP', '--server', 'nosuch'),
+     'No server of this project has that ID or name.'),
+    (('mysql', 'BACKUP', '--server', 's1', '--input', 'retention=3'),
+     'No input retention is declared; the inputs are: db_password, retention_days.'),
+    (('mysql', 'BACKUP', '--server', 's1', '--input', 'retention_days=abc'),
+     'The input retention_days must be a number, not "abc".'),
+    (('mysql', 'BACKUP', '--server', 's1', '--input', 'retention_days'),
+     'Give each input as NAME=VALUE, not "retention_days".'),
+    (('mysql', 'BACKUP', '--server', 's1', '--batch-size', '1'),
+     'Runs in batches need the workflow service (Mistral)'),
+])
+def test_a_refusal_names_what_is_wrong_and_makes_nothing(heat, swift, mysql, app, argv, said):
+    before = (dict(heat.configs), dict(heat.deployments))
+    made, parsed = command(component_run.RunComponent, app, *argv)
+
+    with pytest.raises(osc_exc.CommandError) as refused:
+        made.take_action(parsed)
+
+    assert str(refused.value).startswith(said)
+    assert (heat.configs, heat.deployments) == before
+    assert swift.containers == {}
+
+
+@pytest.mark.parametrize('option', [('--timeout', '0'), ('--batch-size', 'x'),
+                                    ('--transport', 'CFN_SIGNAL')])
+def test_a_bad_option_is_refused_by_the_parser(mysql, app, option):
+    with pytest.raises(SystemExit):
+        command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1', *option)
+
+
+def test_in_batches_it_starts_the_rolling_workflow_with_secrets_kept_out_of_it(
+        heat, swift, mysql):
+    mistral = mock.Mock()
+    mistral.workflows.list.return_value = []
+    mistral.workflows.create.return_value = [mock.Mock(id='wf-1')]
+    mistral.executions.create.return_value = mock.Mock(id='exec-1')
+    app = App(heat, SERVERS, swift=swift, mistral=mistral)
+
+    result = shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
+                   '--server', 's2', '--input', 'db_password=hunter2', '--batch-size', '1',
+                   '--max-failures', '1')
+
+    assert result['operation'] == 'exec-1'
+    (workflow_id,), kwargs = mistral.executions.create.call_args
+    asked = kwargs['workflow_input']
+    assert (workflow_id, asked['server_ids'], asked['batch_size'], asked['max_failures'],
+            asked['started_by']) == ('wf-1', ['s1', 's2'], 1, 1, USER)
+    assert 'hunter2' not in repr(asked)
+    assert secret_store.get(swift, asked['secret_ref']) == {'db_password': 'hunter2'}
+    assert _new_runs(heat) == []
+
+
+def test_cancel_marks_a_running_run_cancelled_and_leaves_an_ended_one(heat, mysql, app):
+    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1')
+    [running] = _new_runs(heat)
+
+    first = shown(osc_runs.CancelRun, app, running['id'])
+    second = shown(osc_runs.CancelRun, app, running['id'])
+
+    assert first['status'] == second['status'] == 'CANCELLED'
+    assert first['status_reason'].startswith(f'Cancelled by {USER} at ')
+    assert app.stderr.getvalue() == (
+        f'The run {running["id"]} had already finished; it was left as it is.\n')
+
+
+def test_inputs_shown_for_a_run_keep_its_secret_masked(heat, mysql, app):
+    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
+          '--input', 'db_password=hunter2', '--transport', 'NO_SIGNAL')
+    [running] = _new_runs(heat)
+
+    inputs = shown(osc_runs.ShowRun, app, running['id'])['inputs'].machine_readable()
+
+    assert inputs['db_password'] == masking.MASK
