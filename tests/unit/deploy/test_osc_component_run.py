@@ -7,6 +7,7 @@ from unittest import mock
 from osc_lib import exceptions as osc_exc
 import pytest
 
+from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner import masking
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import following
@@ -67,9 +68,9 @@ def test_a_run_by_server_name_and_id_with_a_typed_input(heat, mysql, app):
     configs = [heat.configs[each['config_id']] for each in made]
     assert [[each.get('value') for each in config['inputs']
              if each['name'] == 'retention_days'] for config in configs] == [['3'], ['3']]
-    [operation] = {each['input_values']['deploy_operation']['operation'] for each in made}
+    [operation] = {each['input_values'][OPERATION_OPTION]['operation'] for each in made}
     assert result['operation'] == operation
-    assert {each['input_values']['deploy_operation']['started_by'] for each in made} == {USER}
+    assert {each['input_values'][OPERATION_OPTION]['started_by'] for each in made} == {USER}
     assert result['servers'].machine_readable() == ['demo-db-1', 'demo-db-2']
 
 
