@@ -3,12 +3,16 @@
 Shown beside every form and on every detail page, so that an operator can
 repeat or script what they see. Every word is shell-quoted (shlex), so a
 command pasted into a POSIX shell passes exactly these values, whatever they
-hold. Option names are python-heatclient 5.3's (heatclient/osc/v1/
-software_config.py and software_deployment.py).
+hold. Heat's own (config, deployment) take python-heatclient 5.3's option
+names (heatclient/osc/v1/software_config.py and software_deployment.py);
+component, run and operation are this distribution's (osc/).
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 import shlex
+
+from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
 
 DEFINITION_FILE = 'definition.yaml'
 BODY_FILE = 'config'
@@ -26,19 +30,46 @@ def config_delete(config_id: str) -> str:
     return _command('config', 'delete', config_id)
 
 
-def deployment_show(deployment_id: str) -> str:
-    return _command('deployment', 'show', deployment_id)
+def component_run(*, component: str, action: str, server_ids: Iterable[str],
+                  input_texts: Mapping[str, str], transport: str = DEFAULT_TRANSPORT,
+                  timeout_minutes=DEFAULT_TIMEOUT_MINUTES, batch_size=None,
+                  max_failures=None, lifecycle: bool = False) -> str:
+    """The Run Action form's submit: ``input_texts`` as typed (the command checks and
+    converts them as the form does); a transport, timeout or failures allowed left out
+    where it is the default."""
+    words = ['component', 'run', component, action]
+    for server_id in server_ids:
+        words += ['--server', server_id]
+    for name, text in input_texts.items():
+        words += ['--input', f'{name}={text}']
+    if transport and transport != DEFAULT_TRANSPORT:
+        words += ['--transport', transport]
+    if str(timeout_minutes or '') not in ('', str(DEFAULT_TIMEOUT_MINUTES)):
+        words += ['--timeout', str(timeout_minutes)]
+    if batch_size:
+        words += ['--batch-size', str(batch_size)]
+        if str(max_failures or '0') != '0':
+            words += ['--max-failures', str(max_failures)]
+    if lifecycle:
+        words.append('--confirm-lifecycle')
+    return _command(*words)
+
+
+def run_show(run_id: str) -> str:
+    return _command('run', 'show', run_id)
+
+
+def run_output(run_id: str) -> str:
+    return _command('run', 'output', '--all', run_id)
+
+
+def operation_show(operation_id: str) -> str:
+    return _command('operation', 'show', operation_id)
 
 
 def deployment_delete(deployment_id: str) -> str:
     # The CLI deletes the deployment and its config, not its Swift container.
     return _command('deployment', 'delete', deployment_id)
-
-
-def deployment_output_show(deployment_id: str) -> str:
-    # Without --long the CLI cuts stdout and stderr to their last 10 lines.
-    return _command('deployment', 'output', 'show', '--all', '--long',
-                    deployment_id)
 
 
 def deployment_metadata_show(server_id: str) -> str:

@@ -1,14 +1,17 @@
-"""The `openstack software component ...` and `software run ...` commands, run as an operator
-runs them: a process of their own, logged in through the OS_* variables, against the real local
-cloud."""
+"""The `openstack software component | run | operation ...` commands, run as an operator runs
+them: a process of their own, logged in through the OS_* variables, against the real local
+cloud; what they start is what the dashboard's pages then show."""
 
 import json
 import os
 import subprocess
 
+import pytest
+
 from devcloud import credentials
 from devcloud import layout as layout_mod
 from devcloud.services import identity
+import heat_deploy_runner as runner
 from tests.integration import waiting
 
 
@@ -82,3 +85,103 @@ def test_a_run_is_shown_with_its_outcome_and_outputs_to_its_project_only(
         run.id).output_values['deploy_stdout']
     assert foreign.returncode != 0
     assert f'No run {run.id} in this project.' in foreign.stderr
+
+
+@pytest.fixture
+def cli_runs(heat, find_transport):
+    """The runs the commands of a test made, deleted afterwards."""
+    before = {each.id for each in heat.software_deployments.list()}
+    yield
+    for each in heat.software_deployments.list():
+        if each.id not in before:
+            runner.delete(heat, each.id, find_transport)
+
+
+def _made(heat, swift):
+    """What a refusal must not have changed: Heat's configs and deployments, Swift's
+    containers."""
+    return ({each.id for each in heat.software_configs.list()},
+            {each.id for each in heat.software_deployments.list()},
+            {each['name'] for each in swift.get_account(full_listing=True)[1]})
+
+
+def test_a_run_waited_for_ends_zero_and_shows_on_the_operation_page(
+        cloud, heat, user, demo_resources, cli_runs):
+    done = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP',
+                      '--server', 'demo-db-1', '--server', 'demo-db-2',
+                      '--input', 'retention_days=3', '--input', 'pause_seconds=0', '--wait',
+                      '-f', 'json')
+
+    shown = _json(done)
+    assert sorted(done.stderr.split('\n')[-3:-1]) == [
+        'demo-db-1: COMPLETE, exit code 0', 'demo-db-2: COMPLETE, exit code 0']
+    assert {each['server']: each['status'] for each in shown['runs']} == {
+        'demo-db-1': 'COMPLETE', 'demo-db-2': 'COMPLETE'}
+    page = user.get(f"/project/deployments/operations/{shown['operation']}/").text
+    for each in shown['runs']:
+        assert each['run'] in page
+        config = heat.software_configs.get(
+            heat.software_deployments.get(each['run']).config_id)
+        assert {item['name']: item.get('value') for item in config.inputs}[
+            'retention_days'] == '3'
+
+
+def test_a_failing_run_exits_non_zero_naming_its_server_and_exit_code(cloud, cli_runs):
+    done = _openstack(cloud, 'software', 'component', 'run', 'monitoring', 'CHECK',
+                      '--server', 'demo-mon-1', '--input', 'path=/no/such/dir', '--wait')
+
+    assert done.returncode == 1, done.stderr
+    assert 'demo-mon-1: FAILED, exit code 1' in done.stderr
+
+
+def test_a_run_cancelled_from_the_command_line_shows_cancelled_on_its_page(
+        cloud, heat, user, cli_runs):
+    started = _json(_openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP',
+                               '--server', 'demo-db-1', '--input', 'pause_seconds=60',
+                               '-f', 'json'))
+    [run] = [each.id for each in heat.software_deployments.list()
+             if runner.operation_of_run(each)
+             and runner.operation_of_run(each).id == started['operation']]
+
+    cancelled = _json(_openstack(cloud, 'software', 'run', 'cancel', run, '-f', 'json'))
+
+    assert cancelled['status'] == 'CANCELLED'
+    assert 'Cancelled' in user.get(f'/project/deployments/{run}/').text
+    operation = _json(_openstack(cloud, 'software', 'operation', 'show',
+                                 started['operation'], '-f', 'json'))
+    assert [each['status'] for each in operation['runs']] == ['CANCELLED']
+
+
+@pytest.mark.parametrize('argv, said', [
+    (('no-such-component', 'BACKUP', '--server', 'demo-db-1'),
+     'No software component no-such-component in this project.'),
+    (('mysql', 'BACKUP', '--server', 'no-such-server'),
+     'No server of this project has that ID or name.'),
+    (('mysql', 'BACKUP', '--server', 'demo-web-1'),
+     'The component mysql is not deployed on server demo-web-1'),
+    (('mysql', 'BACKUP', '--server', 'demo-db-1', '--input', 'retention_days=abc'),
+     'The input retention_days must be a number, not "abc".'),
+    (('mysql', 'BACKUP', '--server', 'demo-db-1', '--input', 'no_such_input=1'),
+     'No input no_such_input is declared'),
+])
+def test_a_refusal_is_one_sentence_a_failure_and_makes_nothing(
+        cloud, heat, swift, argv, said):
+    before = _made(heat, swift)
+
+    done = _openstack(cloud, 'software', 'component', 'run', *argv)
+
+    assert done.returncode != 0
+    assert said in done.stderr and 'Traceback' not in done.stderr
+    assert _made(heat, swift) == before
+
+
+def test_another_projects_run_cannot_be_cancelled(cloud, heat, swift, start_run):
+    run, _config = start_run('mysql', 'BACKUP', 'db_server_1', pause_seconds=30)
+
+    done = _openstack(cloud, 'software', 'run', 'cancel', run.id,
+                      username=credentials.OTHER_USER, password=credentials.OTHER_PASSWORD,
+                      project=credentials.OTHER_PROJECT)
+
+    assert done.returncode != 0
+    assert f'No run {run.id} in this project.' in done.stderr
+    assert heat.software_deployments.get(run.id).status == 'IN_PROGRESS'

@@ -126,9 +126,9 @@ class DeploymentDetailTests(helpers.TestCase):
                                              args=[FINISHED['id'], name]))
         # One box of commands, whichever tab is open: the run, and its whole output.
         for shown in (res, page):
-            self.assertContains(shown, '<code>openstack software deployment show '
-                                f'{FINISHED["id"]}\nopenstack software deployment output '
-                                f'show --all --long {FINISHED["id"]}</code>')
+            self.assertContains(shown, '<code>openstack software run show '
+                                f'{FINISHED["id"]}\nopenstack software run output --all '
+                                f'{FINISHED["id"]}</code>')
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_the_summary_leads_with_the_result_then_inputs_then_the_outputs_end(self):

@@ -99,7 +99,7 @@ class TriggerFormTests(ComponentsTestCase):
         self.assertEqual((1, 1, 1), self.heat_list_calls())
 
     @helpers.create_mocks(TRIGGER_MOCKS)
-    def test_the_equivalent_commands_are_shown_one_per_server(self):
+    def test_the_equivalent_command_is_shown(self):
         self.serve()
 
         res = self.get_ajax(trigger_url(
@@ -107,9 +107,8 @@ class TriggerFormTests(ComponentsTestCase):
             '&input__backup_dir=backups'))
 
         self.assertEqual(
-            f'openstack software deployment create --config {data.MYSQL_ID} --server '
-            f'{data.DB_2} --action BACKUP --signal-transport TEMP_URL_SIGNAL --timeout 60 '
-            '--input-value retention_days=30 mysql-BACKUP', res.context['commands'])
+            f'openstack software component run {data.MYSQL_ID} BACKUP --server {data.DB_2} '
+            '--input retention_days=30', res.context['commands'])
         self.assertContains(res, 'it does not follow your changes')
 
     @helpers.create_mocks(TRIGGER_MOCKS)

@@ -156,6 +156,7 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             return context
         runs_found, configs, operation, execution = found
         context['operation'] = operation
+        context['command'] = cli.operation_show(self.kwargs['operation_id'])
         names = server_names.names(self.request)
         if execution is not None:
             context['rolling'] = rolling.summary(execution, runs_found, names)
@@ -288,8 +289,7 @@ class DetailView(PolicyRequiredMixin, horizon_tabs.TabView):
         table = project_tables.DeploymentActionsTable(self.request)
         context['actions'] = table.render_row_actions(run)
         # One box for the page's tabs: the run, and its whole output.
-        context['command'] = '\n'.join((cli.deployment_show(run.id),
-                                        cli.deployment_output_show(run.id)))
+        context['command'] = '\n'.join((cli.run_show(run.id), cli.run_output(run.id)))
         return context
 
 

@@ -20,6 +20,7 @@ from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
+from heat_deploy_runner import cli
 from heat_deploy_runner import linking
 from heat_deploy_runner.run_request import MAX_SERVERS
 from heat_deploy_runner import secret_store
@@ -166,10 +167,15 @@ class RunActionForm(run_form.RunForm):
                 "the clear). Run it now without batches, or leave it empty."))
 
     def shown_commands(self):
-        """The CLI commands of the run as the form shows it."""
-        return self.commands(self.component.id, self['action'].value() or '',
-                             self['servers'].value() or [],
-                             self.component.run_name)
+        """The command that runs what the form shows (`openstack software component run`)."""
+        action = self['action'].value() or ''
+        return cli.component_run(
+            component=self.component.id, action=action,
+            server_ids=self['servers'].value() or [], input_texts=self.shown_input_texts(),
+            transport=self['transport'].value(), timeout_minutes=self['timeout'].value(),
+            batch_size='batch_size' in self.fields and self['batch_size'].value(),
+            max_failures='max_failures' in self.fields and self['max_failures'].value(),
+            lifecycle=action in linking.LIFECYCLE_ACTIONS)
 
     def handle(self, request, data):
         """Where to go next: the page of the operation started, or the schedules; or False."""

@@ -16,14 +16,31 @@ def _run_in_shell(script):
 
 def test_show_commands_name_the_object():
     assert cli.config_show('c-1') == 'openstack software config show c-1'
-    assert cli.deployment_show('d-1') == 'openstack software deployment show d-1'
+    assert cli.run_show('d-1') == 'openstack software run show d-1'
+    assert cli.run_output('d-1') == 'openstack software run output --all d-1'
+    assert cli.operation_show('o-1') == 'openstack software operation show o-1'
     assert (cli.deployment_metadata_show('s-1')
             == 'openstack software deployment metadata show s-1')
-    # Without --long the CLI cuts stdout and stderr short.
-    assert (cli.deployment_output_show('d-1')
-            == 'openstack software deployment output show --all --long d-1')
     assert cli.config_delete('c-1') == 'openstack software config delete c-1'
     assert cli.deployment_delete('d-1') == 'openstack software deployment delete d-1'
+
+
+def test_a_component_run_leaves_out_defaults_and_quotes_each_input():
+    plain = cli.component_run(component='c-1', action='BACKUP', server_ids=['s-1', 's-2'],
+                              input_texts={'dir': "it's here", 'labels': '{"x": 1}'},
+                              transport='TEMP_URL_SIGNAL', timeout_minutes='60',
+                              batch_size='', max_failures='0')
+    every = cli.component_run(component='c-1', action='CREATE', server_ids=['s-1'],
+                              input_texts={}, transport='NO_SIGNAL', timeout_minutes=5,
+                              batch_size=1, max_failures=2, lifecycle=True)
+
+    assert _run_in_shell(plain) == [
+        'software', 'component', 'run', 'c-1', 'BACKUP', '--server', 's-1', '--server', 's-2',
+        '--input', "dir=it's here", '--input', 'labels={"x": 1}']
+    assert shlex.split(every)[1:] == [
+        'software', 'component', 'run', 'c-1', 'CREATE', '--server', 's-1', '--transport',
+        'NO_SIGNAL', '--timeout', '5', '--batch-size', '1', '--max-failures', '2',
+        '--confirm-lifecycle']
 
 
 def test_a_deployment_is_created_with_the_clis_options_and_each_input_quoted():
