@@ -18,6 +18,7 @@ from tests.integration import dashboard as dashboard_mod
 
 from bench import browser as browser_mod
 from bench import cache_ratio
+from bench import cli_run_cost
 from bench import clients
 from bench import cloud as bench_cloud
 from bench import cloud_memory
@@ -141,6 +142,12 @@ class Bench:
             self.heat, self.swift, self.session, self.demo['mysql'],
             [self.demo['db_server_1'], self.demo['db_server_2']])
 
+    def cli_run_cost(self):
+        bench_cloud.progress('command line: component run --wait against the form')
+        self.results['cli_run_cost'] = cli_run_cost.measure_cli_run(
+            self.layout, layout_mod.venv_bin('openstack'), self.heat, self.swift,
+            self.demo['mysql'], [self.demo['db_server_1'], self.demo['db_server_2']])
+
     def schedule_calls(self):
         self.results['schedule_calls'] = schedule_calls.measure_schedules(
             self.horizon, self.dashboard, self.heat, self.session, self.demo['mysql'], 'mysql',
@@ -155,6 +162,7 @@ class Bench:
             self.layout, self.dashboard, self.heat, layout_mod.venv_bin('openstack'),
             self.demo['mysql'], self.demo['db_server_1'])
         self.rolling_cost()
+        self.cli_run_cost()
         # After rolling_cost, so the page's executions list holds operations of the
         # project's, as it would; its schedules are deleted before the figures after it.
         self.schedule_calls()
@@ -196,7 +204,8 @@ class Bench:
 
 # The figures that can run alone, for working on one without waiting for the whole bench.
 ALONE = {'concurrent_polls': Bench.concurrent_polls, 'backend_calls': Bench.backend_calls,
-         'rolling_cost': Bench.rolling_cost, 'schedule_calls': Bench.schedule_calls,
+         'rolling_cost': Bench.rolling_cost, 'cli_run_cost': Bench.cli_run_cost,
+         'schedule_calls': Bench.schedule_calls,
          'cloud_memory': Bench.cloud_memory, 'signal_to_screen': Bench.signal_to_screen}
 
 

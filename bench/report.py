@@ -209,6 +209,22 @@ def _rolling_cost(results):
              f'{found["mistral_over_form"]:.2f}', '- (reported)', '-')]
 
 
+def _cli_run_cost(results):
+    """Report-only: issue #28 asks for the ratio, and sets no goal for it."""
+    found = results.get('cli_run_cost')
+    if not found:
+        return []
+    medians = found['medians']
+    failures = len(found['failures'])
+    return [('`openstack software component run --wait` vs the same runs from the form '
+             '(BACKUP on 2 servers, TEMP_URL_SIGNAL, until every run has ended)',
+             f'command, a process of its own {_s(medians["cli"])} (of which start-up, '
+             f'`--help` {_s(medians["cli_start_up"])}'
+             + (f'; {failures} failures' if failures else '') + ')',
+             f'form: trigger, then the run page\'s polls every 1.5 s {_s(medians["form"])}',
+             f'{found["cli_over_form"]:.2f}', '- (reported)', '-')]
+
+
 def _service_calls(calls):
     return ', '.join(f'{service} {count}' for service, count in sorted(calls.items())) or 'none'
 
@@ -312,7 +328,8 @@ def _seeding(results):
 def markdown(results):
     rows = (_list_cost(results) + _backend_calls(results) + _signal_to_screen(results)
             + _poll_cost(results) + _concurrent_polls(results) + _trigger_cost(results)
-            + _rolling_cost(results) + _schedule_calls(results) + _config_cache(results)
+            + _rolling_cost(results) + _cli_run_cost(results) + _schedule_calls(results)
+            + _config_cache(results)
             + _memory(results) + _cloud_memory(results) + _seeding(results))
     machine = results['machine']
     lines = ['# Benchmark results', '',

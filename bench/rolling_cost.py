@@ -110,13 +110,10 @@ class _Contenders:
         return run_ids
 
 
-def measure_rolling(heat, swift, session, config_id, server_ids):
-    mistral_api = mistral(session)
-    workflow_id = workflows.ensure(mistral_api, session.get_project_id())
-    contenders = _Contenders(heat, swift, mistral_api, workflow_id, config_id, server_ids)
-    work = {'form': contenders.by_form,
-            'mistral': functools.partial(contenders.by_mistral, 0),
-            'mistral_one_at_a_time': functools.partial(contenders.by_mistral, 1)}
+def run_rounds(heat, swift, work):
+    """({name: [seconds, ...]}, cleanup leftovers) of the contenders ``work`` (each starts
+    its runs, waits for them and returns their ids), taking turns round by round; each
+    contender's runs deleted after it (not timed)."""
     find_transport = functools.partial(runner.transport_for, swift=swift)
     samples = {name: [] for name in work}
     left = []
@@ -130,6 +127,17 @@ def measure_rolling(heat, swift, session, config_id, server_ids):
             for run_id in run_ids:
                 left.extend(runner.delete(heat, run_id, find_transport))
             time.sleep(SETTLE_SECONDS)
+    return samples, left
+
+
+def measure_rolling(heat, swift, session, config_id, server_ids):
+    mistral_api = mistral(session)
+    workflow_id = workflows.ensure(mistral_api, session.get_project_id())
+    contenders = _Contenders(heat, swift, mistral_api, workflow_id, config_id, server_ids)
+    work = {'form': contenders.by_form,
+            'mistral': functools.partial(contenders.by_mistral, 0),
+            'mistral_one_at_a_time': functools.partial(contenders.by_mistral, 1)}
+    samples, left = run_rounds(heat, swift, work)
     return {
         'samples': {name: measure.rounded(values) for name, values in samples.items()},
         'medians': {name: round(measure.median(values), 4) for name, values in samples.items()},

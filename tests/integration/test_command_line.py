@@ -2,8 +2,10 @@
 them: a process of their own, logged in through the OS_* variables, against the real local
 cloud; what they start is what the dashboard's pages then show."""
 
+import html
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -185,3 +187,47 @@ def test_another_projects_run_cannot_be_cancelled(cloud, heat, swift, start_run)
     assert done.returncode != 0
     assert f'No run {run.id} in this project.' in done.stderr
     assert heat.software_deployments.get(run.id).status == 'IN_PROGRESS'
+
+
+def _operation_runs(heat, operation_id):
+    """{server: (action, the derived config's name, its inputs' values but the signal's)}
+    of the operation's runs."""
+    found = {}
+    for each in heat.software_deployments.list():
+        operation = runner.operation_of_run(each)
+        if operation and operation.id == operation_id:
+            config = heat.software_configs.get(each.config_id)
+            found[each.server_id] = (each.action, config.name, {
+                item['name']: item.get('value') for item in config.inputs
+                if not item['name'].startswith('deploy_')
+                or item['name'] == 'deploy_signal_transport'})
+    return found
+
+
+def test_the_run_action_forms_command_pasted_into_a_shell_makes_the_forms_runs(
+        cloud, heat, user, demo_resources, cli_runs):
+    form = f'/project/components/{demo_resources["mysql"]}/run/'
+    values = {'action': 'BACKUP', 'timeout': '5', 'input__retention_days': '4',
+              'input__backup_dir': "it's \"here\" $HOME `x`", 'input__tables': 'a,b',
+              'input__labels': '{"via": "paste"}', 'input__compress': 'false',
+              'input__pause_seconds': '0'}
+    servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
+    page = user.get(form, params=dict(values, server=servers)).text
+    [command] = re.findall(r'<pre class="hdd-cli-command"[^>]*><code>(.*?)</code>', page, re.S)
+    command = html.unescape(command)
+    assert command.startswith('openstack software component run ')
+
+    env = dict(os.environ, **identity.cli_environment(
+        cloud.layout, credentials.DEMO_USER, credentials.DEMO_PASSWORD,
+        credentials.DEMO_PROJECT))
+    env['PATH'] = os.path.dirname(layout_mod.venv_bin('openstack')) + ':' + env['PATH']
+    pasted = subprocess.run(['sh', '-c', command + ' -f value -c operation'], env=env,
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert pasted.returncode == 0, pasted.stderr
+    posted = user.post(form, dict(values, servers=servers, transport='TEMP_URL_SIGNAL'))
+    assert '/project/deployments/operations/' in posted.url
+
+    from_form = _operation_runs(heat, posted.url.rstrip('/').rsplit('/', 1)[1])
+    from_shell = _operation_runs(heat, pasted.stdout.strip())
+    assert sorted(from_form) == sorted(servers)
+    assert from_shell == from_form
