@@ -42,7 +42,7 @@ SCALES = (10, 1000)
 VIEWS = 5
 # Each schedule mostly waits: on Mistral's one API process, and on Keystone for the trust.
 THREADS = 8
-# api.mistral.SCHEDULE_PREFIX: how the page tells the project's schedules from its other
+# runner.schedules.SCHEDULE_PREFIX: how the page tells the project's schedules from its other
 # environments and triggers.
 PREFIX = 'hdd-'
 ACTION = 'BACKUP'

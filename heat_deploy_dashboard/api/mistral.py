@@ -14,6 +14,7 @@ from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import pool
+from heat_deploy_runner import schedules
 from heat_deploy_runner import workflows
 
 SERVICE_TYPE = 'workflowv2'
@@ -60,9 +61,7 @@ def rolling_start(request, workflow_input):
     return Execution(client.executions.create(workflow_id, workflow_input=workflow_input))
 
 
-def is_not_found(error):
-    """Whether Mistral answered that there is no such thing (or none of the project's)."""
-    return isinstance(error, mistral_base.APIException) and error.error_code == 404
+is_not_found = schedules.is_not_found
 
 
 @profiler.trace
@@ -86,40 +85,13 @@ def execution_cancel(request, execution_id):
     return Execution(mistralclient(request).executions.update(execution_id, 'CANCELLED'))
 
 
-# Schedules: a cron trigger each, and an environment of the same name holding the schedule's
-# record, which stays while the schedule is paused (its trigger deleted). The prefix tells
-# ours from the project's other triggers and environments.
-SCHEDULE_PREFIX = 'hdd-'
-
-
-def _own(request, rows):
-    # Mistral lists an admin every project's; Heat's calls answer the working project's.
-    return [row for row in rows if getattr(row, 'project_id', None) == request.user.project_id
-            and row.name.startswith(SCHEDULE_PREFIX)]
-
-
-# Mistral's [api] max_limit by default: it answers a longer list page by page.
-PAGE = 1000
-
-
-def _every_schedules(listing):
-    """The rows of a Mistral list of named things (environments, cron triggers) whose names
-    may be schedules', a page at a time, in name order, each page after the last name seen:
-    Mistral 23 takes no marker for environments (it wants a UUID, then looks it up as a
-    name)."""
-    rows, after = [], SCHEDULE_PREFIX
-    while True:
-        page = listing(limit=PAGE, sort_keys='name', sort_dirs='asc', name='gt:' + after)
-        rows += page
-        if len(page) < PAGE or not page[-1].name.startswith(SCHEDULE_PREFIX):
-            return rows
-        after = page[-1].name
-
-
+# Schedules (runner.schedules): a cron trigger each, and an environment of the same name
+# holding the schedule's record.
 @profiler.trace
 def schedule_records(request):
     """The project's schedules' records: Mistral environments, ``variables`` a dict."""
-    return _own(request, _every_schedules(mistralclient(request).environments.list))
+    return schedules.own(schedules.every_schedule(mistralclient(request).environments.list),
+                         request.user.project_id)
 
 
 @profiler.trace
@@ -146,7 +118,8 @@ def schedule_record_delete(request, name):
 
 @profiler.trace
 def cron_triggers_list(request):
-    return _own(request, _every_schedules(mistralclient(request).cron_triggers.list))
+    return schedules.own(schedules.every_schedule(mistralclient(request).cron_triggers.list),
+                         request.user.project_id)
 
 
 @profiler.trace

@@ -8,6 +8,7 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
+from heat_deploy_runner import schedules as runner_schedules
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit import components_data as data
@@ -163,7 +164,7 @@ class ChangeScheduleTests(ComponentsTestCase):
 class MistralPagesTests(helpers.TestCase):
 
     def test_schedules_past_mistrals_page_are_read_page_by_page(self):
-        rows = [mock.Mock(project_id='1') for i in range(api.mistral.PAGE + 1)]
+        rows = [mock.Mock(project_id='1') for i in range(runner_schedules.PAGE + 1)]
         for i, row in enumerate(rows):
             row.name = f'hdd-{i}'
 

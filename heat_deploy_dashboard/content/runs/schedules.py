@@ -1,18 +1,9 @@
-"""Schedules: a component's action run on its servers at times a cron pattern gives (or once),
-by Mistral, with nobody's browser open.
-
-Each is a Mistral cron trigger of heat-deploy-runner's rolling workflow, named
-``hdd-<uuid>``, and an environment of the same name holding its record (what runs where,
-when, whose), which stays while the schedule is paused: Mistral cannot pause a trigger, so
-pausing deletes it and resuming makes it again (with a new trust, from the user who
-resumes). A firing leaves out servers still running an earlier run (skip_busy), so a
-schedule never runs twice at once on a server. Patterns are UTC, as Mistral reads them.
-"""
+"""The Schedules panel's schedules (runner.schedules: what a schedule is, and how it is made,
+paused, resumed, changed and deleted), listed and shown, made through the API seam."""
 
 import dataclasses
 import datetime
 import logging
-import uuid
 
 from croniter import croniter
 from django.utils.translation import gettext_lazy as _
@@ -21,8 +12,7 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content import server_names
-from heat_deploy_runner import masking
-from heat_deploy_runner import workflows
+from heat_deploy_runner import schedules as runner_schedules
 
 LOG = logging.getLogger(__name__)
 
@@ -30,9 +20,11 @@ LOG = logging.getLogger(__name__)
 MIN_LEAD = datetime.timedelta(minutes=2)
 # A firing this late with no operation made means Mistral could not act (see problem()).
 LATE = datetime.timedelta(minutes=3)
-MISTRAL_TIME = '%Y-%m-%d %H:%M:%S'
 # What Mistral checks to make a schedule's cron trigger.
 CREATE_RULES = (("workflow", "cron_triggers:create"),)
+STATES = {runner_schedules.ACTIVE: _("Active"), runner_schedules.PAUSED: _("Paused"),
+          runner_schedules.DONE: _("Done"),
+          runner_schedules.NO_TRIGGER: _("No trigger in Mistral")}
 BAD_PATTERN = _("Give a cron pattern of five fields: minute, hour, day of the month, month "
                 "and day of the week, e.g. 0 2 * * * for every day at 02:00 UTC.")
 
@@ -46,13 +38,6 @@ def next_times(pattern, count=5, now=None):
     """The next ``count`` times (aware, UTC) the pattern fires."""
     times = croniter(pattern, now or datetime.datetime.now(datetime.timezone.utc))
     return [times.get_next(datetime.datetime) for _each in range(count)]
-
-
-def mistral_time(text):
-    """A time as Mistral writes it (naive UTC), aware; None for none."""
-    if not text:
-        return None
-    return datetime.datetime.strptime(text, MISTRAL_TIME).replace(tzinfo=datetime.timezone.utc)
 
 
 @dataclasses.dataclass
@@ -72,14 +57,7 @@ class Schedule:
 
     @property
     def state(self):
-        if self.trigger is not None:
-            return _("Active")
-        if self.record.get('paused'):
-            return _("Paused")
-        if self.record.get('once_at'):
-            # Mistral deletes a one-time trigger once it has fired.
-            return _("Done")
-        return _("No trigger in Mistral")
+        return STATES[runner_schedules.state(self.record, self.trigger)]
 
     @property
     def paused(self):
@@ -87,14 +65,12 @@ class Schedule:
 
     @property
     def next_run(self):
-        return mistral_time(self.trigger.next_execution_time) if self.trigger else None
+        return (runner_schedules.mistral_time(self.trigger.next_execution_time)
+                if self.trigger else None)
 
     @property
     def inputs(self):
-        shown = {name: masking.mask_value(name, value)
-                 for name, value in (self.record.get('input_values') or {}).items()}
-        # Kept in Object Storage (kept_secrets): only their names are in the record.
-        return dict(shown, **{name: masking.MASK for name in self.record.get('secret_names', [])})
+        return runner_schedules.shown_inputs(self.record)
 
     def problem(self, now=None):
         """Why the schedule does not do its work, in a sentence; None when it does."""
@@ -132,94 +108,55 @@ def listed(request):
             for each in records]
 
 
-def _keeping_secrets(request, name, record):
-    """The record as Mistral may hold it: its secret inputs kept in Object Storage, their
-    names and reference in their place."""
-    plain, ref = kept_secrets.keep(request, name, record.get('input_values'))
-    secret_names = sorted(set(record.get('input_values') or {}) - set(plain))
-    return dict(record, input_values=plain, secret_ref=ref, secret_names=secret_names)
+class _Calls:
+    """A schedule's calls (runner.schedules.MistralCalls'), through the API seam."""
 
+    def __init__(self, request):
+        self.request = request
+        self.username = request.user.username
 
-def _start_trigger(request, name, record):
-    first_time = record.get('once_at')
-    api.mistral.cron_trigger_create(
-        request, name, workflows.schedule_input(record, name, request.user.username),
-        pattern=record.get('pattern'), first_time=first_time)
+    def record_get(self, name):
+        return api.mistral.schedule_record_get(self.request, name).variables
+
+    def record_save(self, name, variables, create=False):
+        return api.mistral.schedule_record_save(self.request, name, variables, create=create)
+
+    def record_delete(self, name):
+        api.mistral.schedule_record_delete(self.request, name)
+
+    def trigger_create(self, name, workflow_input, pattern=None, first_time=None):
+        api.mistral.cron_trigger_create(self.request, name, workflow_input, pattern=pattern,
+                                        first_time=first_time)
+
+    def trigger_delete(self, name):
+        api.mistral.cron_trigger_delete(self.request, name)
+
+    def keep_secrets(self, owner, input_values):
+        try:
+            return kept_secrets.keep(self.request, owner, input_values)
+        except kept_secrets.NotKept as error:
+            raise runner_schedules.NotKept() from error
+
+    def forget_secrets(self, ref):
+        kept_secrets.forget(self.request, ref)
 
 
 def create(request, record):
-    """Save the record and start its trigger; on a failure, nothing is left behind."""
-    name = api.mistral.SCHEDULE_PREFIX + str(uuid.uuid4())
-    record = _keeping_secrets(request, name, dict(record, owner=request.user.username,
-                                                  paused=False))
-    try:
-        api.mistral.schedule_record_save(request, name, record, create=True)
-    except Exception:
-        kept_secrets.forget(request, record['secret_ref'])
-        raise
-    try:
-        _start_trigger(request, name, record)
-    except Exception:
-        api.mistral.schedule_record_delete(request, name)
-        kept_secrets.forget(request, record['secret_ref'])
-        raise
-    return name
+    """Save the record and start its trigger (runner.schedules.create); its name."""
+    return runner_schedules.create(_Calls(request), record)
 
 
 def pause(request, name):
-    record = api.mistral.schedule_record_get(request, name).variables
-    api.mistral.schedule_record_save(request, name, dict(record, paused=True))
-    api.mistral.cron_trigger_delete(request, name)
+    runner_schedules.pause(_Calls(request), name)
 
 
 def resume(request, name):
-    record = dict(api.mistral.schedule_record_get(request, name).variables,
-                  owner=request.user.username, paused=False)
-    _start_trigger(request, name, record)
-    api.mistral.schedule_record_save(request, name, record)
+    runner_schedules.resume(_Calls(request), name)
 
 
 def change(request, name, record):
-    """Give the schedule what to run and when anew, under its name. A paused one stays
-    paused; otherwise its trigger is made again (Mistral cannot change one), acting for the
-    user who changes it. On a failure the schedule is left as it was."""
-    # The record first: it answers only the working project's.
-    before = api.mistral.schedule_record_get(request, name).variables
-    paused = bool(before.get('paused'))
-    # New secrets get an object of their own: the old trigger may still need the old one.
-    after = _keeping_secrets(request, name, dict(
-        record, owner=before.get('owner') if paused else request.user.username,
-        paused=paused))
-    try:
-        if paused:
-            api.mistral.schedule_record_save(request, name, after)
-        else:
-            _remake_trigger(request, name, before, after)
-    except Exception:
-        kept_secrets.forget(request, after['secret_ref'])
-        raise
-    if not paused:
-        api.mistral.schedule_record_save(request, name, after)
-    kept_secrets.forget(request, before.get('secret_ref'))
-
-
-def _remake_trigger(request, name, before, after):
-    api.mistral.cron_trigger_delete(request, name)
-    try:
-        _start_trigger(request, name, after)
-    except Exception:
-        try:
-            _start_trigger(request, name, before)
-        except Exception:
-            # A one-time schedule that has fired has no time left to start again at.
-            LOG.warning("Could not restore schedule %s's trigger", name, exc_info=True)
-        raise
+    runner_schedules.change(_Calls(request), name, record)
 
 
 def delete(request, name):
-    # The record first: it answers only the working project's (Mistral would let an admin
-    # delete any project's trigger by name).
-    record = api.mistral.schedule_record_get(request, name).variables
-    api.mistral.cron_trigger_delete(request, name)
-    api.mistral.schedule_record_delete(request, name)
-    kept_secrets.forget(request, record.get('secret_ref'))
+    runner_schedules.delete(_Calls(request), name)

@@ -11,6 +11,7 @@ from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_runner import runs
+from heat_deploy_runner import schedules as runner_schedules
 
 
 def local_time(moment):
@@ -46,7 +47,7 @@ def _last_url(schedule):
 def _last(schedule):
     if schedule.last is None:
         return None
-    return '%s (%s)' % (local_time(schedules.mistral_time(schedule.last.created_at)),
+    return '%s (%s)' % (local_time(runner_schedules.mistral_time(schedule.last.created_at)),
                         rolling.STATES.get(schedule.last.state, schedule.last.state))
 
 

@@ -1,0 +1,252 @@
+"""Schedules: a component's action run on its servers at times a cron pattern gives (or once),
+by Mistral, with nobody's browser open. The dashboard's Schedules panel and the command line
+make, pause, resume, change and delete them here, on calls of their own (ScheduleCalls).
+
+Each is a Mistral cron trigger of heat-deploy-runner's rolling workflow, named
+``hdd-<uuid>``, and an environment of the same name holding its record (what runs where,
+when, whose: RunRequest.record() with component_name, pattern, once_at, owner, paused), which
+stays while the schedule is paused: Mistral cannot pause a trigger, so pausing deletes it and
+resuming makes it again (with a new trust, from the user who resumes). A firing leaves out
+servers still running an earlier run (skip_busy), so a schedule never runs twice at once on
+a server. Patterns are UTC, as Mistral reads them. Secret inputs are kept in the project's
+Object Storage (secret_store), only their names in the record.
+"""
+
+import datetime
+import logging
+import uuid
+
+from heat_deploy_runner import masking
+from heat_deploy_runner import secret_store
+from heat_deploy_runner import workflows
+
+LOG = logging.getLogger(__name__)
+
+# Tells the project's schedules from its other triggers and environments.
+SCHEDULE_PREFIX = 'hdd-'
+# Mistral's [api] max_limit by default: it answers a longer list page by page.
+PAGE = 1000
+MISTRAL_TIME = '%Y-%m-%d %H:%M:%S'
+
+ACTIVE, PAUSED, DONE, NO_TRIGGER = 'active', 'paused', 'done', 'no trigger'
+
+
+class NotKept(Exception):
+    """Object Storage did not keep the secret inputs: nothing was scheduled or changed."""
+
+
+def is_not_found(error):
+    """Whether Mistral answered that there is no such thing (or none of the project's):
+    python-mistralclient's APIException with its error_code."""
+    return getattr(error, 'error_code', None) == 404
+
+
+def own(rows, project_id):
+    """The rows that are the project's schedules: Mistral lists an admin every project's."""
+    return [row for row in rows if getattr(row, 'project_id', None) == project_id
+            and row.name.startswith(SCHEDULE_PREFIX)]
+
+
+def every_schedule(listing):
+    """The rows of a Mistral list of named things (environments, cron triggers) whose names
+    may be schedules', a page at a time, in name order, each page after the last name seen:
+    Mistral 23 takes no marker for environments (it wants a UUID, then looks it up as a
+    name)."""
+    rows, after = [], SCHEDULE_PREFIX
+    while True:
+        page = listing(limit=PAGE, sort_keys='name', sort_dirs='asc', name='gt:' + after)
+        rows += page
+        if len(page) < PAGE or not page[-1].name.startswith(SCHEDULE_PREFIX):
+            return rows
+        after = page[-1].name
+
+
+def mistral_time(text):
+    """A time as Mistral writes it (naive UTC), aware; None for none."""
+    if not text:
+        return None
+    return datetime.datetime.strptime(text, MISTRAL_TIME).replace(tzinfo=datetime.timezone.utc)
+
+
+def state(record, trigger):
+    """ACTIVE, PAUSED, DONE (a one-time schedule that has fired) or NO_TRIGGER."""
+    if trigger is not None:
+        return ACTIVE
+    if record.get('paused'):
+        return PAUSED
+    # Mistral deletes a one-time trigger once it has fired.
+    return DONE if record.get('once_at') else NO_TRIGGER
+
+
+def shown_inputs(record):
+    """{name: value} of the record's inputs as a page shows them: secrets masked, and those
+    kept in Object Storage by name only."""
+    shown = {name: masking.mask_value(name, value)
+             for name, value in (record.get('input_values') or {}).items()}
+    return dict(shown, **{name: masking.MASK for name in record.get('secret_names', [])})
+
+
+class MistralCalls:
+    """The calls a schedule's changes make, on python-mistralclient's v2 client and a
+    swiftclient Connection (None without Object Storage), for one project and user: the
+    command line's. The dashboard has its own, through its API seam."""
+
+    def __init__(self, mistral, swift, project_id, username):
+        self.mistral = mistral
+        self.swift = swift
+        self.project_id = project_id
+        self.username = username
+
+    def records(self):
+        return own(every_schedule(self.mistral.environments.list), self.project_id)
+
+    def triggers(self):
+        return own(every_schedule(self.mistral.cron_triggers.list), self.project_id)
+
+    def record_get(self, name):
+        """The record (a dict) of the project's schedule of this name; LookupError for
+        none."""
+        try:
+            found = self.mistral.environments.get(name)
+        except Exception as error:
+            if not is_not_found(error):
+                raise
+            found = None
+        if found is None or found.project_id != self.project_id or not name.startswith(
+                SCHEDULE_PREFIX):
+            raise LookupError(f'No schedule {name} in this project.')
+        return found.variables
+
+    def record_save(self, name, variables, create=False):
+        manager = self.mistral.environments
+        if create:
+            return manager.create(name=name, variables=variables, scope='private',
+                                  description='heat-deploy-dashboard schedule')
+        return manager.update(name=name, variables=variables)
+
+    def record_delete(self, name):
+        self.mistral.environments.delete(name)
+
+    def trigger_create(self, name, workflow_input, pattern=None, first_time=None):
+        workflow_id = workflows.ensure(self.mistral, self.project_id)
+        return self.mistral.cron_triggers.create(
+            name, workflow_id, workflow_input=workflow_input, pattern=pattern,
+            first_time=first_time)
+
+    def trigger_delete(self, name):
+        try:
+            self.mistral.cron_triggers.delete(name)
+        except Exception as error:
+            if not is_not_found(error):
+                raise
+
+    def keep_secrets(self, owner, input_values):
+        plain, secret = secret_store.split(input_values)
+        if not secret:
+            return plain, None
+        if self.swift is None:
+            raise NotKept()
+        ref = f'{owner}/{uuid.uuid4()}'
+        try:
+            secret_store.put(self.swift, ref, secret)
+        except Exception as error:
+            raise NotKept() from error
+        return plain, ref
+
+    def forget_secrets(self, ref):
+        if not ref:
+            return
+        try:
+            secret_store.forget(self.swift, ref)
+        except Exception:
+            LOG.warning('Could not remove the secret inputs kept in %s/%s',
+                        secret_store.CONTAINER, ref, exc_info=True)
+
+
+def _keeping_secrets(calls, name, record):
+    """The record as Mistral may hold it: its secret inputs kept in Object Storage, their
+    names and reference in their place."""
+    plain, ref = calls.keep_secrets(name, record.get('input_values'))
+    secret_names = sorted(set(record.get('input_values') or {}) - set(plain))
+    return dict(record, input_values=plain, secret_ref=ref, secret_names=secret_names)
+
+
+def _start_trigger(calls, name, record):
+    calls.trigger_create(name, workflows.schedule_input(record, name, calls.username),
+                         pattern=record.get('pattern'), first_time=record.get('once_at'))
+
+
+def create(calls, record):
+    """Save the record and start its trigger; on a failure, nothing is left behind. The
+    schedule's name."""
+    name = SCHEDULE_PREFIX + str(uuid.uuid4())
+    record = _keeping_secrets(calls, name, dict(record, owner=calls.username, paused=False))
+    try:
+        calls.record_save(name, record, create=True)
+    except Exception:
+        calls.forget_secrets(record['secret_ref'])
+        raise
+    try:
+        _start_trigger(calls, name, record)
+    except Exception:
+        calls.record_delete(name)
+        calls.forget_secrets(record['secret_ref'])
+        raise
+    return name
+
+
+def pause(calls, name):
+    record = calls.record_get(name)
+    calls.record_save(name, dict(record, paused=True))
+    calls.trigger_delete(name)
+
+
+def resume(calls, name):
+    record = dict(calls.record_get(name), owner=calls.username, paused=False)
+    _start_trigger(calls, name, record)
+    calls.record_save(name, record)
+
+
+def change(calls, name, record):
+    """Give the schedule what to run and when anew, under its name. A paused one stays
+    paused; otherwise its trigger is made again (Mistral cannot change one), acting for the
+    user who changes it. On a failure the schedule is left as it was."""
+    # The record first: it answers only the working project's.
+    before = calls.record_get(name)
+    paused = bool(before.get('paused'))
+    # New secrets get an object of their own: the old trigger may still need the old one.
+    after = _keeping_secrets(calls, name, dict(
+        record, owner=before.get('owner') if paused else calls.username, paused=paused))
+    try:
+        if paused:
+            calls.record_save(name, after)
+        else:
+            _remake_trigger(calls, name, before, after)
+    except Exception:
+        calls.forget_secrets(after['secret_ref'])
+        raise
+    if not paused:
+        calls.record_save(name, after)
+    calls.forget_secrets(before.get('secret_ref'))
+
+
+def _remake_trigger(calls, name, before, after):
+    calls.trigger_delete(name)
+    try:
+        _start_trigger(calls, name, after)
+    except Exception:
+        try:
+            _start_trigger(calls, name, before)
+        except Exception:
+            # A one-time schedule that has fired has no time left to start again at.
+            LOG.warning("Could not restore schedule %s's trigger", name, exc_info=True)
+        raise
+
+
+def delete(calls, name):
+    # The record first: it answers only the working project's (Mistral would let an admin
+    # delete any project's trigger by name).
+    record = calls.record_get(name)
+    calls.trigger_delete(name)
+    calls.record_delete(name)
+    calls.forget_secrets(record.get('secret_ref'))
