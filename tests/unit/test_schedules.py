@@ -18,7 +18,7 @@ from mistralclient.api.v2 import executions
 from openstack_auth import policy
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content.runs import schedules
+from heat_deploy_runner import cron
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import TRIGGER_MOCKS
@@ -293,7 +293,7 @@ class SchedulesPanelTests(helpers.TestCase):
         self.assertEqual(
             [datetime.datetime(2026, 11, d, 2, 0, tzinfo=datetime.timezone.utc)
              for d in (24, 25, 26, 27, 28)],
-            schedules.next_times('0 2 * * *', now=now))
+            cron.next_times('0 2 * * *', now=now))
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_another_projects_schedule_is_neither_paused_nor_deleted(self):

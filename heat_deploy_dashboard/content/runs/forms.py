@@ -1,5 +1,4 @@
 import dataclasses
-import datetime
 
 from django.urls import reverse
 from django.utils.html import escape
@@ -21,6 +20,7 @@ from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
 from heat_deploy_runner import cli
+from heat_deploy_runner import cron
 from heat_deploy_runner import linking
 from heat_deploy_runner.run_request import MAX_SERVERS
 from heat_deploy_runner import secret_store
@@ -141,16 +141,15 @@ class RunActionForm(run_form.RunForm):
         if pattern and once_at:
             self.add_error('once_at', _("Give a pattern to repeat, or a time to run once: "
                                         "not both."))
-        elif pattern and not schedules.valid_pattern(pattern):
+        elif pattern and not cron.valid_pattern(pattern):
             self.add_error('repeat', schedules.BAD_PATTERN)
         elif once_at:
             try:
-                moment = datetime.datetime.strptime(once_at, '%Y-%m-%d %H:%M').replace(
-                    tzinfo=datetime.timezone.utc)
+                moment = cron.once_at(once_at)
             except ValueError:
                 self.add_error('once_at', _("Write the time as YYYY-MM-DD HH:MM, in UTC."))
             else:
-                if moment < datetime.datetime.now(datetime.timezone.utc) + schedules.MIN_LEAD:
+                if not cron.soon_enough(moment):
                     self.add_error('once_at', _("The time must be at least two minutes from "
                                                 "now."))
         return bool(pattern or once_at)

@@ -5,7 +5,6 @@ import dataclasses
 import datetime
 import logging
 
-from croniter import croniter
 from django.utils.translation import gettext_lazy as _
 
 from heat_deploy_dashboard import api
@@ -16,8 +15,6 @@ from heat_deploy_runner import schedules as runner_schedules
 
 LOG = logging.getLogger(__name__)
 
-# Mistral wants a first time at least a minute ahead.
-MIN_LEAD = datetime.timedelta(minutes=2)
 # A firing this late with no operation made means Mistral could not act (see problem()).
 LATE = datetime.timedelta(minutes=3)
 # What Mistral checks to make a schedule's cron trigger.
@@ -27,17 +24,6 @@ STATES = {runner_schedules.ACTIVE: _("Active"), runner_schedules.PAUSED: _("Paus
           runner_schedules.NO_TRIGGER: _("No trigger in Mistral")}
 BAD_PATTERN = _("Give a cron pattern of five fields: minute, hour, day of the month, month "
                 "and day of the week, e.g. 0 2 * * * for every day at 02:00 UTC.")
-
-
-def valid_pattern(pattern):
-    """Whether Mistral takes this cron pattern: five fields, as croniter reads them."""
-    return len(pattern.split()) == 5 and croniter.is_valid(pattern)
-
-
-def next_times(pattern, count=5, now=None):
-    """The next ``count`` times (aware, UTC) the pattern fires."""
-    times = croniter(pattern, now or datetime.datetime.now(datetime.timezone.utc))
-    return [times.get_next(datetime.datetime) for _each in range(count)]
 
 
 @dataclasses.dataclass

@@ -18,6 +18,7 @@ from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import views as run_views
 from heat_deploy_dashboard.content.schedules import forms as project_forms
 from heat_deploy_dashboard.content.schedules import tables as project_tables
+from heat_deploy_runner import cron
 from heat_deploy_runner import inputs as heat_inputs
 
 INDEX_URL = 'horizon:project:schedules:index'
@@ -45,11 +46,11 @@ class PreviewView(PolicyRequiredMixin, generic.View):
 
     def get(self, request):
         pattern = request.GET.get('pattern', '').strip()
-        if not schedules.valid_pattern(pattern):
+        if not cron.valid_pattern(pattern):
             return http.JsonResponse({'error': str(schedules.BAD_PATTERN)})
         now = datetime.datetime.now(datetime.timezone.utc)
         return http.JsonResponse({'times': [project_tables.local_time(each) for each in
-                                            schedules.next_times(pattern, now=now)]})
+                                            cron.next_times(pattern, now=now)]})
 
 
 class ChangeView(run_views.RunActionView):

@@ -96,6 +96,66 @@ def _at_least_zero(text):
 _at_least_zero.__name__ = f'a whole number from 0 to {MAX_SERVERS}'
 
 
+def add_request_arguments(parser):
+    """The arguments of a run request, as the Run Action form has them."""
+    parser.add_argument('component', metavar='<component>', help=COMPONENT_HELP)
+    parser.add_argument('action', metavar='<action>',
+                        help='The action to run: one of the component\'s custom actions '
+                             '(e.g. BACKUP), or a lifecycle action with '
+                             '--confirm-lifecycle.')
+    parser.add_argument('--server', metavar='<server>', action='append', required=True,
+                        dest='servers',
+                        help='A server the component is deployed on, by name or ID '
+                             '(repeat for more).')
+    parser.add_argument('--input', metavar='<name=value>', action='append', default=[],
+                        dest='inputs',
+                        help='A value for one of the inputs the component declares, '
+                             'checked against its type (repeat for more); the others '
+                             'keep their defaults.')
+    parser.add_argument('--transport', metavar='<transport>', default=DEFAULT_TRANSPORT,
+                        choices=runner.TRANSPORT_NAMES,
+                        help='How the server sends its result back: '
+                             f'{", ".join(runner.TRANSPORT_NAMES)} (default '
+                             f'{DEFAULT_TRANSPORT}). A server whose agent cannot send '
+                             'it over the way chosen runs the action, and the run '
+                             'waits until its timeout.')
+    parser.add_argument('--timeout', metavar='<minutes>', type=_positive(
+        MAX_TIMEOUT_MINUTES), default=DEFAULT_TIMEOUT_MINUTES,
+        help='How long the server may take to report its result (default '
+             f'{DEFAULT_TIMEOUT_MINUTES}).')
+    parser.add_argument('--batch-size', metavar='<servers>',
+                        type=_positive(MAX_SERVERS),
+                        help='Run on this many servers at a time, the next ones once '
+                             'each of them has finished. The workflow service (Mistral) '
+                             'runs the batches: they go on after this command ends.')
+    parser.add_argument('--max-failures', metavar='<servers>', type=_at_least_zero,
+                        default=0,
+                        help='With --batch-size: once more servers than this have '
+                             'failed, no further batch starts (default 0).')
+    parser.add_argument('--confirm-lifecycle', action='store_true',
+                        help='Run a lifecycle action (CREATE, UPDATE, DELETE, SUSPEND, '
+                             'RESUME) by hand.')
+    return parser
+
+
+def run_request(clients, parsed_args):
+    """(the component, the RunRequest) the arguments of add_request_arguments ask for,
+    checked as the form checks them; CommandError with the form's sentence when one is
+    wrong, before anything is made."""
+    action = parsed_args.action.strip()
+    with failures.calling(failures.HEAT, f'start {action}', 'Nothing was started.'):
+        component = listing.find(listing.components(clients.heat, clients.project_id),
+                                 parsed_args.component)
+        checked_action(component, action, parsed_args.confirm_lifecycle)
+        return component, RunRequest(
+            config_id=component.id, action=action,
+            server_ids=tuple(server_ids(clients, component, parsed_args.servers)),
+            input_values=inputs.from_texts(component.inputs, input_texts(parsed_args.inputs)),
+            transport=parsed_args.transport, timeout_minutes=parsed_args.timeout,
+            name=component.run_name, batch_size=parsed_args.batch_size or 0,
+            max_failures=parsed_args.max_failures)
+
+
 class StartingCommand(command.ShowOne):
     """A command that starts an operation (one RunRequest) and, with --wait, follows it to
     its end; it then exits non-zero when a run failed, was cancelled or could not start."""
@@ -170,61 +230,10 @@ class RunComponent(StartingCommand):
     cancelled or could not start."""
 
     def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('component', metavar='<component>', help=COMPONENT_HELP)
-        parser.add_argument('action', metavar='<action>',
-                            help='The action to run: one of the component\'s custom actions '
-                                 '(e.g. BACKUP), or a lifecycle action with '
-                                 '--confirm-lifecycle.')
-        parser.add_argument('--server', metavar='<server>', action='append', required=True,
-                            dest='servers',
-                            help='A server the component is deployed on, by name or ID '
-                                 '(repeat for more).')
-        parser.add_argument('--input', metavar='<name=value>', action='append', default=[],
-                            dest='inputs',
-                            help='A value for one of the inputs the component declares, '
-                                 'checked against its type (repeat for more); the others '
-                                 'keep their defaults.')
-        parser.add_argument('--transport', metavar='<transport>', default=DEFAULT_TRANSPORT,
-                            choices=runner.TRANSPORT_NAMES,
-                            help='How the server sends its result back: '
-                                 f'{", ".join(runner.TRANSPORT_NAMES)} (default '
-                                 f'{DEFAULT_TRANSPORT}). A server whose agent cannot send '
-                                 'it over the way chosen runs the action, and the run '
-                                 'waits until its timeout.')
-        parser.add_argument('--timeout', metavar='<minutes>', type=_positive(
-            MAX_TIMEOUT_MINUTES), default=DEFAULT_TIMEOUT_MINUTES,
-            help='How long the server may take to report its result (default '
-                 f'{DEFAULT_TIMEOUT_MINUTES}).')
-        parser.add_argument('--batch-size', metavar='<servers>',
-                            type=_positive(MAX_SERVERS),
-                            help='Run on this many servers at a time, the next ones once '
-                                 'each of them has finished. The workflow service (Mistral) '
-                                 'runs the batches: they go on after this command ends.')
-        parser.add_argument('--max-failures', metavar='<servers>', type=_at_least_zero,
-                            default=0,
-                            help='With --batch-size: once more servers than this have '
-                                 'failed, no further batch starts (default 0).')
-        parser.add_argument('--confirm-lifecycle', action='store_true',
-                            help='Run a lifecycle action (CREATE, UPDATE, DELETE, SUSPEND, '
-                                 'RESUME) by hand.')
-        return self.add_wait(parser)
+        return self.add_wait(add_request_arguments(super().get_parser(prog_name)))
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        action = parsed_args.action.strip()
-        doing = f'start {action}'
-        with failures.calling(failures.HEAT, doing, 'Nothing was started.'):
-            component = listing.find(listing.components(clients.heat, clients.project_id),
-                                     parsed_args.component)
-            checked_action(component, action, parsed_args.confirm_lifecycle)
-            request = RunRequest(
-                config_id=component.id, action=action,
-                server_ids=tuple(server_ids(clients, component, parsed_args.servers)),
-                input_values=inputs.from_texts(component.inputs,
-                                               input_texts(parsed_args.inputs)),
-                transport=parsed_args.transport, timeout_minutes=parsed_args.timeout,
-                name=component.run_name, batch_size=parsed_args.batch_size or 0,
-                max_failures=parsed_args.max_failures)
+        component, request = run_request(clients, parsed_args)
         return self.started(clients, request, {'component': component.short_name},
                             parsed_args.wait)

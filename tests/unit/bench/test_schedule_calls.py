@@ -5,7 +5,7 @@ import datetime
 
 from bench import report
 from bench import schedule_calls
-from heat_deploy_dashboard.content.runs import schedules
+from heat_deploy_runner import cron
 from heat_deploy_runner import workflows
 
 NAME = 'hdd-3f2a1b0c-9d8e-4f7a-8b6c-5d4e3f2a1b0c'
@@ -15,15 +15,15 @@ def test_its_record_is_one_the_dashboard_schedules():
     record = schedule_calls.schedule_record('config-id', 'demo-mysql-abc', 'mysql',
                                             ['db-1', 'db-2'], '0 0 1 5 *')
     assert workflows.schedule_input(record, NAME, 'demo')['server_ids'] == ['db-1', 'db-2']
-    assert schedules.valid_pattern(record['pattern'])
+    assert cron.valid_pattern(record['pattern'])
 
 
 def test_its_pattern_fires_months_away_whatever_the_day():
     day = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
     while day.year == 2026:
         pattern = schedule_calls.far_pattern(day)
-        assert schedules.valid_pattern(pattern)
-        [first] = schedules.next_times(pattern, count=1, now=day)
+        assert cron.valid_pattern(pattern)
+        [first] = cron.next_times(pattern, count=1, now=day)
         assert first - day > datetime.timedelta(days=120), (day, pattern)
         day += datetime.timedelta(hours=13)
 
