@@ -231,3 +231,26 @@ def test_the_run_action_forms_command_pasted_into_a_shell_makes_the_forms_runs(
     from_shell = _operation_runs(heat, pasted.stdout.strip())
     assert sorted(from_form) == sorted(servers)
     assert from_shell == from_form
+
+
+def test_a_schedule_made_on_the_command_line_is_the_panels_and_the_panels_pause_is_seen(
+        cloud, user):
+    made = _json(_openstack(cloud, 'software', 'schedule', 'create', 'mysql', 'BACKUP',
+                            '--server', 'demo-db-1', '--input', 'retention_days=3',
+                            '--repeat', '0 3 1 1 *', '-f', 'json'))
+    name = made['name']
+    try:
+        page = user.get('/project/schedules/').text
+        assert name in page and 'BACKUP' in page
+        user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
+
+        shown = _json(_openstack(cloud, 'software', 'schedule', 'show', name, '-f', 'json'))
+        assert (shown['state'], shown['when'], shown['inputs']) == (
+            'paused', '0 3 1 1 * (UTC)', {'retention_days': 3})
+        resumed = _openstack(cloud, 'software', 'schedule', 'resume', name)
+        assert resumed.returncode == 0, resumed.stderr
+        assert 'Active' in user.get('/project/schedules/').text
+    finally:
+        deleted = _openstack(cloud, 'software', 'schedule', 'delete', name)
+    assert deleted.returncode == 0, deleted.stderr
+    assert name not in user.get('/project/schedules/').text

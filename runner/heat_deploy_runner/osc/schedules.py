@@ -1,0 +1,183 @@
+"""`openstack software schedule list | show | create | pause | resume | delete`: the Schedules
+panel's schedules (runner.schedules), made and changed by the same code, with the same
+fields; secret inputs kept in Object Storage and shown masked, as the panel keeps them."""
+
+from osc_lib.cli import format_columns
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exc
+
+from heat_deploy_runner import cron
+from heat_deploy_runner.osc.component_run import add_request_arguments
+from heat_deploy_runner.osc.component_run import run_request
+from heat_deploy_runner.osc import failures
+from heat_deploy_runner import schedules
+
+SCHEDULE_HELP = 'The schedule: its name (hdd-...), as `schedule list` shows it.'
+NO_MISTRAL = ('Schedules are kept and run by the workflow service (Mistral), which is not in '
+              'your service catalog.')
+
+
+def _calls(clients):
+    if clients.mistral is None:
+        raise osc_exc.CommandError(NO_MISTRAL)
+    return schedules.MistralCalls(clients.mistral, clients.swift, clients.project_id,
+                                  clients.username)
+
+
+def _when(record):
+    if record.get('pattern'):
+        return f"{record['pattern']} (UTC)"
+    return f"once at {record.get('once_at')} UTC" if record.get('once_at') else ''
+
+
+def _shown(clients, name, record, trigger):
+    names = clients.servers.names()
+    next_run = trigger.next_execution_time if trigger is not None else None
+    return {
+        'name': name, 'component': record.get('component_name') or record.get('component_id'),
+        'action': record.get('action'),
+        'servers': format_columns.ListColumn(
+            [names.get(each) or each for each in record.get('server_ids') or []]),
+        'when': _when(record), 'state': schedules.state(record, trigger),
+        'next_run': f'{next_run} UTC' if next_run else '', 'owner': record.get('owner') or '',
+        'inputs': format_columns.DictColumn(schedules.shown_inputs(record)),
+        'transport': record.get('transport'), 'timeout': record.get('timeout_minutes'),
+        'batch_size': record.get('batch_size') or 0,
+        'max_failures': record.get('max_failures') or 0,
+    }
+
+
+def _parser(parser):
+    parser.add_argument('schedule', metavar='<schedule>', help=SCHEDULE_HELP)
+    return parser
+
+
+class ListSchedule(command.Lister):
+    """List the project's schedules: what runs where, when, whose, and whether it is active,
+    paused or done."""
+
+    COLUMNS = ('name', 'component', 'action', 'servers', 'when', 'state', 'next_run', 'owner')
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        calls = _calls(clients)
+        with failures.calling(failures.MISTRAL, 'retrieve the schedules'):
+            triggers = {each.name: each for each in calls.triggers()}
+            found = [_shown(clients, each.name, each.variables, triggers.get(each.name))
+                     for each in calls.records()]
+        return ([column.replace('_', ' ').title() for column in self.COLUMNS],
+                [[each[column] for column in self.COLUMNS] for each in found])
+
+
+class ShowSchedule(command.ShowOne):
+    """Show a schedule: what it runs where, with which inputs (secrets masked), when, whose,
+    and whether it is active, paused or done."""
+
+    def get_parser(self, prog_name):
+        return _parser(super().get_parser(prog_name))
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        calls = _calls(clients)
+        name = parsed_args.schedule
+        with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
+            record = calls.record_get(name)
+            trigger = {each.name: each for each in calls.triggers()}.get(name)
+        shown = _shown(clients, name, record, trigger)
+        return tuple(shown), tuple(shown.values())
+
+
+class CreateSchedule(command.ShowOne):
+    """Schedule a component's action on its servers, as the Run Action form's "Repeat" or
+    "Or once at" does: the workflow service (Mistral) runs it at each time a cron pattern
+    gives (UTC), or once, acting for you; a firing leaves out a server still running an
+    earlier run."""
+
+    def get_parser(self, prog_name):
+        parser = add_request_arguments(super().get_parser(prog_name))
+        when = parser.add_mutually_exclusive_group(required=True)
+        when.add_argument('--repeat', metavar='<cron pattern>',
+                          help='Run at each time this cron pattern gives: minute, hour, day '
+                               'of the month, month, day of the week, in UTC (e.g. '
+                               '"0 2 * * *" for every day at 02:00 UTC).')
+        when.add_argument('--once-at', metavar='<YYYY-MM-DD HH:MM>',
+                          help='Run once at this time (UTC), at least two minutes from now.')
+        return parser
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        calls = _calls(clients)
+        pattern = ' '.join((parsed_args.repeat or '').split())
+        once_at = (parsed_args.once_at or '').strip()
+        if parsed_args.repeat is not None and not cron.valid_pattern(pattern):
+            raise osc_exc.CommandError(
+                'Give a cron pattern of five fields: minute, hour, day of the month, month '
+                'and day of the week, e.g. "0 2 * * *" for every day at 02:00 UTC.')
+        if parsed_args.once_at is not None:
+            try:
+                moment = cron.once_at(once_at)
+            except ValueError:
+                raise osc_exc.CommandError(
+                    'Write the time as YYYY-MM-DD HH:MM, in UTC.') from None
+            if not cron.soon_enough(moment):
+                raise osc_exc.CommandError('The time must be at least two minutes from now.')
+        component, request = run_request(clients, parsed_args)
+        doing = f'schedule {request.action}'
+        record = dict(request.record(), component_name=component.name,
+                      pattern=pattern or None, once_at=once_at or None)
+        with failures.calling(failures.MISTRAL, doing, 'Nothing was scheduled.'):
+            try:
+                name = schedules.create(calls, record)
+            except schedules.NotKept as error:
+                raise osc_exc.CommandError(failures.sentence(
+                    doing, failures.SWIFT, 'Nothing was scheduled.')) from error
+            record = calls.record_get(name)
+            trigger = {each.name: each for each in calls.triggers()}.get(name)
+        shown = _shown(clients, name, record, trigger)
+        return tuple(shown), tuple(shown.values())
+
+
+class _Change(command.Command):
+    doing = ''
+    change = None
+    # When the schedule is paused (True) or not (False), this command has nothing to do.
+    refused_when_paused = None
+
+    def get_parser(self, prog_name):
+        return _parser(super().get_parser(prog_name))
+
+    def take_action(self, parsed_args):
+        calls = _calls(self.app.client_manager.software_runs)
+        name = parsed_args.schedule
+        with failures.calling(failures.MISTRAL, f'{self.doing} the schedule {name}',
+                              'The schedule was left as it was.'):
+            paused = bool(calls.record_get(name).get('paused'))
+            if paused is self.refused_when_paused:
+                raise osc_exc.CommandError(
+                    f'The schedule {name} is {"already" if paused else "not"} paused.')
+            type(self).change(calls, name)
+
+
+class PauseSchedule(_Change):
+    """Pause a schedule: it does not run until resumed (its Mistral trigger is deleted, its
+    record kept)."""
+
+    doing = 'pause'
+    change = schedules.pause
+    refused_when_paused = True
+
+
+class ResumeSchedule(_Change):
+    """Resume a paused schedule: its trigger is made again, acting for you."""
+
+    doing = 'resume'
+    change = schedules.resume
+    refused_when_paused = False
+
+
+class DeleteSchedule(_Change):
+    """Delete a schedule: its trigger, its record and its secret inputs kept in Object
+    Storage. Operations it started are kept."""
+
+    doing = 'delete'
+    change = schedules.delete

@@ -1,0 +1,85 @@
+"""An in-memory Mistral: the environments, cron triggers and workflows python-mistralclient's
+v2 client manages, for one project, as schedules use them."""
+
+import itertools
+
+from mistralclient.api import base as mistral_base
+
+
+class _Row:
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+def _not_found():
+    return mistral_base.APIException(404, 'not found')
+
+
+class _Named:
+    """A manager of named rows (environments, cron triggers)."""
+
+    def __init__(self, mistral):
+        self.mistral = mistral
+        self.rows = {}
+
+    def get(self, name):
+        if name not in self.rows:
+            raise _not_found()
+        return self.rows[name]
+
+    def delete(self, name):
+        if self.rows.pop(name, None) is None:
+            raise _not_found()
+
+    def list(self, limit=None, sort_keys=None, sort_dirs=None, name=None):
+        after = name.removeprefix('gt:') if name else ''
+        return [self.rows[each] for each in sorted(self.rows) if each > after][:limit]
+
+
+class _Environments(_Named):
+    def create(self, name, variables, scope, description):
+        if name in self.rows:
+            raise mistral_base.APIException(409, 'exists')
+        self.rows[name] = _Row(name=name, variables=variables,
+                               project_id=self.mistral.project_id)
+        return self.rows[name]
+
+    def update(self, name, variables):
+        self.get(name).variables = variables
+        return self.rows[name]
+
+
+class _CronTriggers(_Named):
+    def create(self, name, workflow_id, workflow_input, pattern=None, first_time=None):
+        if self.mistral.refuse_triggers:
+            raise mistral_base.APIException(403, 'refused')
+        self.rows[name] = _Row(name=name, workflow_id=workflow_id,
+                               workflow_input=workflow_input, pattern=pattern,
+                               first_time=first_time, next_execution_time='2026-11-27 02:00:00',
+                               project_id=self.mistral.project_id)
+        return self.rows[name]
+
+
+class _Workflows:
+    def __init__(self, mistral):
+        self.mistral = mistral
+        self.made = []
+
+    def list(self, name=None):
+        return [each for each in self.made if each.name == name]
+
+    def create(self, definition, scope):
+        made = _Row(id=f'wf-{next(self.mistral.ids)}', name='heat_deploy.rolling_v1',
+                    project_id=self.mistral.project_id)
+        self.made.append(made)
+        return [made]
+
+
+class FakeMistral:
+    def __init__(self, project_id):
+        self.project_id = project_id
+        self.ids = itertools.count(1)
+        self.refuse_triggers = False
+        self.environments = _Environments(self)
+        self.cron_triggers = _CronTriggers(self)
+        self.workflows = _Workflows(self)
