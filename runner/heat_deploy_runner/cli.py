@@ -30,14 +30,22 @@ def config_delete(config_id: str) -> str:
     return _command('config', 'delete', config_id)
 
 
-def component_run(*, component: str, action: str, server_ids: Iterable[str],
-                  input_texts: Mapping[str, str], transport: str = DEFAULT_TRANSPORT,
-                  timeout_minutes=DEFAULT_TIMEOUT_MINUTES, batch_size=None,
-                  max_failures=None, lifecycle: bool = False) -> str:
-    """The Run Action form's submit: ``input_texts`` as typed (the command checks and
-    converts them as the form does); a transport, timeout or failures allowed left out
-    where it is the default."""
-    words = ['component', 'run', component, action]
+def run_action(*, component: str, action: str, server_ids: Iterable[str],
+               input_texts: Mapping[str, str], transport: str = DEFAULT_TRANSPORT,
+               timeout_minutes=DEFAULT_TIMEOUT_MINUTES, batch_size=None,
+               max_failures=None, lifecycle: bool = False, repeat: str = '',
+               once_at: str = '', schedule: str = '') -> str:
+    """The Run Action form's submit: `component run`, or with ``repeat`` or ``once_at``
+    `schedule create`, or `schedule change SCHEDULE` for the form that changes one.
+    ``input_texts`` as typed (the command checks and converts them as the form does); a
+    transport, timeout or failures allowed left out where it is the default."""
+    if schedule:
+        words = ['schedule', 'change', schedule]
+    elif repeat or once_at:
+        words = ['schedule', 'create']
+    else:
+        words = ['component', 'run']
+    words += [component, action]
     for server_id in server_ids:
         words += ['--server', server_id]
     for name, text in input_texts.items():
@@ -52,6 +60,10 @@ def component_run(*, component: str, action: str, server_ids: Iterable[str],
             words += ['--max-failures', str(max_failures)]
     if lifecycle:
         words.append('--confirm-lifecycle')
+    if repeat:
+        words += ['--repeat', repeat]
+    elif once_at:
+        words += ['--once-at', once_at]
     return _command(*words)
 
 

@@ -165,16 +165,20 @@ class RunActionForm(run_form.RunForm):
                 "which is not in your service catalog (the workflow service would keep it in "
                 "the clear). Run it now without batches, or leave it empty."))
 
-    def shown_commands(self):
-        """The command that runs what the form shows (`openstack software component run`)."""
+    def shown_commands(self, schedule=''):
+        """The command that does what the form shows: `openstack software component run`, or
+        `schedule create` with a time, `schedule change` for ``schedule``."""
         action = self['action'].value() or ''
-        return cli.component_run(
+
+        def shown(name):
+            return (self[name].value() or '') if name in self.fields else ''
+        return cli.run_action(
             component=self.component.id, action=action,
             server_ids=self['servers'].value() or [], input_texts=self.shown_input_texts(),
             transport=self['transport'].value(), timeout_minutes=self['timeout'].value(),
-            batch_size='batch_size' in self.fields and self['batch_size'].value(),
-            max_failures='max_failures' in self.fields and self['max_failures'].value(),
-            lifecycle=action in linking.LIFECYCLE_ACTIONS)
+            batch_size=shown('batch_size'), max_failures=shown('max_failures'),
+            lifecycle=action in linking.LIFECYCLE_ACTIONS, repeat=shown('repeat').strip(),
+            once_at=shown('once_at').strip(), schedule=schedule)
 
     def handle(self, request, data):
         """Where to go next: the page of the operation started, or the schedules; or False."""

@@ -22,6 +22,9 @@ class ChangeScheduleForm(run_forms.RunActionForm):
                                        "run once. To run the action now, use Run Action."))
         return cleaned
 
+    def shown_commands(self):
+        return super().shown_commands(schedule=self.schedule_name)
+
     def handle(self, request, data):
         try:
             schedules.change(request, self.schedule_name, self.schedule_record(data))

@@ -78,13 +78,57 @@ class ShowSchedule(command.ShowOne):
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        calls = _calls(clients)
-        name = parsed_args.schedule
-        with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
-            record = calls.record_get(name)
-            trigger = {each.name: each for each in calls.triggers()}.get(name)
-        shown = _shown(clients, name, record, trigger)
-        return tuple(shown), tuple(shown.values())
+        return _shown_schedule(clients, _calls(clients), parsed_args.schedule)
+
+
+def _add_when(parser):
+    when = parser.add_mutually_exclusive_group(required=True)
+    when.add_argument('--repeat', metavar='<cron pattern>',
+                      help='Run at each time this cron pattern gives: minute, hour, day of '
+                           'the month, month, day of the week, in UTC (e.g. "0 2 * * *" for '
+                           'every day at 02:00 UTC).')
+    when.add_argument('--once-at', metavar='<YYYY-MM-DD HH:MM>',
+                      help='Run once at this time (UTC), at least two minutes from now.')
+    return parser
+
+
+def _record(clients, parsed_args):
+    """The schedule's record the arguments ask for (RunRequest.record() and when), checked
+    as the form checks them."""
+    pattern = ' '.join((parsed_args.repeat or '').split())
+    once_at = (parsed_args.once_at or '').strip()
+    if parsed_args.repeat is not None and not cron.valid_pattern(pattern):
+        raise osc_exc.CommandError(
+            'Give a cron pattern of five fields: minute, hour, day of the month, month and '
+            'day of the week, e.g. "0 2 * * *" for every day at 02:00 UTC.')
+    if parsed_args.once_at is not None:
+        try:
+            moment = cron.once_at(once_at)
+        except ValueError:
+            raise osc_exc.CommandError('Write the time as YYYY-MM-DD HH:MM, in UTC.') from None
+        if not cron.soon_enough(moment):
+            raise osc_exc.CommandError('The time must be at least two minutes from now.')
+    component, request = run_request(clients, parsed_args)
+    return dict(request.record(), component_name=component.name, pattern=pattern or None,
+                once_at=once_at or None)
+
+
+def _changing(calls, doing, outcome, change):
+    """``change()``'s answer, with the sentences of a failure."""
+    with failures.calling(failures.MISTRAL, doing, outcome):
+        try:
+            return change()
+        except schedules.NotKept as error:
+            raise osc_exc.CommandError(failures.sentence(
+                doing, failures.SWIFT, outcome)) from error
+
+
+def _shown_schedule(clients, calls, name):
+    with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
+        record = calls.record_get(name)
+        trigger = {each.name: each for each in calls.triggers()}.get(name)
+    shown = _shown(clients, name, record, trigger)
+    return tuple(shown), tuple(shown.values())
 
 
 class CreateSchedule(command.ShowOne):
@@ -94,47 +138,37 @@ class CreateSchedule(command.ShowOne):
     earlier run."""
 
     def get_parser(self, prog_name):
-        parser = add_request_arguments(super().get_parser(prog_name))
-        when = parser.add_mutually_exclusive_group(required=True)
-        when.add_argument('--repeat', metavar='<cron pattern>',
-                          help='Run at each time this cron pattern gives: minute, hour, day '
-                               'of the month, month, day of the week, in UTC (e.g. '
-                               '"0 2 * * *" for every day at 02:00 UTC).')
-        when.add_argument('--once-at', metavar='<YYYY-MM-DD HH:MM>',
-                          help='Run once at this time (UTC), at least two minutes from now.')
-        return parser
+        return _add_when(add_request_arguments(super().get_parser(prog_name)))
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
         calls = _calls(clients)
-        pattern = ' '.join((parsed_args.repeat or '').split())
-        once_at = (parsed_args.once_at or '').strip()
-        if parsed_args.repeat is not None and not cron.valid_pattern(pattern):
-            raise osc_exc.CommandError(
-                'Give a cron pattern of five fields: minute, hour, day of the month, month '
-                'and day of the week, e.g. "0 2 * * *" for every day at 02:00 UTC.')
-        if parsed_args.once_at is not None:
-            try:
-                moment = cron.once_at(once_at)
-            except ValueError:
-                raise osc_exc.CommandError(
-                    'Write the time as YYYY-MM-DD HH:MM, in UTC.') from None
-            if not cron.soon_enough(moment):
-                raise osc_exc.CommandError('The time must be at least two minutes from now.')
-        component, request = run_request(clients, parsed_args)
-        doing = f'schedule {request.action}'
-        record = dict(request.record(), component_name=component.name,
-                      pattern=pattern or None, once_at=once_at or None)
-        with failures.calling(failures.MISTRAL, doing, 'Nothing was scheduled.'):
-            try:
-                name = schedules.create(calls, record)
-            except schedules.NotKept as error:
-                raise osc_exc.CommandError(failures.sentence(
-                    doing, failures.SWIFT, 'Nothing was scheduled.')) from error
-            record = calls.record_get(name)
-            trigger = {each.name: each for each in calls.triggers()}.get(name)
-        shown = _shown(clients, name, record, trigger)
-        return tuple(shown), tuple(shown.values())
+        record = _record(clients, parsed_args)
+        name = _changing(calls, f'schedule {record["action"]}', 'Nothing was scheduled.',
+                         lambda: schedules.create(calls, record))
+        return _shown_schedule(clients, calls, name)
+
+
+class ChangeSchedule(command.ShowOne):
+    """Give a schedule what to run and when anew, as its Change form does: a paused one stays
+    paused; an active one's trigger is made again, acting for you. On a failure it keeps what
+    it ran and when."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('schedule', metavar='<schedule>', help=SCHEDULE_HELP)
+        return _add_when(add_request_arguments(parser))
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        calls = _calls(clients)
+        name = parsed_args.schedule
+        with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
+            calls.record_get(name)
+        record = _record(clients, parsed_args)
+        _changing(calls, 'change the schedule', 'It keeps what it ran and when.',
+                  lambda: schedules.change(calls, name, record))
+        return _shown_schedule(clients, calls, name)
 
 
 class _Change(command.Command):

@@ -26,17 +26,26 @@ def test_show_commands_name_the_object():
 
 
 def test_a_component_run_leaves_out_defaults_and_quotes_each_input():
-    plain = cli.component_run(component='c-1', action='BACKUP', server_ids=['s-1', 's-2'],
-                              input_texts={'dir': "it's here", 'labels': '{"x": 1}'},
-                              transport='TEMP_URL_SIGNAL', timeout_minutes='60',
-                              batch_size='', max_failures='0')
-    every = cli.component_run(component='c-1', action='CREATE', server_ids=['s-1'],
-                              input_texts={}, transport='NO_SIGNAL', timeout_minutes=5,
-                              batch_size=1, max_failures=2, lifecycle=True)
+    plain = cli.run_action(component='c-1', action='BACKUP', server_ids=['s-1', 's-2'],
+                           input_texts={'dir': "it's here", 'labels': '{"x": 1}'},
+                           transport='TEMP_URL_SIGNAL', timeout_minutes='60',
+                           batch_size='', max_failures='0')
+    every = cli.run_action(component='c-1', action='CREATE', server_ids=['s-1'],
+                           input_texts={}, transport='NO_SIGNAL', timeout_minutes=5,
+                           batch_size=1, max_failures=2, lifecycle=True)
 
     assert _run_in_shell(plain) == [
         'software', 'component', 'run', 'c-1', 'BACKUP', '--server', 's-1', '--server', 's-2',
         '--input', "dir=it's here", '--input', 'labels={"x": 1}']
+    scheduled = cli.run_action(component='c-1', action='BACKUP', server_ids=['s-1'],
+                               input_texts={}, repeat='0 2 * * *')
+    changed = cli.run_action(component='c-1', action='BACKUP', server_ids=['s-1'],
+                             input_texts={}, once_at='2026-12-01 02:00', schedule='hdd-1')
+
+    assert shlex.split(scheduled)[1:4] + shlex.split(scheduled)[-2:] == [
+        'software', 'schedule', 'create', '--repeat', '0 2 * * *']
+    assert shlex.split(changed)[1:5] + shlex.split(changed)[-2:] == [
+        'software', 'schedule', 'change', 'hdd-1', '--once-at', '2026-12-01 02:00']
     assert shlex.split(every)[1:] == [
         'software', 'component', 'run', 'c-1', 'CREATE', '--server', 's-1', '--transport',
         'NO_SIGNAL', '--timeout', '5', '--batch-size', '1', '--max-failures', '2',

@@ -122,3 +122,17 @@ def test_a_trigger_mistral_refuses_leaves_no_record_nor_secret(mysql, app, mistr
 
     assert mistral.environments.rows == {}
     assert swift.containers.get(secret_store.CONTAINER, {}) in ({}, [])
+
+
+def test_change_gives_a_paused_schedule_what_to_run_anew_and_keeps_it_paused(
+        nightly, app, mistral):
+    name = nightly['name']
+    command_run(osc_schedules.PauseSchedule, app, name)
+
+    changed = shown(osc_schedules.ChangeSchedule, app, name, 'mysql', 'BACKUP', '--server',
+                    's1', '--repeat', '30 4 * * 1')
+
+    record = mistral.environments.get(name).variables
+    assert (changed['state'], changed['when'], record['server_ids'], record['pattern']) == (
+        'paused', '30 4 * * 1 (UTC)', ['s1'], '30 4 * * 1')
+    assert name not in mistral.cron_triggers.rows
