@@ -16,13 +16,11 @@ from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import verbatim_forms
 import heat_deploy_runner as runner
-from heat_deploy_runner import cli
 from heat_deploy_runner import definition
 from heat_deploy_runner import inputs as heat_inputs
 from heat_deploy_runner import masking
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
-from heat_deploy_runner.starting import derived_name
 
 # Input fields get this prefix so that no input name can collide with the
 # form's own fields.
@@ -298,13 +296,3 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
                 continue
             texts[declared['name']] = text
         return texts
-
-    def commands(self, config_id, action, server_ids, name):
-        """The CLI commands of this run as the form shows it, one per
-        server (the CLI takes one)."""
-        return '\n'.join(cli.deployment_create(
-            config_id=config_id, server_id=server, action=action,
-            signal_transport=self['transport'].value() or '',
-            timeout_minutes=self['timeout'].value(),
-            input_values=self.shown_input_texts(),
-            name=derived_name(name, action)) for server in server_ids)

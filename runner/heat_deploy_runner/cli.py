@@ -30,15 +30,27 @@ def config_delete(config_id: str) -> str:
     return _command('config', 'delete', config_id)
 
 
+def _how_it_runs(input_texts, transport, timeout_minutes):
+    """The inputs as typed (the command checks and converts them as the form does), and a
+    transport and timeout unless they are the default."""
+    words = []
+    for name, text in input_texts.items():
+        words += ['--input', f'{name}={text}']
+    if transport and transport != DEFAULT_TRANSPORT:
+        words += ['--transport', transport]
+    if str(timeout_minutes or '') not in ('', str(DEFAULT_TIMEOUT_MINUTES)):
+        words += ['--timeout', str(timeout_minutes)]
+    return words
+
+
 def run_action(*, component: str, action: str, server_ids: Iterable[str],
                input_texts: Mapping[str, str], transport: str = DEFAULT_TRANSPORT,
                timeout_minutes=DEFAULT_TIMEOUT_MINUTES, batch_size=None,
                max_failures=None, lifecycle: bool = False, repeat: str = '',
                once_at: str = '', schedule: str = '') -> str:
     """The Run Action form's submit: `component run`, or with ``repeat`` or ``once_at``
-    `schedule create`, or `schedule change SCHEDULE` for the form that changes one.
-    ``input_texts`` as typed (the command checks and converts them as the form does); a
-    transport, timeout or failures allowed left out where it is the default."""
+    `schedule create`, or `schedule change SCHEDULE` for the form that changes one; failures
+    allowed left out where it is the default."""
     if schedule:
         words = ['schedule', 'change', schedule]
     elif repeat or once_at:
@@ -48,12 +60,7 @@ def run_action(*, component: str, action: str, server_ids: Iterable[str],
     words += [component, action]
     for server_id in server_ids:
         words += ['--server', server_id]
-    for name, text in input_texts.items():
-        words += ['--input', f'{name}={text}']
-    if transport and transport != DEFAULT_TRANSPORT:
-        words += ['--transport', transport]
-    if str(timeout_minutes or '') not in ('', str(DEFAULT_TIMEOUT_MINUTES)):
-        words += ['--timeout', str(timeout_minutes)]
+    words += _how_it_runs(input_texts, transport, timeout_minutes)
     if batch_size:
         words += ['--batch-size', str(batch_size)]
         if str(max_failures or '0') != '0':
@@ -79,39 +86,22 @@ def operation_show(operation_id: str) -> str:
     return _command('operation', 'show', operation_id)
 
 
-def deployment_delete(deployment_id: str) -> str:
-    # The CLI deletes the deployment and its config, not its Swift container.
-    return _command('deployment', 'delete', deployment_id)
-
-
 def deployment_metadata_show(server_id: str) -> str:
     return _command('deployment', 'metadata', 'show', server_id)
 
 
-def deployment_create(*, config_id: str, server_id: str, action: str,
-                      signal_transport: str, timeout_minutes: int,
-                      input_values: Mapping[str, str], name: str) -> str:
-    """The CLI's run of ``action`` of a config on one server.
+def run_create(*, config_id: str, server_id: str, action: str, name: str,
+               input_texts: Mapping[str, str], transport: str = DEFAULT_TRANSPORT,
+               timeout_minutes=DEFAULT_TIMEOUT_MINUTES) -> str:
+    """The Deploy form's submit: one run of a config on one server, ``name`` what it is
+    named after (the config's own name by default)."""
+    words = ['run', 'create', '--config', config_id, '--server', server_id,
+             '--action', action, '--name', name]
+    return _command(*words, *_how_it_runs(input_texts, transport, timeout_minutes))
 
-    ``input_values`` are texts as typed; the CLI sends each as a string,
-    where the dashboard first converts it to its input's type. ``name`` is
-    the derived config's whole name (the trigger's "<name>-<ACTION>").
 
-    heatclient 5.3's CLI fails with --signal-transport TEMP_URL_SIGNAL
-    ("'NoneType' object has no attribute 'get_token'"): deployment_utils.
-    build_signal_id asks the orchestration client's http_client.auth for a
-    token, and the openstack client builds that client without one.
-    NO_SIGNAL works, but leaves the deployment IN_PROGRESS where the
-    dashboard marks it COMPLETE. ZAQAR_SIGNED_URL_SIGNAL is the dashboard's
-    own, so the CLI refuses it ("Unsupported signal transport").
-    """
-    words = ['deployment', 'create', '--config', config_id,
-             '--server', server_id, '--action', action,
-             '--signal-transport', signal_transport,
-             '--timeout', str(timeout_minutes)]
-    for key, text in input_values.items():
-        words += ['--input-value', f'{key}={text}']
-    return _command(*words, name)
+def run_delete(run_id: str) -> str:
+    return _command('run', 'delete', run_id)
 
 
 def _here_document(path: str, text: str) -> str:

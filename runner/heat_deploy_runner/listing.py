@@ -53,6 +53,18 @@ def find(found, wanted):
     raise LookupError(f'No software component {wanted} in this project.')
 
 
+def config(heat, project_id, config_id):
+    """The project's config of this id, a dict; LookupError with a sentence when there is
+    none (gone, or another project's: Heat shows an admin any project's)."""
+    try:
+        found = derived.as_dict(heat.software_configs.get(config_id))
+    except heat_exc.HTTPNotFound:
+        found = None
+    if found is None or found.get('project', project_id) != project_id:
+        raise LookupError(f'No software config {config_id} in this project.')
+    return found
+
+
 def runs(heat, project_id):
     """The project's runs (without their configs): those whose config is the project's."""
     ours = {row['id'] for row in _configs(heat, project_id)}

@@ -204,6 +204,20 @@ def _operation_runs(heat, operation_id):
     return found
 
 
+def _pasted(cloud, page):
+    """The operation the page's "With the openstack client" command starts, pasted into a
+    shell as the demo user."""
+    [command] = re.findall(r'<pre class="hdd-cli-command"[^>]*><code>(.*?)</code>', page, re.S)
+    env = dict(os.environ, **identity.cli_environment(
+        cloud.layout, credentials.DEMO_USER, credentials.DEMO_PASSWORD,
+        credentials.DEMO_PROJECT))
+    env['PATH'] = os.path.dirname(layout_mod.venv_bin('openstack')) + ':' + env['PATH']
+    pasted = subprocess.run(['sh', '-c', html.unescape(command) + ' -f value -c operation'],
+                            env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert pasted.returncode == 0, pasted.stderr
+    return pasted.stdout.strip()
+
+
 def test_the_run_action_forms_command_pasted_into_a_shell_makes_the_forms_runs(
         cloud, heat, user, demo_resources, cli_runs):
     form = f'/project/components/{demo_resources["mysql"]}/run/'
@@ -212,24 +226,31 @@ def test_the_run_action_forms_command_pasted_into_a_shell_makes_the_forms_runs(
               'input__labels': '{"via": "paste"}', 'input__compress': 'false',
               'input__pause_seconds': '0'}
     servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
-    page = user.get(form, params=dict(values, server=servers)).text
-    [command] = re.findall(r'<pre class="hdd-cli-command"[^>]*><code>(.*?)</code>', page, re.S)
-    command = html.unescape(command)
-    assert command.startswith('openstack software component run ')
 
-    env = dict(os.environ, **identity.cli_environment(
-        cloud.layout, credentials.DEMO_USER, credentials.DEMO_PASSWORD,
-        credentials.DEMO_PROJECT))
-    env['PATH'] = os.path.dirname(layout_mod.venv_bin('openstack')) + ':' + env['PATH']
-    pasted = subprocess.run(['sh', '-c', command + ' -f value -c operation'], env=env,
-                            capture_output=True, text=True, timeout=120, check=False)
-    assert pasted.returncode == 0, pasted.stderr
+    from_shell = _operation_runs(heat, _pasted(cloud, user.get(
+        form, params=dict(values, server=servers)).text))
     posted = user.post(form, dict(values, servers=servers, transport='TEMP_URL_SIGNAL'))
-    assert '/project/deployments/operations/' in posted.url
 
+    assert '/project/deployments/operations/' in posted.url
     from_form = _operation_runs(heat, posted.url.rstrip('/').rsplit('/', 1)[1])
-    from_shell = _operation_runs(heat, pasted.stdout.strip())
     assert sorted(from_form) == sorted(servers)
+    assert from_shell == from_form
+
+
+def test_the_deploy_forms_command_pasted_into_a_shell_makes_the_forms_run(
+        cloud, heat, user, demo_resources, cli_runs):
+    form = f'/project/configs/{demo_resources["mysql"]}/deploy/'
+    values = {'server': demo_resources['db_server_1'], 'action': 'BACKUP',
+              'name': "pasted 'run'", 'timeout': '5', 'input__retention_days': '2',
+              'input__pause_seconds': '0'}
+
+    from_shell = _operation_runs(heat, _pasted(cloud, user.get(form, params=values).text))
+    posted = user.post(form, dict(values, transport='TEMP_URL_SIGNAL'))
+
+    run_id = posted.url.rstrip('/').rsplit('/', 1)[1]
+    from_form = _operation_runs(heat, runner.operation_of_run(
+        heat.software_deployments.get(run_id)).id)
+    assert list(from_form) == [demo_resources['db_server_1']]
     assert from_shell == from_form
 
 

@@ -124,9 +124,8 @@ class DeployFormTests(DeployTestCase):
                                 count=1, html=False)
         self.assertContains(res, '<option value="RESUME">')
         self.assertEqual(
-            'openstack software deployment create --config ' + case.HELLO_ID +
-            ' --server SERVER --action CREATE --signal-transport TEMP_URL_SIGNAL '
-            '--timeout 60 hello-CREATE', res.context['commands'])
+            f'openstack software run create --config {case.HELLO_ID} --server SERVER '
+            '--action CREATE --name hello', res.context['commands'])
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_run_again_fills_the_form_in_from_its_link(self):
@@ -184,7 +183,7 @@ class DeployFormTests(DeployTestCase):
 
         self.assertFormErrors(res, 1)
         self.assertIn(f"--server {SERVER} --action ROTATE", res.context['commands'])
-        self.assertIn("--input-value 'greeting=it'\"'\"'s' --input-value count=x",
+        self.assertIn("--input 'greeting=it'\"'\"'s' --input count=x",
                       html.unescape(res.context['commands']))
         self.mock_start_runs.assert_not_called()
 

@@ -33,8 +33,8 @@ class DeploymentActionTests(helpers.TestCase):
         self.assertContains(res, 'may still finish it')
         self.assertContains(res, f'deployments__delete__{FINISHED}')
         # A row's delete confirmation names the CLI's command for that row.
-        self.assertContains(res, f'With the openstack client: openstack software deployment '
-                                 f'delete {FINISHED} (which leaves the container).')
+        self.assertContains(res, f'With the openstack client: openstack software run delete '
+                                 f'{FINISHED}')
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
                            api.deploy: ('cancel_deployment',)})

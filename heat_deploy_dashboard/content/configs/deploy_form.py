@@ -1,5 +1,5 @@
-"""Deploy any config to one server: `openstack software deployment create`,
-through the same trigger as the components' Run Action form."""
+"""Deploy any config to one server (`openstack software run create`), through the same
+runner as the components' Run Action form."""
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -8,6 +8,7 @@ from horizon import messages
 
 from heat_deploy_dashboard.content import run_form
 import heat_deploy_runner as runner
+from heat_deploy_runner import cli
 from heat_deploy_runner import linking
 from heat_deploy_runner import servers as runner_servers
 from heat_deploy_runner.starting import derived_name
@@ -84,12 +85,12 @@ class DeployConfigForm(run_form.RunForm):
         return cleaned
 
     def shown_commands(self):
-        """The CLI command of the run as the form shows it."""
-        # The CLI takes an id: a name the form resolved is shown as its id.
-        server = (getattr(self, 'cleaned_data', {}).get('server')
-                  or self['server'].value() or 'SERVER')
-        return self.commands(self.config['id'], self['action'].value() or '',
-                             [server], self['name'].value() or '')
+        """The command that deploys what the form shows (`openstack software run create`)."""
+        return cli.run_create(
+            config_id=self.config['id'], server_id=self['server'].value() or 'SERVER',
+            action=self['action'].value() or '', name=self['name'].value() or '',
+            input_texts=self.shown_input_texts(), transport=self['transport'].value(),
+            timeout_minutes=self['timeout'].value())
 
     def run_request(self, cleaned):
         return runner.RunRequest(

@@ -194,10 +194,8 @@ class DeleteRun(policy.RulesOncePerRequest, tables.DeleteAction):
         super().update(request, deployment)
         if deployment is not None:
             # A row's own button: its confirmation can name the command.
-            self.help_text = _("%(what)s With the openstack client: %(command)s "
-                               "(which leaves the container).") % {
-                'what': DeleteRun.help_text,
-                'command': cli.deployment_delete(deployment.id)}
+            self.help_text = _("%(what)s With the openstack client: %(command)s") % {
+                'what': DeleteRun.help_text, 'command': cli.run_delete(deployment.id)}
 
     def delete(self, request, obj_id):
         for leftover in api.deploy.delete_deployment(request, obj_id):

@@ -96,22 +96,12 @@ def _at_least_zero(text):
 _at_least_zero.__name__ = f'a whole number from 0 to {MAX_SERVERS}'
 
 
-def add_request_arguments(parser):
-    """The arguments of a run request, as the Run Action form has them."""
-    parser.add_argument('component', metavar='<component>', help=COMPONENT_HELP)
-    parser.add_argument('action', metavar='<action>',
-                        help='The action to run: one of the component\'s custom actions '
-                             '(e.g. BACKUP), or a lifecycle action with '
-                             '--confirm-lifecycle.')
-    parser.add_argument('--server', metavar='<server>', action='append', required=True,
-                        dest='servers',
-                        help='A server the component is deployed on, by name or ID '
-                             '(repeat for more).')
+def add_how_it_runs(parser):
+    """The inputs, the transport and the timeout: what every run request takes."""
     parser.add_argument('--input', metavar='<name=value>', action='append', default=[],
                         dest='inputs',
-                        help='A value for one of the inputs the component declares, '
-                             'checked against its type (repeat for more); the others '
-                             'keep their defaults.')
+                        help='A value for one of the declared inputs, checked against '
+                             'its type (repeat for more); the others keep their defaults.')
     parser.add_argument('--transport', metavar='<transport>', default=DEFAULT_TRANSPORT,
                         choices=runner.TRANSPORT_NAMES,
                         help='How the server sends its result back: '
@@ -123,6 +113,21 @@ def add_request_arguments(parser):
         MAX_TIMEOUT_MINUTES), default=DEFAULT_TIMEOUT_MINUTES,
         help='How long the server may take to report its result (default '
              f'{DEFAULT_TIMEOUT_MINUTES}).')
+    return parser
+
+
+def add_request_arguments(parser):
+    """The arguments of a run request, as the Run Action form has them."""
+    parser.add_argument('component', metavar='<component>', help=COMPONENT_HELP)
+    parser.add_argument('action', metavar='<action>',
+                        help='The action to run: one of the component\'s custom actions '
+                             '(e.g. BACKUP), or a lifecycle action with '
+                             '--confirm-lifecycle.')
+    parser.add_argument('--server', metavar='<server>', action='append', required=True,
+                        dest='servers',
+                        help='A server the component is deployed on, by name or ID '
+                             '(repeat for more).')
+    add_how_it_runs(parser)
     parser.add_argument('--batch-size', metavar='<servers>',
                         type=_positive(MAX_SERVERS),
                         help='Run on this many servers at a time, the next ones once '
@@ -237,3 +242,46 @@ class RunComponent(StartingCommand):
         component, request = run_request(clients, parsed_args)
         return self.started(clients, request, {'component': component.short_name},
                             parsed_args.wait)
+
+
+class CreateRun(StartingCommand):
+    """Deploy a config to one server, as the Configs panel's Deploy form does: a run of the
+    action with the inputs given and the others at their defaults, its result sent back as
+    the transport says. Heat's own `software deployment create`, which does not work with
+    TEMP_URL_SIGNAL in python-heatclient 5.3. Prints the operation; --wait as `component
+    run`."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--config', metavar='<config>', required=True,
+                            help='The ID of a software config of this project (not one '
+                                 'derived for a single run).')
+        parser.add_argument('--server', metavar='<server>', required=True,
+                            help='A server of this project, by name or ID: of one of its '
+                                 'stacks, or one of its Compute servers.')
+        parser.add_argument('--action', metavar='<action>', default='CREATE',
+                            help='The action: the server\'s hook gets it as deploy_action '
+                                 '(default CREATE). A component runs the scripts listed for '
+                                 'it.')
+        parser.add_argument('--name', metavar='<name>',
+                            help='What the run is named after: NAME-ACTION (default: the '
+                                 'config\'s name).')
+        return self.add_wait(add_how_it_runs(parser))
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        action = parsed_args.action.strip()
+        with failures.calling(failures.HEAT, f'start {action}', 'Nothing was started.'):
+            config = listing.config(clients.heat, clients.project_id, parsed_args.config)
+            if linking.is_derived(config):
+                raise osc_exc.CommandError(
+                    'This config was derived from another one for a single run: deploy the '
+                    'config it was derived from instead.')
+            request = RunRequest(
+                config_id=config['id'], action=action,
+                server_ids=(clients.servers.find(parsed_args.server).id,),
+                input_values=inputs.from_texts(config.get('inputs') or [],
+                                               input_texts(parsed_args.inputs)),
+                transport=parsed_args.transport, timeout_minutes=parsed_args.timeout,
+                name=parsed_args.name or config.get('name') or config['id'])
+        return self.started(clients, request, {'config': config['id']}, parsed_args.wait)

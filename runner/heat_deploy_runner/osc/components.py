@@ -3,10 +3,10 @@ their custom and lifecycle actions, declared inputs and servers."""
 
 from osc_lib.cli import format_columns
 from osc_lib.command import command
-from osc_lib import exceptions as osc_exc
 
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import listing
+from heat_deploy_runner.osc import failures
 
 COMPONENT_HELP = ('The component: its name as the dashboard shows it (the resource in its '
                   'stack, e.g. mysql), Heat\'s name of its config, or its ID.')
@@ -14,7 +14,8 @@ COMPONENT_HELP = ('The component: its name as the dashboard shows it (the resour
 
 def _components(app):
     clients = app.client_manager.software_runs
-    return listing.components(clients.heat, clients.project_id)
+    with failures.calling(failures.HEAT, 'retrieve the software components'):
+        return listing.components(clients.heat, clients.project_id)
 
 
 class ListComponent(command.Lister):
@@ -40,10 +41,8 @@ class ShowComponent(command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        try:
+        with failures.calling(failures.HEAT, 'retrieve the software components'):
             component = listing.find(_components(self.app), parsed_args.component)
-        except LookupError as error:
-            raise osc_exc.CommandError(str(error)) from None
         inputs = [{key: each[key] for key in ('name', 'type', 'default', 'description')
                    if key in each} for each in component.inputs]
         servers = [{'server': run.server_id, 'latest_action': run.action,

@@ -1,5 +1,5 @@
-"""`openstack software run show | output | cancel`: one run as its page on the dashboard shows
-it, its outputs (the end of each first), and its cancel."""
+"""`openstack software run show | output | cancel | delete`: one run as its page on the
+dashboard shows it, its outputs (the end of each first), its cancel and its delete."""
 
 from osc_lib.cli import format_columns
 from osc_lib.command import command
@@ -8,6 +8,7 @@ from osc_lib import exceptions as osc_exc
 from heat_deploy_runner.cancel import cancel
 from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner.cancel import shown_status
+from heat_deploy_runner.delete import delete
 from heat_deploy_runner import listing
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner import runs
@@ -101,3 +102,22 @@ class CancelRun(command.ShowOne):
         shown = {'id': after.id, 'status': shown_status(after),
                  'status_reason': after.status_reason or ''}
         return tuple(shown), tuple(shown.values())
+
+
+class DeleteRun(command.Command):
+    """Delete a run, with what it made: its derived config and the place its result was to
+    be sent (a Swift container, a Zaqar queue), as the dashboard's Delete Run does (Heat's
+    `software deployment delete` leaves the container). A running run is cancelled by it:
+    Heat stops waiting for it."""
+
+    def get_parser(self, prog_name):
+        return _parser(super().get_parser(prog_name))
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        found = _run(self.app, parsed_args.run)
+        with failures.calling(failures.HEAT, f'delete the run {found.id}',
+                              'The run was not deleted.'):
+            leftovers = delete(clients.heat, found.id, clients.find_transport)
+        for message in leftovers:
+            self.app.stderr.write(f'{message}\n')

@@ -22,7 +22,7 @@ def test_show_commands_name_the_object():
     assert (cli.deployment_metadata_show('s-1')
             == 'openstack software deployment metadata show s-1')
     assert cli.config_delete('c-1') == 'openstack software config delete c-1'
-    assert cli.deployment_delete('d-1') == 'openstack software deployment delete d-1'
+    assert cli.run_delete('d-1') == 'openstack software run delete d-1'
 
 
 def test_a_component_run_leaves_out_defaults_and_quotes_each_input():
@@ -52,18 +52,15 @@ def test_a_component_run_leaves_out_defaults_and_quotes_each_input():
         '--confirm-lifecycle']
 
 
-def test_a_deployment_is_created_with_the_clis_options_and_each_input_quoted():
-    command = cli.deployment_create(
-        config_id='c-1', server_id='s-1', action='BACKUP', signal_transport='NO_SIGNAL',
-        timeout_minutes=30, name='mysql-BACKUP',
-        input_values={'dir': "it's here", 'tables': 'a,b', 'labels': '{"x": 1}'})
+def test_a_run_is_created_with_its_name_and_each_input_quoted():
+    command = cli.run_create(
+        config_id='c-1', server_id='s-1', action='BACKUP', name='mysql', transport='NO_SIGNAL',
+        timeout_minutes=30, input_texts={'dir': "it's here", 'labels': '{"x": 1}'})
 
-    assert command.startswith(
-        'openstack software deployment create --config c-1 --server s-1 --action BACKUP '
-        '--signal-transport NO_SIGNAL --timeout 30 ')
-    assert shlex.split(command)[-7:] == [
-        '--input-value', "dir=it's here", '--input-value', 'tables=a,b',
-        '--input-value', 'labels={"x": 1}', 'mysql-BACKUP']
+    assert _run_in_shell(command) == [
+        'software', 'run', 'create', '--config', 'c-1', '--server', 's-1', '--action',
+        'BACKUP', '--name', 'mysql', '--input', "dir=it's here", '--input', 'labels={"x": 1}',
+        '--transport', 'NO_SIGNAL', '--timeout', '30']
 
 
 def test_markup_and_shell_syntax_in_values_stay_inert():
