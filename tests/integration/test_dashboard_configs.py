@@ -81,7 +81,7 @@ def test_a_temp_url_run_completes_with_the_scripts_output(user, heat, hello, dem
     outputs = user.get(f'/project/deployments/{run}/?tab=deployment_details__outputs').text
     assert 'greeting is bonjour' in outputs
     assert 'bonjour, world' in outputs
-    assert f'openstack software deployment output show --all --long {run}' in outputs
+    assert f'openstack software run output --all {run}' in outputs
     download = user.get(f'/project/deployments/{run}/outputs/result/')
     assert download.text == 'bonjour, world'
 
