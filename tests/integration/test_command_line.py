@@ -242,7 +242,9 @@ def test_the_deploy_forms_command_pasted_into_a_shell_makes_the_forms_run(
     form = f'/project/configs/{demo_resources["mysql"]}/deploy/'
     values = {'server': demo_resources['db_server_1'], 'action': 'BACKUP',
               'name': "pasted 'run'", 'timeout': '5', 'input__retention_days': '2',
-              'input__pause_seconds': '0'}
+              'input__pause_seconds': '0', 'input__backup_dir': 'deployed',
+              'input__compress': 'false', 'input__tables': 'users', 'input__labels': '{}',
+              'input__backup_file': '', 'input__log_lines': '0'}
 
     from_shell = _operation_runs(heat, _pasted(cloud, user.get(form, params=values).text))
     posted = user.post(form, dict(values, transport='TEMP_URL_SIGNAL'))
