@@ -24,8 +24,9 @@ class AlreadyRunning(RuntimeError):
 
 
 class Cloud:
-    def __init__(self, layout, progress=None, with_demo=True):
+    def __init__(self, layout, progress=None, with_demo=True, heat_quota=heat.DEFAULT_QUOTA):
         self.layout = layout
+        self.heat_quota = heat_quota
         self.progress = progress or (lambda message: None)
         self.with_demo = with_demo
         self.sup = process.Supervisor(layout.path('logs'))
@@ -65,7 +66,7 @@ class Cloud:
             swift.start(self.layout, self.sup, self.progress)
             zaqar.start(self.layout, self.sup, self.progress)
             self.progress('Heat: starting the engine and the API')
-            heat.start(self.layout, self.sup, self.progress)
+            heat.start(self.layout, self.sup, self.progress, self.heat_quota)
             mistral.start(self.layout, self.sup, self.progress)
             horizon.start(self.layout, self.sup, self.progress)
             if self.with_demo:

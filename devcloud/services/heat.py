@@ -9,10 +9,10 @@ from devcloud import process
 from devcloud.services import infra
 from devcloud.services import wsgi
 
-# Raised from Heat's default of 4096 so the benchmark can seed 10,000 deployments through
-# the real API. Every run has a derived config of its own, so configs are raised alike.
-MAX_DEPLOYMENTS_PER_TENANT = 20000
-MAX_CONFIGS_PER_TENANT = 20000
+# Heat's own default of max_software_deployments_per_tenant and max_software_configs_per_tenant:
+# the demo and the tests meet the cap an operator's cloud has. Every run has a derived config of
+# its own, so one number serves both.
+DEFAULT_QUOTA = 4096
 
 CONF = '''\
 [DEFAULT]
@@ -72,15 +72,16 @@ memcache_servers = {memcached}
 '''
 
 
-def start(layout, sup, progress):
+def start(layout, sup, progress, quota=DEFAULT_QUOTA):
+    """``quota``: the software deployments, and configs, a project may have."""
     conf_dir = layout.path('heat')
     conf_dir.mkdir(parents=True, exist_ok=True)
     conf = conf_dir / 'heat.conf'
     conf.write_text(CONF.format(
         rabbit=infra.rabbitmq_url(layout), region=credentials.REGION,
         heat_domain=credentials.HEAT_DOMAIN, domain_admin=credentials.HEAT_DOMAIN_ADMIN,
-        password=credentials.SERVICE_PASSWORD, max_deployments=MAX_DEPLOYMENTS_PER_TENANT,
-        max_configs=MAX_CONFIGS_PER_TENANT,
+        password=credentials.SERVICE_PASSWORD, max_deployments=quota,
+        max_configs=quota,
         heat_api=layout.url("heat_api"),
         paste=os.path.join(sys.prefix, "etc", "heat", "api-paste.ini"),
         db=infra.database_url(layout, 'heat'),

@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from dataclasses import field
 import logging
+import re
 
+from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 
 from heat_deploy_runner import derived
@@ -41,6 +43,23 @@ CONFIG_FAILED = gettext_noop(
 DEPLOYMENT_FAILED = gettext_noop(
     'Could not start %(action)s on server %(server_id)s: its deployment '
     'could not be created.')
+# Heat's refusals at its per-project caps (heat/engine/service.py), with the cap; its API
+# answers 400 with them.
+QUOTAS = (
+    (re.compile(r'maximum software deployments per tenant, (\d+)'),
+     gettext_noop(
+         'Could not start %(action)s on server %(server_id)s: the project has reached '
+         'Heat\'s limit of %(limit)s software deployments '
+         '(max_software_deployments_per_tenant). Delete old runs, or ask your cloud '
+         'administrator to raise the limit.')),
+    (re.compile(r'maximum software configs per tenant, (\d+)'),
+     gettext_noop(
+         'Could not start %(action)s on server %(server_id)s: the project has reached '
+         'Heat\'s limit of %(limit)s software configs (max_software_configs_per_tenant; '
+         'every run has one). Delete old runs, or ask your cloud administrator to raise '
+         'the limit.')),
+)
+QUOTA_TEMPLATES = tuple(template for _pattern, template in QUOTAS)
 
 
 @dataclass
@@ -60,6 +79,17 @@ class _ServerFailed(Exception):
         self.message = message
         # Heat (or another service behind keystoneauth) did not answer at all.
         self.unreachable = unreachable
+
+
+def _quota_refusal(error: Exception, params: dict) -> Message | None:
+    """The sentence for Heat's refusal at one of its per-project caps, or None."""
+    if not isinstance(error, heat_exc.HTTPException):
+        return None
+    for pattern, template in QUOTAS:
+        found = pattern.search(str(error))
+        if found:
+            return Message(template, dict(params, limit=found.group(1)))
+    return None
 
 
 def _checked_servers(server_ids: Iterable[str]) -> list[str]:
@@ -118,6 +148,13 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
 
     result = Started(operation=operation)
     for server_id in servers:
+        refused = next((message for _server, message in result.failures
+                        if message.template in QUOTA_TEMPLATES), None)
+        if refused is not None:
+            # Heat would refuse it alike: said without a call, nothing made for it.
+            result.failures.append((server_id, Message(refused.template, dict(
+                refused.params, server_id=server_id))))
+            continue
         try:
             deployment, config = _start_one(
                 heat, transport, source, run_name=run_name, action=action,
@@ -165,8 +202,9 @@ def _start_one(heat, transport: SignalTransport, source: dict, *,
     except Exception as error:
         LOG.exception('Starting %s on server %s failed', action, server_id)
         _undo(undo, server_id)
+        params = {'action': action, 'server_id': server_id}
         raise _ServerFailed(
-            Message(failed_step, {'action': action, 'server_id': server_id}),
+            _quota_refusal(error, params) or Message(failed_step, params),
             error if isinstance(error, ks_exc.ConnectionError) else None)
 
 

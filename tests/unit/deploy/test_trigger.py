@@ -234,3 +234,29 @@ def test_the_action_is_trimmed(heat, source_id):
         heat, transport_for, RunRequest(
             config_id=source_id, action=' BACKUP\n', server_ids=['s1'], transport='NO_SIGNAL'))
     assert result.created[0].action == 'BACKUP'
+
+
+@pytest.mark.parametrize('failing, what, limit', [
+    ('software_deployments.create', 'software deployments', '4096'),
+    ('software_configs.create', 'software configs', '50')])
+def test_at_heats_quota_every_server_is_told_why_and_nothing_is_left(
+        heat, swift, source_id, failing, what, limit):
+    # As Heat's API answers at its per-project cap (heat/engine/service.py).
+    heat.fail(failing, heat_exc.HTTPBadRequest(
+        f'Request limit exceeded: You have reached the maximum {what} per tenant, {limit}. '
+        'Please delete some deployments.'))
+    configs = dict(heat.configs)
+
+    result = _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift), source_id)
+
+    assert result.created == []
+    assert [server for server, _message in result.failures] == ['s1', 's2']
+    for server, message in result.failures:
+        assert str(message).startswith(
+            f'Could not start BACKUP on server {server}: the project has reached Heat\'s '
+            f'limit of {limit} {what} (')
+        assert str(message).endswith(
+            'Delete old runs, or ask your cloud administrator to raise the limit.')
+    # The second server is not tried: Heat would refuse it alike.
+    assert len(heat.called(failing)) == 1
+    assert (heat.configs, heat.deployments, swift.containers) == (configs, {}, {})
