@@ -72,20 +72,26 @@ memcache_servers = {memcached}
 '''
 
 
-def start(layout, sup, progress, quota=DEFAULT_QUOTA):
-    """``quota``: the software deployments, and configs, a project may have."""
+def write_conf(layout, quota=DEFAULT_QUOTA):
+    """heat.conf, with ``quota`` as the software deployments, and configs, a project may
+    have; its path. heat-engine reads it when it starts (tests change the quota this way)."""
     conf_dir = layout.path('heat')
     conf_dir.mkdir(parents=True, exist_ok=True)
     conf = conf_dir / 'heat.conf'
     conf.write_text(CONF.format(
         rabbit=infra.rabbitmq_url(layout), region=credentials.REGION,
         heat_domain=credentials.HEAT_DOMAIN, domain_admin=credentials.HEAT_DOMAIN_ADMIN,
-        password=credentials.SERVICE_PASSWORD, max_deployments=quota,
-        max_configs=quota,
+        password=credentials.SERVICE_PASSWORD, max_deployments=quota, max_configs=quota,
         heat_api=layout.url("heat_api"),
         paste=os.path.join(sys.prefix, "etc", "heat", "api-paste.ini"),
         db=infra.database_url(layout, 'heat'),
         keystone=layout.url('keystone'), memcached=infra.memcached_address(layout)))
+    return conf
+
+
+def start(layout, sup, progress, quota=DEFAULT_QUOTA):
+    conf = write_conf(layout, quota)
+    conf_dir = conf.parent
     stamp = conf_dir / '.db-synced'
     if not stamp.exists():
         progress('Heat: creating its database')

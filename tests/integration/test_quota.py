@@ -1,0 +1,93 @@
+"""At Heat's per-project caps (max_software_configs_per_tenant and
+max_software_deployments_per_tenant), a run that cannot start says which cap, and what to do,
+and leaves nothing made.
+
+The cap is made cheap to reach: heat-engine is started again with both caps just above what
+the demo project has (one run more fits), and with Heat's defaults again afterwards. Every run
+is one derived config and one deployment, and the project has more configs than deployments
+(its components' own), so the configs' cap is the one met.
+"""
+
+import re
+
+import pytest
+
+from devcloud.services import heat as heat_service
+import heat_deploy_runner as runner
+from tests.integration import dashboard
+from tests.integration.test_command_line import _made
+from tests.integration.test_command_line import _openstack
+
+
+def _restart_engine(cloud, quota):
+    heat_service.write_conf(cloud.layout, quota)
+    cloud.sup.stop_service('heat-engine')
+    cloud.sup.start_service('heat-engine')
+
+
+@pytest.fixture(scope='module')
+def one_run_left(cloud, heat, find_transport):
+    """The cap: one run more than the project has fits. The runs the module made are
+    deleted afterwards."""
+    before = {each.id for each in heat.software_deployments.list()}
+    quota = len(heat.software_configs.list(limit=heat_service.DEFAULT_QUOTA)) + 1
+    _restart_engine(cloud, quota)
+    try:
+        yield quota
+    finally:
+        _restart_engine(cloud, heat_service.DEFAULT_QUOTA)
+        for each in heat.software_deployments.list():
+            if each.id not in before:
+                runner.delete(heat, each.id, find_transport)
+
+
+def _says_the_cap(text, quota, server):
+    return (f'Could not start BACKUP on server {server}: the project has reached Heat&#x27;s '
+            f'limit of {quota} software configs' in text)
+
+
+def test_a_run_on_two_servers_starts_the_one_that_fits_and_names_the_cap_for_the_other(
+        user, heat, swift, demo_resources, one_run_left):
+    servers = sorted([demo_resources['db_server_1'], demo_resources['db_server_2']])
+    configs, deployments, containers = _made(heat, swift)
+
+    response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
+        'action': 'BACKUP', 'servers': servers, 'transport': 'TEMP_URL_SIGNAL',
+        'timeout': '5', 'input__pause_seconds': '0'})
+
+    assert '/project/deployments/operations/' in response.url
+    said = dashboard.messages(response.text)
+    assert 'Started BACKUP on 1 server.' in said
+    assert any(_says_the_cap(each, one_run_left, servers[1]) for each in said), said
+    after = _made(heat, swift)
+    assert (len(after[0] - configs), len(after[1] - deployments),
+            len(after[2] - containers)) == (1, 1, 1)
+
+
+def test_at_the_cap_the_form_says_it_and_makes_nothing(
+        user, heat, swift, demo_resources, one_run_left):
+    before = _made(heat, swift)
+    server = demo_resources['db_server_1']
+
+    response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
+        'action': 'BACKUP', 'servers': [server], 'transport': 'TEMP_URL_SIGNAL',
+        'timeout': '5', 'input__pause_seconds': '0'})
+
+    assert '/project/deployments/operations/' not in response.url
+    assert _says_the_cap(response.text, one_run_left, server)
+    assert 'Delete old runs, or ask your cloud administrator to raise the limit.' in re.sub(
+        r'\s+', ' ', response.text)
+    assert _made(heat, swift) == before
+
+
+def test_at_the_cap_the_command_line_says_it_exits_non_zero_and_makes_nothing(
+        cloud, heat, swift, demo_resources, one_run_left):
+    before = _made(heat, swift)
+
+    done = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--server',
+                      'demo-db-1')
+
+    assert done.returncode != 0
+    assert (f"the project has reached Heat's limit of {one_run_left} software configs"
+            in done.stderr), done.stderr
+    assert _made(heat, swift) == before
