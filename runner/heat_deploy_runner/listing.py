@@ -56,13 +56,13 @@ def find(found, wanted):
 def config(heat, project_id, config_id):
     """The project's config of this id, a dict; LookupError with a sentence when there is
     none (gone, or another project's: Heat shows an admin any project's)."""
-    try:
-        found = derived.as_dict(heat.software_configs.get(config_id))
-    except heat_exc.HTTPNotFound:
-        found = None
-    if found is None or found.get('project', project_id) != project_id:
+    # Heat's show of a config says nothing of its project: the listing does.
+    if not any(row['id'] == config_id for row in _configs(heat, project_id)):
         raise LookupError(f'No software config {config_id} in this project.')
-    return found
+    try:
+        return derived.as_dict(heat.software_configs.get(config_id))
+    except heat_exc.HTTPNotFound:
+        raise LookupError(f'No software config {config_id} in this project.') from None
 
 
 def runs(heat, project_id):

@@ -14,6 +14,8 @@ DEFAULT_TRANSPORT = 'TEMP_URL_SIGNAL'
 # Long enough for any real run plus the agent's polling; a TempURL is a credential the
 # server holds, so not for ever.
 MAX_TIMEOUT_MINUTES = 7 * 24 * 60
+# What Heat keeps of a config's name (its column): a run's derived config is NAME-ACTION.
+MAX_NAME = 255
 # Above any component's server count; a bound keeps a typo from reaching the workflow.
 MAX_SERVERS = 10000
 

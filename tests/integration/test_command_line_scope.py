@@ -68,6 +68,11 @@ COMMANDS = [
     Command('operation-show', ('software', 'operation', 'show', '{operation}'), _NO_OPERATION),
     Command('operation-rerun-failed', ('software', 'operation', 'rerun-failed', '{operation}'),
             _NO_OPERATION),
+    # Heat's show of a config says nothing of its project: only the project's listing does.
+    Command('run-create', ('software', 'run', 'create', '--config', '{component}', '--server',
+                           '{server}', '--input', 'pause_seconds=0'),
+            'No software config {component} in this project.'),
+    Command('run-delete', ('software', 'run', 'delete', '{run}'), _NO_RUN),
 ]
 
 

@@ -90,4 +90,5 @@ def test_at_the_cap_the_command_line_says_it_exits_non_zero_and_makes_nothing(
     assert done.returncode != 0
     assert (f"the project has reached Heat's limit of {one_run_left} software configs"
             in done.stderr), done.stderr
+    assert 'Traceback' not in done.stderr
     assert _made(heat, swift) == before

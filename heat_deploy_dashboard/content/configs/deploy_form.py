@@ -10,13 +10,13 @@ from heat_deploy_dashboard.content import run_form
 import heat_deploy_runner as runner
 from heat_deploy_runner import cli
 from heat_deploy_runner import linking
+from heat_deploy_runner import run_request
 from heat_deploy_runner import servers as runner_servers
 from heat_deploy_runner.starting import derived_name
 
 DEFAULT_ACTION = 'CREATE'
-# Heat's columns: a config's name holds 255 characters (a server's id 36,
-# and the field takes a server's name too).
-MAX_NAME = 255
+# A server's id is 36 characters, and the field takes a server's name too: a name's bound.
+MAX_NAME = run_request.MAX_NAME
 
 
 def action_suggestions(config):

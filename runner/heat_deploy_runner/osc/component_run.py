@@ -8,6 +8,7 @@ from osc_lib import exceptions as osc_exc
 
 import heat_deploy_runner as runner
 from heat_deploy_runner.cancel import shown_status
+from heat_deploy_runner import definition
 from heat_deploy_runner import inputs
 from heat_deploy_runner import linking
 from heat_deploy_runner import listing
@@ -17,11 +18,13 @@ from heat_deploy_runner.osc import following
 from heat_deploy_runner import rolling
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
+from heat_deploy_runner.run_request import MAX_NAME
 from heat_deploy_runner.run_request import MAX_SERVERS
 from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import runs
 from heat_deploy_runner.signals import COMPLETE
+from heat_deploy_runner.starting import derived_name
 
 
 def input_texts(pairs):
@@ -29,9 +32,11 @@ def input_texts(pairs):
     texts = {}
     for pair in pairs:
         name, equals, text = pair.partition('=')
-        if not equals or not name.strip():
-            raise osc_exc.CommandError(
-                f'Give each input as NAME=VALUE, not "{pair}".')
+        if not equals:
+            raise osc_exc.CommandError(f'Give each input as NAME=VALUE, not "{pair}".')
+        if not name.strip():
+            # Not the value: it may be a secret.
+            raise osc_exc.CommandError('Give each input as NAME=VALUE: one has no name.')
         texts[name.strip()] = text
     return texts
 
@@ -73,7 +78,7 @@ def checked_action(component, action, confirmed):
     return action
 
 
-def _positive(maximum):
+def positive(maximum):
     def parse(text):
         try:
             number = int(text)
@@ -102,18 +107,47 @@ def add_how_it_runs(parser):
                         dest='inputs',
                         help='A value for one of the declared inputs, checked against '
                              'its type (repeat for more); the others keep their defaults.')
-    parser.add_argument('--transport', metavar='<transport>', default=DEFAULT_TRANSPORT,
-                        choices=runner.TRANSPORT_NAMES,
+    parser.add_argument('--transport', metavar='<transport>', choices=runner.TRANSPORT_NAMES,
                         help='How the server sends its result back: '
-                             f'{", ".join(runner.TRANSPORT_NAMES)} (default '
-                             f'{DEFAULT_TRANSPORT}). A server whose agent cannot send '
-                             'it over the way chosen runs the action, and the run '
-                             'waits until its timeout.')
-    parser.add_argument('--timeout', metavar='<minutes>', type=_positive(
+                             f'{", ".join(runner.TRANSPORT_NAMES)} (default: the first '
+                             'your service catalog allows, as on the form). A server whose '
+                             'agent cannot send it over the way chosen runs the action, '
+                             'and the run waits until its timeout.')
+    parser.add_argument('--timeout', metavar='<minutes>', type=positive(
         MAX_TIMEOUT_MINUTES), default=DEFAULT_TIMEOUT_MINUTES,
         help='How long the server may take to report its result (default '
              f'{DEFAULT_TIMEOUT_MINUTES}).')
     return parser
+
+
+def transport(clients, asked):
+    """The transport asked for, checked against the catalog (a run in batches or a schedule
+    would otherwise fail on Mistral); without one asked, the first the catalog allows, as the
+    form chooses."""
+    for name in [asked] if asked else runner.TRANSPORT_NAMES:
+        try:
+            clients.find_transport(name)
+        except runner.InputError:
+            if asked:
+                raise
+            continue
+        return name
+    return DEFAULT_TRANSPORT
+
+
+def typed_inputs(declared_inputs, pairs):
+    """The values of the NAME=VALUE words, typed as the form types them; an input the form
+    requires (no default, not a boolean) must be given."""
+    values = inputs.from_texts(declared_inputs, input_texts(pairs))
+    given = set(input_texts(pairs))
+    missing = [each['name'] for each in declared_inputs
+               if each.get('name') and each.get('default') is None
+               and each.get('type') != inputs.BOOLEAN and each['name'] not in given]
+    if missing:
+        raise osc_exc.CommandError(
+            f'Give a value for {", ".join(missing)} with --input NAME=VALUE: '
+            f'{"it has" if len(missing) == 1 else "they have"} no default.')
+    return values
 
 
 def add_request_arguments(parser):
@@ -129,7 +163,7 @@ def add_request_arguments(parser):
                              '(repeat for more).')
     add_how_it_runs(parser)
     parser.add_argument('--batch-size', metavar='<servers>',
-                        type=_positive(MAX_SERVERS),
+                        type=positive(MAX_SERVERS),
                         help='Run on this many servers at a time, the next ones once '
                              'each of them has finished. The workflow service (Mistral) '
                              'runs the batches: they go on after this command ends.')
@@ -155,8 +189,9 @@ def run_request(clients, parsed_args):
         return component, RunRequest(
             config_id=component.id, action=action,
             server_ids=tuple(server_ids(clients, component, parsed_args.servers)),
-            input_values=inputs.from_texts(component.inputs, input_texts(parsed_args.inputs)),
-            transport=parsed_args.transport, timeout_minutes=parsed_args.timeout,
+            input_values=typed_inputs(component.inputs, parsed_args.inputs),
+            transport=transport(clients, parsed_args.transport),
+            timeout_minutes=parsed_args.timeout,
             name=component.run_name, batch_size=parsed_args.batch_size or 0,
             max_failures=parsed_args.max_failures)
 
@@ -184,15 +219,27 @@ class StartingCommand(command.ShowOne):
         shown = {'operation': operation_id, **shown, 'action': request.action,
                  'servers': format_columns.ListColumn(_named(clients, request.server_ids))}
         if wait:
-            with failures.calling(failures.HEAT, f'follow {request.action}'):
-                ended, execution = following.follow(
-                    clients, operation_id, [run.id for run in made],
-                    lambda line: self.app.stderr.write(line + '\n'), execution)
+            # Said first: whatever happens while following, the runs go on.
+            self.app.stderr.write(f'Following operation {operation_id}.\n')
+            with failures.calling(failures.MISTRAL if request.batch_size else failures.HEAT,
+                                  f'follow the operation {operation_id}',
+                                  'Its runs go on: `openstack software operation show '
+                                  f'{operation_id}` says how they stand.'):
+                try:
+                    ended, execution = following.follow(
+                        clients, operation_id, [run.id for run in made],
+                        lambda line: self.app.stderr.write(line + '\n'), execution)
+                except following.GaveUp as late:
+                    raise osc_exc.CommandError(
+                        f'Runs still running {following.GIVE_UP_SECONDS // 60} minutes past '
+                        f'their deadline: {late}. Their timeout could not be recorded; '
+                        f'`openstack software operation show {operation_id}` says how they '
+                        'stand.') from None
             shown['runs'] = format_columns.ListDictColumn([
                 {'server': server, 'status': shown_status(run),
                  'exit_code': runs.exit_code(run), 'run': run.id}
                 for server, run in zip(_named(clients, [r.server_id for r in ended]), ended)])
-            self.failed = (any(run.status != COMPLETE for run in ended)
+            self.failed = (self.failed or any(run.status != COMPLETE for run in ended)
                            or len(ended) < len(request.server_ids))
         return tuple(shown), tuple(shown.values())
 
@@ -203,6 +250,8 @@ class StartingCommand(command.ShowOne):
                 runner.Operation.new(clients.username, request.config_id))
         for server, message in started.failures:
             self.app.stderr.write(f'{server}: {message}\n')
+        # A server left out is a failure a script must see, --wait or not.
+        self.failed = bool(started.failures)
         if not started.created:
             raise osc_exc.CommandError(
                 ' '.join(str(message) for _server, message in started.failures))
@@ -271,6 +320,11 @@ class CreateRun(StartingCommand):
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
         action = parsed_args.action.strip()
+        name = parsed_args.name
+        for text in (action, name or ''):
+            if definition.control_character(text):
+                raise osc_exc.CommandError(
+                    f'"{text}" holds a control character; write it without one.')
         with failures.calling(failures.HEAT, f'start {action}', 'Nothing was started.'):
             config = listing.config(clients.heat, clients.project_id, parsed_args.config)
             if linking.is_derived(config):
@@ -280,8 +334,12 @@ class CreateRun(StartingCommand):
             request = RunRequest(
                 config_id=config['id'], action=action,
                 server_ids=(clients.servers.find(parsed_args.server).id,),
-                input_values=inputs.from_texts(config.get('inputs') or [],
-                                               input_texts(parsed_args.inputs)),
-                transport=parsed_args.transport, timeout_minutes=parsed_args.timeout,
-                name=parsed_args.name or config.get('name') or config['id'])
+                input_values=typed_inputs(config.get('inputs') or [], parsed_args.inputs),
+                transport=transport(clients, parsed_args.transport),
+                timeout_minutes=parsed_args.timeout,
+                name=name or config.get('name') or config['id'])
+            if len(derived_name(request.name, action)) > MAX_NAME:
+                raise osc_exc.CommandError(
+                    f'The name and the action together are longer than the {MAX_NAME} '
+                    'characters Heat keeps.')
         return self.started(clients, request, {'config': config['id']}, parsed_args.wait)

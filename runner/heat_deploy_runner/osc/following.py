@@ -4,7 +4,10 @@ deadline recorded as timed out), each server said as its run ends."""
 
 import time
 
+from heatclient import exc as heat_exc
+
 from heat_deploy_runner.cancel import shown_status
+from heat_deploy_runner import deadlines
 from heat_deploy_runner import listing
 from heat_deploy_runner import runs
 from heat_deploy_runner.settling import settled
@@ -16,6 +19,17 @@ POLL_SECONDS = 1.5
 # A rolling operation's execution is asked about this often (its batches start on Mistral).
 EXECUTION_SECONDS = 5
 ROLLING_RUNNING = ('IDLE', 'RUNNING', 'PAUSED')
+# A run still shown running this long past its deadline is left to the pages: its timeout
+# could not be recorded (the messaging service or Heat not answering).
+GIVE_UP_SECONDS = 300
+
+
+class GaveUp(Exception):
+    """Runs still running well past their deadlines: ``running``, their ids."""
+
+    def __init__(self, running):
+        super().__init__(', '.join(running))
+        self.running = running
 
 
 def ended_line(run, name):
@@ -45,14 +59,31 @@ def follow(clients, operation_id, run_ids, say, execution=None):
                       if each.operation and each.operation.id == operation_id
                       and each.id not in known]
             next_listing = time.monotonic() + EXECUTION_SECONDS
-        for run_id in known:
+        late = []
+        for run_id in list(known):
             if run_id in ended:
                 continue
-            run = settled(clients.heat, clients.find_transport, run_id, configs)
+            try:
+                run = settled(clients.heat, clients.find_transport, run_id, configs)
+            except heat_exc.HTTPNotFound:
+                # Deleted while followed: it has ended, with nothing to show.
+                known.remove(run_id)
+                say(f'{run_id}: deleted')
+                continue
             if run.status != IN_PROGRESS:
                 ended[run_id] = run
                 say(ended_line(run, names.get(run.server_id) or run.server_id))
+            elif _long_past_deadline(run, configs):
+                late.append(run_id)
         rolling = execution is not None and execution.state in ROLLING_RUNNING
         if len(ended) == len(known) and not rolling:
             return [ended[run_id] for run_id in known], execution
+        if late and len(late) == len(known) - len(ended) and not rolling:
+            raise GaveUp(late)
         time.sleep(POLL_SECONDS)
+
+
+def _long_past_deadline(run, configs):
+    config = configs.get(run.config_id)
+    deadline = config and deadlines.deadline(config)
+    return bool(deadline) and time.time() > deadline.timestamp() + GIVE_UP_SECONDS

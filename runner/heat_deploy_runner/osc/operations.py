@@ -16,15 +16,21 @@ from heat_deploy_runner.cancel import CANCELLED
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import inputs
 from heat_deploy_runner import listing
+from heat_deploy_runner.operations import ROLLING
 from heat_deploy_runner.osc.component_run import input_texts
+from heat_deploy_runner.osc.component_run import positive
 from heat_deploy_runner.osc.component_run import StartingCommand
+from heat_deploy_runner.osc.component_run import transport
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.following import ROLLING_RUNNING
 from heat_deploy_runner.recent_operations import recent
+from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import runs
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner.transports import TRANSPORT_NAMES
 from heat_deploy_runner import workflows
 
 OPERATION_HELP = 'The operation: its ID, as `component run` and `operation list` show it.'
@@ -57,8 +63,11 @@ def _operation(clients, operation_id):
     None). Not found when neither is the project's."""
     with failures.calling(failures.HEAT, f'retrieve the operation {operation_id}'):
         found = listing.operation_runs(clients.heat, clients.project_id, operation_id)
-    with failures.calling(failures.MISTRAL, f'retrieve the operation {operation_id}'):
-        execution = _execution(clients, operation_id)
+    execution = None
+    # Only a run in batches (or one whose runs are not made yet) is Mistral's to tell.
+    if not found or any(run.operation.runner == ROLLING for run in found):
+        with failures.calling(failures.MISTRAL, f'retrieve the operation {operation_id}'):
+            execution = _execution(clients, operation_id)
     if not found and execution is None:
         raise osc_exc.CommandError(f'No operation {operation_id} in this project.')
     return found, execution
@@ -76,7 +85,7 @@ class ListOperation(command.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument('--limit', metavar='<count>', type=int, default=20,
+        parser.add_argument('--limit', metavar='<count>', type=positive(1000), default=20,
                             help='Show this many of the latest (default 20).')
         return parser
 
@@ -150,6 +159,10 @@ class CancelOperation(command.ShowOne):
                 clients.mistral.executions.update(execution.id, 'CANCELLED')
         cancelled = []
         with failures.calling(failures.HEAT, 'cancel the operation\'s runs'):
+            if stopped:
+                # Read again: a batch may have started while its execution was stopped.
+                found = listing.operation_runs(clients.heat, clients.project_id,
+                                               parsed_args.operation)
             for run in found:
                 if run.status == IN_PROGRESS:
                     after = cancel(clients.heat, run.id, clients.username,
@@ -176,6 +189,13 @@ class RerunFailedOperation(StartingCommand):
                             dest='inputs',
                             help='A value instead of the one the failed runs had (repeat '
                                  'for more).')
+        parser.add_argument('--transport', metavar='<transport>', choices=TRANSPORT_NAMES,
+                            help='How the servers send their results back (default: as the '
+                                 'failed runs did).')
+        parser.add_argument('--timeout', metavar='<minutes>',
+                            type=positive(MAX_TIMEOUT_MINUTES), default=DEFAULT_TIMEOUT_MINUTES,
+                            help='How long each server may take to report its result '
+                                 f'(default {DEFAULT_TIMEOUT_MINUTES}).')
         return self.add_wait(parser)
 
     def take_action(self, parsed_args):
@@ -198,6 +218,7 @@ class RerunFailedOperation(StartingCommand):
                 config_id=component.id, action=first.action,
                 server_ids=tuple(dict.fromkeys(run.server_id for run in failed)),
                 input_values=inputs.from_texts(component.inputs, texts),
-                name=component.run_name)
+                transport=transport(clients, parsed_args.transport or first.transport),
+                timeout_minutes=parsed_args.timeout, name=component.run_name)
         return self.started(clients, request, {'component': component.short_name},
                             parsed_args.wait)

@@ -1,6 +1,7 @@
 """OpenStackClient's plugin interface: the clients the commands use, from OSC's session."""
 
 import functools
+import logging
 
 from osc_lib import utils
 
@@ -13,6 +14,15 @@ API_VERSION_OPTION = 'os_software_runs_api_version'
 API_VERSIONS = ('1',)
 
 COMPUTE_PAGE = 1000
+
+
+class SaidByTheCommand(logging.Filter):
+    """The runner logs for a service's operators (Horizon's, Mistral's logs); on the command
+    line the command's own sentence says what went wrong, and a traceback would only hide
+    it: its records are shown with --debug only."""
+
+    def filter(self, record):
+        return logging.getLogger().isEnabledFor(logging.DEBUG)
 
 
 class Clients:
@@ -68,19 +78,26 @@ class Clients:
             self._compute_servers if compute else None)
 
     def _compute_servers(self):
-        """The project's Compute servers (id, name), page by page."""
+        """The project's Compute servers (id, name), page by page: Compute says when there
+        is a next page (servers_links), whatever its own largest page."""
         found, marker = [], None
         while True:
             params = {'limit': COMPUTE_PAGE, **({'marker': marker} if marker else {})}
-            page = self.session.get('/servers', params=params, endpoint_filter={
-                'service_type': 'compute', **self.where}).json()['servers']
+            answer = self.session.get('/servers', params=params, endpoint_filter={
+                'service_type': 'compute', **self.where}).json()
+            page = answer['servers']
             found += [servers.Server(each['id'], each.get('name') or '') for each in page]
-            if len(page) < COMPUTE_PAGE:
+            if not page or not any(link.get('rel') == 'next'
+                                   for link in answer.get('servers_links') or []):
                 return found
             marker = page[-1]['id']
 
 
 def make_client(instance):
+    # Here, not on import: only a command's process, never a service's, quiets the runner.
+    runner_log = logging.getLogger('heat_deploy_runner')
+    if not any(isinstance(each, SaidByTheCommand) for each in runner_log.filters):
+        runner_log.addFilter(SaidByTheCommand())
     return Clients(instance.session, instance.region_name, instance.interface)
 
 

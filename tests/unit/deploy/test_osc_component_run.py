@@ -2,8 +2,10 @@
 RunRequest checked as the Run Action form checks it, started now or in batches, followed
 with --wait; and refusals that name what is wrong and leave nothing made."""
 
+import logging
 from unittest import mock
 
+from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 from osc_lib import exceptions as osc_exc
 import pytest
@@ -13,6 +15,7 @@ from heat_deploy_runner import masking
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import components as osc_components
 from heat_deploy_runner.osc import following
+from heat_deploy_runner.osc import plugin
 from heat_deploy_runner.osc import runs as osc_runs
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import secret_store
@@ -87,7 +90,8 @@ def test_wait_says_each_server_as_it_ends_and_exits_non_zero_on_a_failure(
         with mock.patch.object(made, 'produce_output') as produce:
             assert made.run(parsed) == exit_code
 
-    said = app.stderr.getvalue().splitlines()
+    first, *said = app.stderr.getvalue().splitlines()
+    assert first.startswith('Following operation ')
     assert sorted(said) == sorted(
         f'demo-db-{n}: {outcomes[f"s{n}"][0]}, exit code {outcomes[f"s{n}"][1]}'
         + ('' if outcomes[f's{n}'][0] == 'COMPLETE' else f' (exit {outcomes[f"s{n}"][1]})')
@@ -242,3 +246,91 @@ def test_a_service_that_does_not_answer_is_named_with_what_did_not_happen(
             'Try again later, or ask your cloud administrator to check Heat.')
     assert 'establish' not in said
     assert _new_runs(heat) == []
+
+
+def test_another_projects_config_is_not_found_for_run_create(heat, app):
+    other = heat.add_config(name='theirs', group='script', config='echo', inputs=[])
+    heat.configs[other]['project'] = 'not-mine'
+    made, parsed = command(component_run.CreateRun, app, '--config', other, '--server', 's1')
+
+    with pytest.raises(osc_exc.CommandError, match=f'No software config {other} in this'):
+        made.take_action(parsed)
+    assert heat.deployments == {}
+
+
+@pytest.mark.parametrize('argv, said', [
+    (('--action', 'A\nB'), 'holds a control character'),
+    (('--name', 'n' * 250, '--action', 'BACKUP'), 'longer than the 255 characters'),
+    ((), 'Give a value for greeting with --input NAME=VALUE: it has no default.')])
+def test_run_create_checks_what_the_deploy_form_checks(heat, app, argv, said):
+    hello = heat.add_config(name='hello', group='script', config='echo', inputs=[
+        {'name': 'greeting', 'type': 'String'}])
+    extra = () if 'greeting' in said else ('--input', 'greeting=hi')
+    made, parsed = command(component_run.CreateRun, app, '--config', hello, '--server', 's1',
+                           *argv, *extra)
+
+    with pytest.raises(osc_exc.CommandError, match=said):
+        made.take_action(parsed)
+    assert heat.deployments == {}
+
+
+def test_without_object_storage_a_run_in_batches_is_refused_before_mistral(heat, mysql):
+    mistral = mock.Mock()
+    app = App(heat, SERVERS, swift=None, mistral=mistral)
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--transport', 'TEMP_URL_SIGNAL', '--batch-size', '1')
+
+    with pytest.raises(osc_exc.CommandError, match='needs Object Storage'):
+        made.take_action(parsed)
+    mistral.executions.create.assert_not_called()
+
+
+def test_without_object_storage_the_first_transport_available_is_the_default(heat, mysql):
+    app = App(heat, SERVERS, swift=None)
+
+    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1')
+
+    [run] = _new_runs(heat)
+    values = {each['name']: each.get('value') for each in heat.configs[run['config_id']]
+              ['inputs']}
+    assert values['deploy_signal_transport'] == 'NO_SIGNAL'
+
+
+def test_a_server_left_out_fails_the_command_even_without_wait(heat, mysql, app):
+    heat.fail('software_deployments.create', heat_exc.HTTPInternalServerError(),
+              when=lambda **kwargs: kwargs['server_id'] == 's2')
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--server', 's2')
+
+    with mock.patch.object(made, 'produce_output'):
+        assert made.run(parsed) == 1
+    assert 's2: Could not start BACKUP on server s2' in app.stderr.getvalue()
+
+
+def test_a_run_deleted_while_followed_ends_the_wait_as_a_failure(heat, mysql, app):
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--wait')
+
+    def delete_it(_seconds):
+        for each in _new_runs(heat):
+            del heat.deployments[each['id']]
+    with mock.patch.object(following.time, 'sleep', delete_it):
+        with mock.patch.object(made, 'produce_output'):
+            assert made.run(parsed) == 1
+    assert app.stderr.getvalue().splitlines()[-1].endswith(': deleted')
+
+
+def test_the_runners_log_is_shown_on_the_command_line_with_debug_only():
+    record = logging.LogRecord('heat_deploy_runner.starting', logging.ERROR, __file__, 1,
+                               'Starting failed', (), None)
+    shown_if_debug = plugin.SaidByTheCommand()
+    root = logging.getLogger()
+    level = root.level
+    try:
+        root.setLevel(logging.WARNING)
+        quiet = shown_if_debug.filter(record)
+        root.setLevel(logging.DEBUG)
+        told = shown_if_debug.filter(record)
+    finally:
+        root.setLevel(level)
+    assert (quiet, told) == (False, True)

@@ -93,3 +93,18 @@ def test_another_projects_operation_is_not_found(heat, operation, app):
         with pytest.raises(osc_exc.CommandError, match=f'No operation {operation} in this'):
             made.take_action(parsed)
     assert {each['status'] for each in _new_runs(heat)} == {'IN_PROGRESS'}
+
+
+def test_rerun_failed_sends_the_results_back_as_the_failed_runs_did(heat, mysql, swift):  # noqa
+    zaqar_less = App(heat, SERVERS, swift=swift)
+    started = shown(component_run.RunComponent, zaqar_less, 'mysql', 'BACKUP', '--server',
+                    's1', '--transport', 'NO_SIGNAL')
+    [first] = _new_runs(heat)
+    first.update(status='FAILED')
+
+    shown(osc_operations.RerunFailedOperation, zaqar_less, started['operation'])
+
+    [again] = [each for each in _new_runs(heat) if each['id'] != first['id']]
+    values = {each['name']: each.get('value')
+              for each in heat.configs[again['config_id']]['inputs']}
+    assert values['deploy_signal_transport'] == 'NO_SIGNAL'
