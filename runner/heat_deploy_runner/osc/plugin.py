@@ -19,10 +19,23 @@ COMPUTE_PAGE = 1000
 class SaidByTheCommand(logging.Filter):
     """The runner logs for a service's operators (Horizon's, Mistral's logs); on the command
     line the command's own sentence says what went wrong, and a traceback would only hide
-    it: its records are shown with --debug only."""
+    it: a handler shows the runner's records only when it shows debug ones (--debug)."""
+
+    def __init__(self, handler):
+        super().__init__()
+        self.handler = handler
 
     def filter(self, record):
-        return logging.getLogger().isEnabledFor(logging.DEBUG)
+        return (not record.name.startswith('heat_deploy_runner')
+                or self.handler.level <= logging.DEBUG)
+
+
+def quiet_runner_log():
+    """SaidByTheCommand on each handler OpenStackClient gave the root logger (whose own
+    level it sets to DEBUG: the handlers decide)."""
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(each, SaidByTheCommand) for each in handler.filters):
+            handler.addFilter(SaidByTheCommand(handler))
 
 
 class Clients:
@@ -95,9 +108,7 @@ class Clients:
 
 def make_client(instance):
     # Here, not on import: only a command's process, never a service's, quiets the runner.
-    runner_log = logging.getLogger('heat_deploy_runner')
-    if not any(isinstance(each, SaidByTheCommand) for each in runner_log.filters):
-        runner_log.addFilter(SaidByTheCommand())
+    quiet_runner_log()
     return Clients(instance.session, instance.region_name, instance.interface)
 
 

@@ -2,6 +2,7 @@
 RunRequest checked as the Run Action form checks it, started now or in batches, followed
 with --wait; and refusals that name what is wrong and leave nothing made."""
 
+import io
 import logging
 from unittest import mock
 
@@ -321,16 +322,22 @@ def test_a_run_deleted_while_followed_ends_the_wait_as_a_failure(heat, mysql, ap
 
 
 def test_the_runners_log_is_shown_on_the_command_line_with_debug_only():
-    record = logging.LogRecord('heat_deploy_runner.starting', logging.ERROR, __file__, 1,
-                               'Starting failed', (), None)
-    shown_if_debug = plugin.SaidByTheCommand()
+    # As OpenStackClient sets logging up: the root at DEBUG, its console handler at WARNING
+    # (DEBUG with --debug).
+    shown = io.StringIO()
+    console = logging.StreamHandler(shown)
     root = logging.getLogger()
     level = root.level
+    root.addHandler(console)
     try:
-        root.setLevel(logging.WARNING)
-        quiet = shown_if_debug.filter(record)
         root.setLevel(logging.DEBUG)
-        told = shown_if_debug.filter(record)
+        console.setLevel(logging.WARNING)
+        plugin.quiet_runner_log()
+        logging.getLogger('heat_deploy_runner.starting').error('quiet')
+        logging.getLogger('keystoneauth1.session').warning('kept')
+        console.setLevel(logging.DEBUG)
+        logging.getLogger('heat_deploy_runner.starting').error('told')
     finally:
+        root.removeHandler(console)
         root.setLevel(level)
-    assert (quiet, told) == (False, True)
+    assert shown.getvalue().splitlines() == ['kept', 'told']
