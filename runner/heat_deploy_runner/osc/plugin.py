@@ -30,10 +30,10 @@ class SaidByTheCommand(logging.Filter):
                 or self.handler.level <= logging.DEBUG)
 
 
-def quiet_runner_log():
-    """SaidByTheCommand on each handler OpenStackClient gave the root logger (whose own
-    level it sets to DEBUG: the handlers decide)."""
-    for handler in logging.getLogger().handlers:
+def quiet_runner_log(handlers=None):
+    """SaidByTheCommand on each of the handlers, by default those OpenStackClient gave the
+    root logger (whose own level it sets to DEBUG: the handlers decide)."""
+    for handler in logging.getLogger().handlers if handlers is None else handlers:
         if not any(isinstance(each, SaidByTheCommand) for each in handler.filters):
             handler.addFilter(SaidByTheCommand(handler))
 

@@ -332,7 +332,7 @@ def test_the_runners_log_is_shown_on_the_command_line_with_debug_only():
     try:
         root.setLevel(logging.DEBUG)
         console.setLevel(logging.WARNING)
-        plugin.quiet_runner_log()
+        plugin.quiet_runner_log([console])
         logging.getLogger('heat_deploy_runner.starting').error('quiet')
         logging.getLogger('keystoneauth1.session').warning('kept')
         console.setLevel(logging.DEBUG)
