@@ -50,7 +50,7 @@ class Execution(base.APIResourceWrapper):
 
     @property
     def running(self):
-        return self.state in ('IDLE', 'RUNNING', 'PAUSED')
+        return self.state in workflows.RUNNING_STATES
 
 
 @profiler.trace

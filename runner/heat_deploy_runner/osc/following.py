@@ -13,12 +13,12 @@ from heat_deploy_runner import runs
 from heat_deploy_runner.settling import settled
 from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner import workflows
 
 # As often as the run page polls (deployment_poller.js).
 POLL_SECONDS = 1.5
 # A rolling operation's execution is asked about this often (its batches start on Mistral).
 EXECUTION_SECONDS = 5
-ROLLING_RUNNING = ('IDLE', 'RUNNING', 'PAUSED')
 # A run still shown running this long past its deadline is left to the pages: its timeout
 # could not be recorded (the messaging service or Heat not answering).
 GIVE_UP_SECONDS = 300
@@ -75,7 +75,7 @@ def follow(clients, operation_id, run_ids, say, execution=None):
                 say(ended_line(run, names.get(run.server_id) or run.server_id))
             elif _long_past_deadline(run, configs):
                 late.append(run_id)
-        rolling = execution is not None and execution.state in ROLLING_RUNNING
+        rolling = execution is not None and execution.state in workflows.RUNNING_STATES
         if len(ended) == len(known) and not rolling:
             return [ended[run_id] for run_id in known], execution
         if late and len(late) == len(known) - len(ended) and not rolling:

@@ -22,7 +22,6 @@ from heat_deploy_runner.osc.component_run import positive
 from heat_deploy_runner.osc.component_run import StartingCommand
 from heat_deploy_runner.osc.component_run import transport
 from heat_deploy_runner.osc import failures
-from heat_deploy_runner.osc.following import ROLLING_RUNNING
 from heat_deploy_runner.recent_operations import recent
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
@@ -34,6 +33,11 @@ from heat_deploy_runner.transports import TRANSPORT_NAMES
 from heat_deploy_runner import workflows
 
 OPERATION_HELP = 'The operation: its ID, as `component run` and `operation list` show it.'
+
+
+def _parser(parser):
+    parser.add_argument('operation', metavar='<operation>', help=OPERATION_HELP)
+    return parser
 
 
 def _counts(statuses):
@@ -108,9 +112,7 @@ class ShowOperation(command.ShowOne):
     batches on the workflow service, and how that stands), and each server's run."""
 
     def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('operation', metavar='<operation>', help=OPERATION_HELP)
-        return parser
+        return _parser(super().get_parser(prog_name))
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
@@ -144,14 +146,12 @@ class CancelOperation(command.ShowOne):
     shown on its run's page as a late result."""
 
     def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('operation', metavar='<operation>', help=OPERATION_HELP)
-        return parser
+        return _parser(super().get_parser(prog_name))
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
         found, execution = _operation(clients, parsed_args.operation)
-        stopped = execution is not None and execution.state in ROLLING_RUNNING
+        stopped = execution is not None and execution.state in workflows.RUNNING_STATES
         if stopped:
             # First: no further batch starts while the running runs are cancelled.
             with failures.calling(failures.MISTRAL, "stop the operation's further batches",
@@ -183,8 +183,7 @@ class RerunFailedOperation(StartingCommand):
     defaults. Starts a new operation; with --wait, follows it as `component run` does."""
 
     def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('operation', metavar='<operation>', help=OPERATION_HELP)
+        parser = _parser(super().get_parser(prog_name))
         parser.add_argument('--input', metavar='<name=value>', action='append', default=[],
                             dest='inputs',
                             help='A value instead of the one the failed runs had (repeat '
