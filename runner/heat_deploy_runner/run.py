@@ -36,6 +36,8 @@ class Run:
     output_values: dict = dataclasses.field(default_factory=dict)
     # The derived config (a dict), once read; None before, or when it is gone.
     config: dict | None = dataclasses.field(default=None, compare=False, repr=False)
+    # Kept in the project's archive (archive.py), no longer in Heat.
+    archived: bool = dataclasses.field(default=False, compare=False)
 
     @classmethod
     def from_heat(cls, deployment) -> 'Run':

@@ -1,26 +1,38 @@
-"""`openstack software run show | output | cancel | delete`: one run as its page on the
-dashboard shows it, its outputs (the end of each first), its cancel and its delete."""
+"""`openstack software run show | output | cancel | delete | prune`: one run as its page on
+the dashboard shows it (in Heat, or in the project's archive once retention pruned it), its
+outputs (the end of each first), its cancel, its delete, and retention's pruning."""
 
 from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
+from heat_deploy_runner import archive
 from heat_deploy_runner.cancel import cancel
 from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner.delete import delete
 from heat_deploy_runner import listing
+from heat_deploy_runner.osc.component_run import positive
 from heat_deploy_runner.osc import failures
+from heat_deploy_runner import retention
 from heat_deploy_runner import runs
 from heat_deploy_runner.signals import IN_PROGRESS
 
 RUN_HELP = 'The run: its ID (a software deployment\'s), as the dashboard and `list` show it.'
 
 
-def _run(app, run_id):
+def _run(app, run_id, archived=False):
+    """The project's run of this id in Heat; with ``archived``, in the archive when Heat
+    has none (the run was pruned)."""
     clients = app.client_manager.software_runs
     with failures.calling(failures.HEAT, f'retrieve the run {run_id}'):
-        return listing.run(clients.heat, clients.project_id, run_id)
+        try:
+            return listing.run(clients.heat, clients.project_id, run_id)
+        except LookupError:
+            if not archived:
+                raise
+    with failures.calling(failures.SWIFT, f'retrieve the archived run {run_id}'):
+        return archive.get(clients.swift, run_id)
 
 
 def _parser(parser):
@@ -36,7 +48,7 @@ class ShowRun(command.ShowOne):
         return _parser(super().get_parser(prog_name))
 
     def take_action(self, parsed_args):
-        run = _run(self.app, parsed_args.run)
+        run = _run(self.app, parsed_args.run, archived=True)
         operation = run.operation
         shown = {
             'id': run.id, 'name': run.name or '', 'server': run.server_id,
@@ -48,6 +60,7 @@ class ShowRun(command.ShowOne):
             'created': run.creation_time, 'updated': run.updated_time or '',
             'duration': runs.format_duration(runs.duration(run)),
             'transport': run.transport or '',
+            'archived': run.archived,
             'inputs': format_columns.DictColumn(
                 {each['name']: each['value'] for each in runs.run_inputs(run.config)}
                 if run.config else {}),
@@ -69,7 +82,7 @@ class ShowRunOutput(command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        run = _run(self.app, parsed_args.run)
+        run = _run(self.app, parsed_args.run, archived=True)
         found = runs.outputs(run)
         unknown = set(parsed_args.output) - {each['name'] for each in found}
         if unknown:
@@ -108,16 +121,66 @@ class DeleteRun(command.Command):
     """Delete a run, with what it made: its derived config and the place its result was to
     be sent (a Swift container, a Zaqar queue), as the dashboard's Delete Run does (Heat's
     `software deployment delete` leaves the container). A running run is cancelled by it:
-    Heat stops waiting for it."""
+    Heat stops waiting for it. An archived run's record is removed from the archive."""
 
     def get_parser(self, prog_name):
         return _parser(super().get_parser(prog_name))
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        found = _run(self.app, parsed_args.run)
+        found = _run(self.app, parsed_args.run, archived=True)
+        if found.archived:
+            with failures.calling(failures.SWIFT, f'delete the archived run {found.id}',
+                                  'The run was not deleted.'):
+                archive.delete(clients.swift, found.id)
+            return
         with failures.calling(failures.HEAT, f'delete the run {found.id}',
                               'The run was not deleted.'):
             leftovers = delete(clients.heat, found.id, clients.find_transport)
         for message in leftovers:
             self.app.stderr.write(f'{message}\n')
+
+
+# Pruning reads and deletes in Heat and writes the archive in Swift.
+_HEAT_AND_SWIFT = ('the orchestration service or Object Storage', 'Heat and Swift')
+
+
+class PruneRuns(command.Lister):
+    """Archive, then delete, the project's runs past the retention bound: kept are every run
+    younger than --keep-days and the --keep-latest latest of each server, component and
+    action, no more than --keep-at-most in all; a running run and the latest of each server,
+    component and action are always kept, and a stack's own deployments are never touched.
+    Each pruned run's record (inputs with secrets masked, status, outputs, times) stays in
+    the project's Object Storage (container heat-deploy-archive), where `run show`,
+    `run output` and the dashboard read it. Without the workflow service, run it from cron,
+    e.g. daily."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        default = retention.Policy()
+        for option, value, meaning in (
+                ('--keep-latest', default.keep_latest,
+                 'Keep this many latest runs of each server, component and action'),
+                ('--keep-days', default.keep_days, 'Keep every run younger than this'),
+                ('--keep-at-most', default.keep_at_most,
+                 'Beyond those, keep no more runs than this in all')):
+            parser.add_argument(option, metavar='<count>', type=positive(10 ** 6),
+                                default=value, help=f'{meaning} (default {value}).')
+        parser.add_argument('--dry-run', action='store_true',
+                            help='Only list the runs that would be pruned.')
+        return parser
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        policy = retention.Policy(parsed_args.keep_latest, parsed_args.keep_days,
+                                  parsed_args.keep_at_most)
+        with failures.calling(_HEAT_AND_SWIFT, 'prune the runs',
+                              'The runs pruned before the failure are archived; the '
+                              'others are kept as they were.'):
+            done = retention.prune(clients.heat, clients.swift, clients.find_transport,
+                                   clients.project_id, policy, dry_run=parsed_args.dry_run)
+        for message in done.leftovers:
+            self.app.stderr.write(f'{message}\n')
+        columns = ('ID', 'Name', 'Server', 'Action', 'Status', 'Created')
+        return columns, [(run.id, run.name or '', run.server_id, run.action,
+                          shown_status(run), run.creation_time) for run in done.runs]

@@ -215,9 +215,18 @@ class FakeSwift(_Failures):
                       full_listing=False, headers=None, query_string=None):
         self._call('get_container', container)
         objects = self._container(container)
+        # As Swift: in reverse, the listing runs down from the marker to the end marker.
+        reverse = query_string == 'reverse=on'
+        names = sorted((name for name in objects if name.startswith(prefix or '')),
+                       reverse=reverse)
+        if marker:
+            names = [name for name in names if (name < marker if reverse else name > marker)]
+        if end_marker:
+            names = [name for name in names
+                     if (name > end_marker if reverse else name < end_marker)]
         return ({'x-container-object-count': str(len(objects))},
-                [{'name': name, 'bytes': len(body)}
-                 for name, body in sorted(objects.items())])
+                [{'name': name, 'bytes': len(objects[name])}
+                 for name in names[:limit]])
 
     def delete_container(self, container, response_dict=None,
                          query_string=None, headers=None):

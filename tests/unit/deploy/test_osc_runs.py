@@ -3,12 +3,14 @@
 from osc_lib import exceptions as osc_exc
 import pytest
 
+from heat_deploy_runner import archive
 from heat_deploy_runner import masking
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.osc import runs as osc_runs
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
+from tests.unit.deploy.fakes import FakeSwift
 from tests.unit.deploy.osc_app import App
 from tests.unit.deploy.osc_app import PROJECT
 
@@ -32,10 +34,13 @@ def finished(heat):
     return run.id
 
 
-def _shown(command_class, heat, *argv):
-    command = command_class(App(heat), None)
-    columns, values = command.take_action(
-        command.get_parser('openstack').parse_args(list(argv)))
+def _taken(command_class, heat, *argv, swift=None):
+    command = command_class(App(heat, swift=swift or FakeSwift()), None)
+    return command.take_action(command.get_parser('openstack').parse_args(list(argv)))
+
+
+def _shown(command_class, heat, *argv, swift=None):
+    columns, values = _taken(command_class, heat, *argv, swift=swift)
     return dict(zip(columns, values))
 
 
@@ -74,3 +79,29 @@ def test_a_run_not_in_the_project_is_not_found(heat, finished, whose):
 
     with pytest.raises(osc_exc.CommandError, match=f'No run {run_id} in this project.'):
         _shown(osc_runs.ShowRun, heat, run_id)
+
+
+def test_prune_archives_the_runs_past_the_bound_and_lists_them(heat, swift, finished):
+    heat.deployments[finished]['creation_time'] = '2026-01-01T00:00:00Z'
+    [source] = [config_id for config_id, config in heat.configs.items()
+                if config['name'] == 'mysql']
+    start(heat, transport_for, RunRequest(config_id=source, action='BACKUP',
+                                          server_ids=('s1',), transport='NO_SIGNAL'),
+          OPERATION)
+
+    dry_columns, dry = _taken(osc_runs.PruneRuns, heat, '--keep-latest', '1', '--dry-run',
+                              swift=swift)
+    assert len(heat.deployments) == 2 and archive.CONTAINER not in swift.containers
+    columns, rows = _taken(osc_runs.PruneRuns, heat, '--keep-latest', '1', swift=swift)
+
+    assert rows == dry and [row[:5] for row in rows] == [
+        (finished, 'mysql-BACKUP', 's1', 'BACKUP', 'FAILED')]
+    assert finished not in heat.deployments
+    shown = _shown(osc_runs.ShowRun, heat, finished, swift=swift)
+    assert (shown['archived'], shown['status'], shown['exit_code']) == (True, 'FAILED', 2)
+    assert shown['inputs'].machine_readable()['db_password'] == masking.MASK
+    assert _shown(osc_runs.ShowRunOutput, heat, finished, swift=swift)[
+        'deploy_stderr'] == 'disk full'
+
+    _taken(osc_runs.DeleteRun, heat, finished, swift=swift)
+    assert swift.containers[archive.CONTAINER] == {}

@@ -1,0 +1,186 @@
+"""The archive: runs that retention took out of Heat, kept in the project's own Swift.
+
+Heat caps a project's software configs and deployments (every run has one of each), so runs
+past the retention bound (retention.py) leave Heat; before they go, each becomes one JSON
+object here, readable by the project's credentials only (container CONTAINER, no ACL).
+
+A record holds the run as Heat showed it, its derived config, and when it was archived, with
+every secret masked (masking.mask_tree) and any secret input's value scrubbed from the
+outputs too (a script may echo it): read back, it is a Run (``archived`` set) that every page
+and command shows as it shows Heat's.
+
+Swift lists names in order, a page at a time (prefix, marker, limit), so every run also has
+an empty index object per way it is looked for, named to list newest first: by server, by
+operation, and of the whole project. A page of the archive costs one listing and one read
+per row, however many runs the archive holds.
+"""
+
+import dataclasses
+import datetime
+import json
+
+from swiftclient import exceptions as swift_exc
+
+from heat_deploy_runner import masking
+from heat_deploy_runner.run import HEAT_KEYS
+from heat_deploy_runner.run import Run
+from heat_deploy_runner import runs
+
+CONTAINER = 'heat-deploy-archive'
+FORMAT = 1
+_RECORDS = 'run/'
+# The indexes, by what a page looks for.
+PROJECT = 'project/'
+# Ten digits count down from the largest ten-digit second, so later runs sort first.
+_LAST_SECOND = 10 ** 10 - 1
+
+
+def server_prefix(server_id: str) -> str:
+    return f'server/{server_id}/'
+
+
+def operation_prefix(operation_id: str) -> str:
+    return f'operation/{operation_id}/'
+
+
+def listed_as(run) -> str:
+    """What a run's index objects end in: it sorts later runs first, and pages take it as
+    their marker."""
+    started = runs.parse_time(run.creation_time)
+    seconds = int(started.timestamp()) if started else 0
+    return f'{_LAST_SECOND - seconds:010d}-{run.id}'
+
+
+def index_names(run) -> list[str]:
+    """The index objects of a run (a Run), one per prefix it is listed under."""
+    key = listed_as(run)
+    names = [PROJECT + key, server_prefix(run.server_id) + key]
+    if run.operation:
+        names.append(operation_prefix(run.operation.id) + key)
+    return names
+
+
+def run_id_of(index_name: str) -> str:
+    return index_name.rsplit('/', 1)[1].split('-', 1)[1]
+
+
+def _secret_values(config) -> list[str]:
+    found = [str(value) for _where, value in masking.secrets_of(config or {})]
+    # The longest first, so a secret that holds another is scrubbed whole.
+    return sorted({value for value in found if value}, key=len, reverse=True)
+
+
+def _scrubbed(data, secrets):
+    if isinstance(data, str):
+        for secret in secrets:
+            data = data.replace(secret, masking.MASK)
+        return data
+    if isinstance(data, dict):
+        return {key: _scrubbed(value, secrets) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_scrubbed(value, secrets) for value in data]
+    return data
+
+
+def record(run, now: datetime.datetime | None = None) -> dict:
+    """The archive's record of a run (a Run with its config), secrets masked and scrubbed."""
+    secrets = _secret_values(run.config)
+    heat = {key: getattr(run, key) for key in HEAT_KEYS}
+    moment = (now or datetime.datetime.now(datetime.timezone.utc)).astimezone(
+        datetime.timezone.utc)
+    return _scrubbed({
+        'format': FORMAT,
+        'run': masking.mask_tree(heat),
+        'config': masking.mask_tree(run.config) if run.config else None,
+        'archived_at': moment.strftime('%Y-%m-%dT%H:%M:%SZ'),
+    }, secrets)
+
+
+def run_of(kept: dict) -> Run:
+    """The Run a record keeps, marked archived."""
+    heat = kept['run']
+    return Run(**{key: heat.get(key) for key in HEAT_KEYS[:8]},
+               input_values=heat.get('input_values') or {},
+               output_values=heat.get('output_values') or {},
+               config=kept.get('config'), archived=True)
+
+
+def put(swift, run, now=None):
+    """Archive the run: its record first, then its index objects, so an index never names a
+    record that is not there. Archiving a run again replaces what was kept."""
+    swift.put_container(CONTAINER)
+    swift.put_object(CONTAINER, _RECORDS + run.id, json.dumps(record(run, now)),
+                     content_type='application/json')
+    for name in index_names(run):
+        swift.put_object(CONTAINER, name, b'', content_type='application/octet-stream')
+
+
+def get(swift, run_id: str) -> Run:
+    """The archived run of this id; LookupError when the archive has none."""
+    try:
+        _headers, body = swift.get_object(CONTAINER, _RECORDS + run_id)
+    except swift_exc.ClientException as error:
+        if error.http_status == 404:
+            raise LookupError(f'No run {run_id} in this project, nor in its archive.') from None
+        raise
+    return run_of(json.loads(body))
+
+
+@dataclasses.dataclass
+class Page:
+    runs: list
+    has_prev: bool
+    has_more: bool
+
+
+def page(swift, prefix: str, size: int, marker: str | None = None,
+         backwards: bool = False) -> Page:
+    """A page of the archived runs listed under ``prefix``, newest first: the one after the
+    run whose key is ``marker``, or before it when ``backwards`` (Horizon's markers). One
+    listing, and one read per run."""
+    # Swift lists in reverse from the marker on: the runs newer than it, nearest first.
+    query = {'prefix': prefix, 'limit': size + 1, 'reverse': bool(marker and backwards)}
+    if marker:
+        query['marker'] = prefix + marker
+    names = [row['name'] for row in _listing(swift, **query)]
+    more = len(names) > size
+    names = names[:size]
+    if backwards:
+        names.reverse()
+    found = []
+    for name in names:
+        try:
+            found.append(get(swift, run_id_of(name)))
+        except LookupError:
+            continue  # deleted since the listing
+    if backwards:
+        return Page(found, has_prev=more, has_more=True)
+    return Page(found, has_prev=bool(marker), has_more=more)
+
+
+def _listing(swift, prefix, limit, reverse, marker=None):
+    try:
+        _headers, rows = swift.get_container(
+            CONTAINER, prefix=prefix, limit=limit, marker=marker,
+            query_string='reverse=on' if reverse else None)
+    except swift_exc.ClientException as error:
+        if error.http_status == 404:
+            return []  # nothing archived yet
+        raise
+    return rows
+
+
+def delete(swift, run_id: str) -> bool:
+    """Remove the archived run: its index objects first, so no listing names a record that
+    is gone. False when the archive had no such run."""
+    try:
+        kept = get(swift, run_id)
+    except LookupError:
+        return False
+    for name in index_names(kept) + [_RECORDS + run_id]:
+        try:
+            swift.delete_object(CONTAINER, name)
+        except swift_exc.ClientException as error:
+            if error.http_status != 404:
+                raise
+    return True

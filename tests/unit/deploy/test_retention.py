@@ -1,0 +1,128 @@
+"""Retention: which runs go past the bound, and pruning them into the archive."""
+
+import datetime
+import functools
+
+import pytest
+
+from heat_deploy_runner import archive
+from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.operations import Operation
+from heat_deploy_runner import retention
+from heat_deploy_runner.run import Run
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
+from heat_deploy_runner.tempurl import signal_location
+from heat_deploy_runner.transports import transport_for
+
+NOW = datetime.datetime(2026, 11, 27, 12, tzinfo=datetime.timezone.utc)
+
+
+def _run(number, days_ago, server='s1', action='BACKUP', source='c', status='COMPLETE',
+         operation=True):
+    started = (NOW - datetime.timedelta(days=days_ago)).strftime('%Y-%m-%dT%H:%M:%SZ')
+    kept = Operation(f'op-{number}', 'alice', started, source=source)
+    return Run(id=f'run-{number:03d}', server_id=server, config_id=f'c-{number}',
+               action=action, status=status, creation_time=started,
+               input_values={'heat_deploy_dashboard': kept.as_option()} if operation
+               else {})
+
+
+def _past(found, **policy):
+    return [run.id for run in retention.past(found, retention.Policy(**policy), NOW)]
+
+
+def test_runs_older_than_the_days_and_beyond_the_latest_of_their_kind_go_oldest_first():
+    found = [_run(number, days_ago=20 - number) for number in range(1, 11)]
+
+    assert _past(found, keep_latest=3, keep_days=14) == ['run-001', 'run-002', 'run-003',
+                                                         'run-004', 'run-005']
+
+
+def test_the_latest_of_each_server_component_and_action_is_kept_however_old():
+    found = [_run(1, 90), _run(2, 80), _run(3, 90, server='s2'), _run(4, 90, action='CHECK'),
+             _run(5, 90, source='other'), _run(6, 70, server='s2')]
+
+    assert _past(found, keep_latest=1, keep_days=0) == ['run-001', 'run-003']
+
+
+def test_a_running_run_and_a_stacks_own_deployment_are_never_pruned():
+    found = [_run(1, 30, status='IN_PROGRESS'), _run(2, 30, operation=False), _run(3, 29),
+             _run(4, 1)]
+
+    assert _past(found, keep_latest=1, keep_days=7, keep_at_most=0) == ['run-003']
+
+
+def test_over_the_count_the_oldest_go_even_within_the_days():
+    found = [_run(number, days_ago=0, server=f's{number % 2}') for number in range(1, 9)]
+
+    assert _past(found, keep_latest=5, keep_days=7, keep_at_most=5) == [
+        'run-001', 'run-002', 'run-003']
+
+
+def test_a_policy_of_settings_takes_what_it_knows_and_defaults_the_rest():
+    assert retention.Policy.of({'keep_days': '3', 'unknown': 1}) == retention.Policy(
+        keep_days=3)
+    assert retention.Policy.of(None) == retention.Policy()
+
+
+def _started(heat, swift, source, operation):
+    [run] = start(heat, functools.partial(transport_for, swift=swift), RunRequest(
+        config_id=source, action='BACKUP', server_ids=['s1'],
+        input_values={'db_password': 'hunter22'}), operation).created
+    return run
+
+
+def test_prune_archives_then_deletes_with_the_config_and_the_container(heat, swift):
+    source = heat.add_config(name='mysql', inputs=[{'name': 'db_password',
+                                                    'type': 'String'}])
+    old = _started(heat, swift, source, Operation('op-1', 'alice', '2026-11-01T00:00:00Z',
+                                                  source=source))
+    heat.deployments[old.id].update(creation_time='2026-11-01T00:00:00Z', status='COMPLETE',
+                                    output_values={'deploy_stdout': 'done'})
+    container, _object = signal_location(derived_input_values(heat.configs[old.config_id]))
+    new = _started(heat, swift, source, Operation('op-2', 'alice', '2026-11-27T00:00:00Z',
+                                                  source=source))
+
+    done = retention.prune(heat, swift, functools.partial(transport_for, swift=swift),
+                           'project-1', retention.Policy(keep_latest=1, keep_days=7), NOW)
+
+    assert [run.id for run in done.runs] == [old.id] and done.leftovers == []
+    assert list(heat.deployments) == [new.id]
+    assert old.config_id not in heat.configs and container not in swift.containers
+    kept = archive.get(swift, old.id)
+    assert kept.output_values == {'deploy_stdout': 'done'} and kept.name == 'mysql-BACKUP'
+    assert b'hunter22' not in swift.containers[archive.CONTAINER]['run/' + old.id]
+
+
+def test_a_dry_run_says_which_and_changes_nothing(heat, swift):
+    source = heat.add_config(name='mysql')
+    old = _started(heat, swift, source, Operation('op-1', 'alice', '2026-11-01T00:00:00Z',
+                                                  source=source))
+    heat.deployments[old.id].update(creation_time='2026-11-01T00:00:00Z', status='COMPLETE')
+    _started(heat, swift, source, Operation('op-2', 'alice', '2026-11-27T00:00:00Z',
+                                            source=source))
+    containers = set(swift.containers)
+
+    done = retention.prune(heat, swift, functools.partial(transport_for, swift=swift),
+                           'project-1', retention.Policy(keep_latest=1, keep_days=7), NOW,
+                           dry_run=True)
+
+    assert [run.id for run in done.runs] == [old.id]
+    assert len(heat.deployments) == 2 and set(swift.containers) == containers
+
+
+def test_a_failing_archive_deletes_nothing(heat, swift):
+    source = heat.add_config(name='mysql')
+    old = _started(heat, swift, source, Operation('op-1', 'alice', '2026-11-01T00:00:00Z',
+                                                  source=source))
+    heat.deployments[old.id].update(creation_time='2026-11-01T00:00:00Z', status='COMPLETE')
+    _started(heat, swift, source, Operation('op-2', 'alice', '2026-11-27T00:00:00Z',
+                                            source=source))
+    swift.fail('put_object', RuntimeError('swift down'),
+               when=lambda container, name: container == archive.CONTAINER)
+
+    with pytest.raises(RuntimeError):
+        retention.prune(heat, swift, functools.partial(transport_for, swift=swift),
+                        'project-1', retention.Policy(keep_latest=1, keep_days=7), NOW)
+    assert old.id in heat.deployments
