@@ -1,5 +1,5 @@
-"""Swift (object-store): the connection for the signal TempURLs of deployments, and the
-secret inputs of runs Mistral starts."""
+"""Swift (object-store): the connection for the signal TempURLs of deployments, the secret
+inputs of runs Mistral starts, and the archive of runs retention pruned."""
 
 from urllib import parse
 
@@ -10,6 +10,7 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 from swiftclient import client as swift_client
 
 from heat_deploy_dashboard.api import pool
+from heat_deploy_runner import archive
 from heat_deploy_runner import secret_store
 
 
@@ -59,3 +60,20 @@ def secrets_get(request, ref):
 @profiler.trace
 def secrets_forget(request, ref):
     secret_store.forget(swift_connection(request), ref)
+
+
+# The archive of pruned runs (heat_deploy_runner.archive).
+
+@profiler.trace
+def archive_page(request, prefix, size, marker=None, backwards=False):
+    return archive.page(swift_connection(request), prefix, size, marker, backwards)
+
+
+@profiler.trace
+def archived_run(request, run_id):
+    return archive.get(swift_connection(request), run_id)
+
+
+@profiler.trace
+def archive_delete(request, run_id):
+    return archive.delete(swift_connection(request), run_id)

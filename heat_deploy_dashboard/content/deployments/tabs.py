@@ -74,6 +74,8 @@ class OutputsTab(tabs.Tab):
                 'status_code': runs.exit_code(late_run),
                 'outputs': runs.outputs(late_run)},
             'limit_kb': runs.DISPLAY_LIMIT // 1024,
+            'download_url': ('horizon:project:deployments:archived_output' if run.archived
+                             else 'horizon:project:deployments:output'),
         }
 
 

@@ -1,5 +1,6 @@
 from django.urls import re_path
 
+from heat_deploy_dashboard.content.deployments import archived_views
 from heat_deploy_dashboard.content.deployments import status
 from heat_deploy_dashboard.content.deployments import views
 from heat_deploy_dashboard.content import ids
@@ -17,4 +18,11 @@ urlpatterns = [
     # Any output name: a server may send keys with slashes in them.
     re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/outputs/(?P<output_name>.+)/$',
             views.OutputDownloadView.as_view(), name='output'),
+    re_path(r'^archived/$', archived_views.IndexView.as_view(), name='archived_index'),
+    re_path(rf'^archived/(?P<run_id>{ids.HEAT_ID})/$', archived_views.DetailView.as_view(),
+            name='archived'),
+    re_path(rf'^archived/(?P<run_id>{ids.HEAT_ID})/rerun/$',
+            archived_views.RerunView.as_view(), name='archived_rerun'),
+    re_path(rf'^archived/(?P<run_id>{ids.HEAT_ID})/outputs/(?P<output_name>.+)/$',
+            archived_views.OutputDownloadView.as_view(), name='archived_output'),
 ]

@@ -204,11 +204,11 @@ class OperationRerunView(PolicyRequiredMixin, generic.View):
                                       "here: each succeeded, is still running, or did not "
                                       "come from a software component."))
             return shortcuts.redirect(page)
-        return _run_action_form(operation.source, failed[0].action,
-                                [run.server_id for run in failed], config)
+        return run_action_form(operation.source, failed[0].action,
+                               [run.server_id for run in failed], config)
 
 
-def _run_action_form(component_id, action, server_ids, config):
+def run_action_form(component_id, action, server_ids, config):
     """A redirect to the component's Run Action form filled in with the action, the servers
     ticked and the inputs of the run of ``config`` (secrets left out: runs.rerun_inputs)."""
     query = [('action', action)] + [('server', server_id) for server_id in server_ids]
@@ -219,7 +219,7 @@ def _run_action_form(component_id, action, server_ids, config):
         parse.urlencode(query))
 
 
-def _deploy_form(config_id, run):
+def deploy_form(config_id, run):
     """A redirect to the Configs panel's Deploy form of ``config_id``, filled in with the
     server, action, name and inputs of ``run`` (secrets left out)."""
     query = [('server', run.server_id), ('action', run.action),
@@ -299,17 +299,21 @@ class OutputDownloadView(PolicyRequiredMixin, generic.View):
     policy_rules = SHOW_RULES
 
     def get(self, request, deployment_id, output_name):
-        values = _run(request, deployment_id).output_values
-        if output_name not in values:
-            raise http.Http404(_("This deployment has no output of that name."))
-        response = http.HttpResponse(runs.output_text(values[output_name]),
-                                     content_type='text/plain; charset=utf-8')
-        # The server chose the output's name: quotes or line breaks in a header would break
-        # the response.
-        filename = re.sub(r'[^\w.-]+', '_', output_name, flags=re.ASCII)
-        response['Content-Disposition'] = (
-            f'attachment; filename="{deployment_id}-{filename}.txt"')
-        return response
+        return output_file(_run(request, deployment_id), output_name)
+
+
+def output_file(run, output_name):
+    """The response that downloads one output of the run whole."""
+    values = run.output_values
+    if output_name not in values:
+        raise http.Http404(_("This deployment has no output of that name."))
+    response = http.HttpResponse(runs.output_text(values[output_name]),
+                                 content_type='text/plain; charset=utf-8')
+    # The server chose the output's name: quotes or line breaks in a header would break
+    # the response.
+    filename = re.sub(r'[^\w.-]+', '_', output_name, flags=re.ASCII)
+    response['Content-Disposition'] = f'attachment; filename="{run.id}-{filename}.txt"'
+    return response
 
 
 def _component_of(request, deployment_id):
@@ -334,10 +338,10 @@ class RerunView(PolicyRequiredMixin, generic.View):
         except Exception:
             errors.heat_failed(request, _("find the component of this run"), redirect=detail)
         if component is not None and run.config is not None:
-            return _run_action_form(component.id, run.action, [run.server_id], run.config)
+            return run_action_form(component.id, run.action, [run.server_id], run.config)
         source = operations.source_link(request, run.operation)
         if source is not None and not source['component'] and run.config is not None:
-            return _deploy_form(source['id'], run)
+            return deploy_form(source['id'], run)
         messages.error(request, _("This run came neither from a software component nor "
                                   "from a config deployed here, so it cannot be run again "
                                   "from here."))

@@ -221,7 +221,7 @@ def duration_cell(run):
                        int(took.total_seconds()), runs.format_duration(took))
 
 
-def _operation(run):
+def operation_cell(run):
     if run.operation is None:
         return ''
     return format_html('<a href="{}" title="{}"><code>{}</code></a>',
@@ -251,7 +251,7 @@ class DeploymentsTable(empty.ExplainingTable):
                             verbose_name=_("Updated"),
                             filters=(times.since,))
     duration = tables.Column(duration_cell, verbose_name=_("Duration"))
-    operation = tables.Column(_operation, verbose_name=_("Operation"))
+    operation = tables.Column(operation_cell, verbose_name=_("Operation"))
 
     def get_object_by_id(self, lookup):
         # A run's own page posts its actions to this table, which holds one page of runs:

@@ -14,11 +14,13 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content.runs import archived_tables
 from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.content.servers import timeline
+from heat_deploy_runner import archive
 from heat_deploy_runner import cli
 from heat_deploy_runner import masking
 from heat_deploy_runner import runs
@@ -151,6 +153,42 @@ class HistoryTab(tables.PagedTableMixin, tabs.TableTab):
         return context
 
 
+class ServerArchivedTable(archived_tables.ArchivedRunsTable):
+    tab = 'server_details__archived'
+
+    class Meta(archived_tables.ArchivedRunsTable.Meta):
+        verbose_name = _("Archived Runs on this Server")
+
+
+class ArchivedTab(tables.PagedTableMixin, tabs.TableTab):
+    """The server's runs that retention moved to the project's archive, newest first, a
+    page of Swift's listing at a time."""
+
+    name = _("Archived")
+    slug = "archived"
+    table_classes = (ServerArchivedTable,)
+    template_name = "horizon/common/_detail_table.html"
+    policy_rules = (("orchestration", "software_deployments:index"),)
+    # Read from Object Storage when opened: the history does not need it.
+    preload = False
+
+    def get_archived_data(self):
+        marker, direction = self._get_marker()
+        try:
+            found = api.swift.archive_page(
+                self.request, archive.server_prefix(self.tab_group.kwargs['server_id']),
+                horizon_utils.get_page_size(self.request), marker,
+                backwards=direction == 'asc')
+        except Exception:
+            errors.heat_failed(self.request, _("retrieve this server's archived runs"),
+                               service=errors.SWIFT)
+            self._tables['archived'].empty_reason = _(
+                "This server's archived runs could not be loaded.")
+            return []
+        self._has_prev_data, self._has_more_data = found.has_prev, found.has_more
+        return found.runs
+
+
 class MetadataTab(tabs.Tab):
     name = _("Metadata")
     slug = "metadata"
@@ -190,4 +228,4 @@ class MetadataTab(tabs.Tab):
 
 class ServerTabs(tabs.DetailTabsGroup):
     slug = "server_details"
-    tabs = (HistoryTab, MetadataTab)
+    tabs = (HistoryTab, ArchivedTab, MetadataTab)

@@ -1,0 +1,142 @@
+"""Archived runs: the project's archive listed, one archived run's page, its outputs, Run
+Again and Delete from it, and a server's Archived tab (the archive itself:
+deploy/test_archive.py)."""
+
+import copy
+from urllib import parse
+
+from django.urls import reverse
+
+from heat_deploy_dashboard import api
+import heat_deploy_runner as runner
+from heat_deploy_runner import archive
+from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner import masking
+from tests.unit import components_case as case
+from tests.unit import components_data as data
+from tests.unit import helpers
+
+RUN_ID = '5a5a5a5a-0000-4000-8000-000000000007'
+OPERATION = runner.Operation('6b6b6b6b-0000-4000-8000-000000000008', 'demo',
+                             '2026-10-01T02:00:00Z', source=data.MYSQL_ID)
+CONFIG = dict(data.derived(data.MYSQL, 'cc000000-0000-4000-8000-000000000009', data.DB_1,
+                           'BACKUP', name='mysql-BACKUP'),
+              options={OPERATION_OPTION: OPERATION.as_option()})
+CONFIG['inputs'].append({'name': 'db_password', 'type': 'String', 'value': 'hunter22'})
+ARCHIVED = archive.run_of(archive.record(runner.Run(
+    id=RUN_ID, server_id=data.DB_1, config_id=CONFIG['id'], action='BACKUP', status='FAILED',
+    status_reason='deploy_status_code : Deployment exited with non-zero status code: 3',
+    creation_time='2026-10-01T02:00:00Z', updated_time='2026-10-01T02:03:00Z',
+    input_values={OPERATION_OPTION: OPERATION.as_option()},
+    output_values={'deploy_stdout': 'dumping <b>{$ 7*7 $}</b>\n',
+                   'deploy_stderr': 'disk full\n', 'deploy_status_code': 3},
+    config=copy.deepcopy(CONFIG))))
+INDEX_URL = reverse('horizon:project:deployments:archived_index')
+DETAIL_URL = reverse('horizon:project:deployments:archived', args=[RUN_ID])
+SWIFT_MOCKS = {api.swift: ('archive_page', 'archived_run', 'archive_delete')}
+
+
+class ArchivedRunsTests(case.ComponentsTestCase):
+
+    def _archive(self, runs=(ARCHIVED,), has_more=False):
+        self.mock_archive_page.return_value = archive.Page(list(runs), False, has_more)
+        self.mock_archived_run.side_effect = lambda request, run_id: next(
+            (run for run in runs if run.id == run_id), None) or (_ for _ in ()).throw(
+                LookupError(run_id))
+
+    @helpers.create_mocks(SWIFT_MOCKS)
+    def test_the_list_reads_a_page_of_the_projects_archive_newest_first(self):
+        self._archive(has_more=True)
+
+        res = self.client.get(INDEX_URL + '?archive_marker=9999-x')
+
+        self.mock_archive_page.assert_called_once_with(
+            helpers.IsHttpRequest(), archive.PROJECT, 20, '9999-x', backwards=False)
+        self.assertContains(res, DETAIL_URL)
+        self.assertContains(res, 'mysql-BACKUP')
+        # The next page starts after this page's last run, by its place in the archive.
+        self.assertContains(res, 'archive_marker=' + archive.listed_as(ARCHIVED))
+
+    @helpers.create_mocks(SWIFT_MOCKS)
+    def test_object_storage_failing_says_so_and_claims_no_empty_archive(self):
+        self.mock_archive_page.side_effect = RuntimeError('swift down')
+
+        res = self.client.get(INDEX_URL)
+
+        self.assertEqual(200, res.status_code)
+        self.assertContains(res, 'Archived runs could not be loaded.')
+        self.assertContains(res, 'Object Storage could not be reached')
+
+    @helpers.create_mocks({**SWIFT_MOCKS, **case.HEAT_MOCKS})
+    def test_an_archived_runs_page_shows_it_as_archived_with_secrets_masked(self):
+        self.serve()
+        self._archive()
+
+        res = self.client.get(DETAIL_URL)
+        outputs = self.client.get(DETAIL_URL + '?tab=deployment_details__outputs')
+
+        self.assertContains(res, 'This run is archived')
+        self.assertContains(res, 'disk full')
+        self.assertContains(res, masking.MASK)
+        self.assertNotContains(res, 'hunter22')
+        # The server's text is escaped, and its AngularJS braces neutralised.
+        self.assertNotContains(res, '<b>{$')
+        self.assertContains(outputs, reverse('horizon:project:deployments:archived_output',
+                                             args=[RUN_ID, 'deploy_stdout']))
+        self.assertContains(res, f'openstack software run show {RUN_ID}')
+
+    @helpers.create_mocks(SWIFT_MOCKS)
+    def test_an_output_downloads_whole(self):
+        self._archive()
+
+        res = self.client.get(reverse('horizon:project:deployments:archived_output',
+                                      args=[RUN_ID, 'deploy_stderr']))
+
+        self.assertEqual(b'disk full\n', res.content)
+        self.assertIn(f'{RUN_ID}-deploy_stderr.txt', res['Content-Disposition'])
+
+    @helpers.create_mocks(SWIFT_MOCKS)
+    def test_a_run_not_in_the_projects_archive_is_not_found(self):
+        self._archive(runs=())
+
+        for url in (DETAIL_URL, reverse('horizon:project:deployments:archived_rerun',
+                                        args=[RUN_ID]),
+                    reverse('horizon:project:deployments:archived_output',
+                            args=[RUN_ID, 'deploy_stdout'])):
+            self.assertEqual(404, self.client.get(url).status_code, url)
+
+    @helpers.create_mocks({**SWIFT_MOCKS, **case.HEAT_MOCKS})
+    def test_run_again_opens_the_components_form_with_the_runs_action_server_and_inputs(self):
+        self.serve()
+        self._archive()
+
+        res = self.client.get(reverse('horizon:project:deployments:archived_rerun',
+                                      args=[RUN_ID]))
+
+        target = parse.urlsplit(res['Location'])
+        self.assertEqual(case.trigger_url(data.MYSQL_ID), target.path)
+        query = parse.parse_qs(target.query)
+        self.assertEqual((['BACKUP'], [data.DB_1]), (query['action'], query['server']))
+        self.assertNotIn('input__db_password', query)
+
+    @helpers.create_mocks(SWIFT_MOCKS)
+    def test_delete_removes_the_run_from_the_archive(self):
+        self._archive()
+
+        res = self.client.post(INDEX_URL, {'action': f'archived__delete__{RUN_ID}'})
+
+        self.assertRedirectsNoFollow(res, INDEX_URL)
+        self.mock_archive_delete.assert_called_once_with(helpers.IsHttpRequest(), RUN_ID)
+
+    @helpers.create_mocks({**SWIFT_MOCKS, **case.HEAT_MOCKS})
+    def test_a_servers_archived_tab_lists_the_servers_archived_runs(self):
+        self.serve()
+        self._archive()
+        url = reverse('horizon:project:servers:detail', args=[data.DB_1])
+
+        res = self.client.get(url + '?tab=server_details__archived')
+
+        self.mock_archive_page.assert_called_once_with(
+            helpers.IsHttpRequest(), archive.server_prefix(data.DB_1), 20, None,
+            backwards=False)
+        self.assertContains(res, DETAIL_URL)
