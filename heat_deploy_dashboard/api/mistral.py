@@ -123,11 +123,12 @@ def cron_triggers_list(request):
 
 
 @profiler.trace
-def cron_trigger_create(request, name, workflow_input, pattern=None, first_time=None):
-    """A trigger of the project's rolling workflow: Mistral makes a Keystone trust from the
-    user to itself, and each firing runs through it."""
+def cron_trigger_create(request, name, workflow_input, pattern=None, first_time=None,
+                        workflow=workflows.ROLLING_WORKFLOW):
+    """A trigger of the project's copy of the workflow: Mistral makes a Keystone trust from
+    the user to itself, and each firing runs through it."""
     client = mistralclient(request)
-    workflow_id = workflows.ensure(client, request.user.project_id)
+    workflow_id = workflows.ensure(client, request.user.project_id, workflow)
     return client.cron_triggers.create(name, workflow_id, workflow_input=workflow_input,
                                        pattern=pattern, first_time=first_time)
 

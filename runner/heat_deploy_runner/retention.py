@@ -24,6 +24,10 @@ from heat_deploy_runner import runs
 from heat_deploy_runner.signals import IN_PROGRESS
 
 
+# When a project's retention schedule prunes by default: daily, at a quiet time (UTC).
+PATTERN = '17 3 * * *'
+
+
 @dataclasses.dataclass(frozen=True)
 class Policy:
     keep_latest: int = 5

@@ -10,13 +10,21 @@ resuming makes it again (with a new trust, from the user who resumes). A firing 
 servers still running an earlier run (skip_busy), so a schedule never runs twice at once on
 a server. Patterns are UTC, as Mistral reads them. Secret inputs are kept in the project's
 Object Storage (secret_store), only their names in the record.
+
+A project's retention (retention.py) is a schedule too, under one name (RETENTION): its
+record's kind is RETENTION_KIND, its input values the retention bound, and its trigger fires
+retention's workflow. It is made when the project makes its first schedule (what fills Heat's
+caps unattended), or when a user turns it on; it is paused, resumed and deleted as any.
 """
+
+import dataclasses
 
 import datetime
 import logging
 import uuid
 
 from heat_deploy_runner import masking
+from heat_deploy_runner import retention
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
 
@@ -29,6 +37,11 @@ PAGE = 1000
 MISTRAL_TIME = '%Y-%m-%d %H:%M:%S'
 
 ACTIVE, PAUSED, DONE, NO_TRIGGER = 'active', 'paused', 'done', 'no trigger'
+# The project's retention schedule: one name in every project (Mistral's names are the
+# project's own), so that it is made once.
+RETENTION = SCHEDULE_PREFIX + str(uuid.uuid5(uuid.NAMESPACE_URL,
+                                             'heat-deploy-dashboard/retention'))
+RETENTION_KIND = 'retention'
 
 
 class NotKept(Exception):
@@ -86,6 +99,15 @@ def shown_inputs(record):
     return dict(shown, **{name: masking.MASK for name in record.get('secret_names', [])})
 
 
+def is_retention(record):
+    return record.get('kind') == RETENTION_KIND
+
+
+def retention_record(policy: retention.Policy, pattern=retention.PATTERN):
+    return {'kind': RETENTION_KIND, 'pattern': pattern,
+            'input_values': dataclasses.asdict(policy)}
+
+
 class MistralCalls:
     """The calls a schedule's changes make, on python-mistralclient's v2 client and a
     swiftclient Connection (None without Object Storage), for one project and user: the
@@ -127,8 +149,9 @@ class MistralCalls:
     def record_delete(self, name):
         self.mistral.environments.delete(name)
 
-    def trigger_create(self, name, workflow_input, pattern=None, first_time=None):
-        workflow_id = workflows.ensure(self.mistral, self.project_id)
+    def trigger_create(self, name, workflow_input, pattern=None, first_time=None,
+                       workflow=workflows.ROLLING_WORKFLOW):
+        workflow_id = workflows.ensure(self.mistral, self.project_id, workflow)
         return self.mistral.cron_triggers.create(
             name, workflow_id, workflow_input=workflow_input, pattern=pattern,
             first_time=first_time)
@@ -172,14 +195,19 @@ def _keeping_secrets(calls, name, record):
 
 
 def _start_trigger(calls, name, record):
+    if is_retention(record):
+        calls.trigger_create(name, dict(record['input_values']), pattern=record['pattern'],
+                             first_time=None, workflow=workflows.RETENTION_WORKFLOW)
+        return
     calls.trigger_create(name, workflows.schedule_input(record, name, calls.username),
-                         pattern=record.get('pattern'), first_time=record.get('once_at'))
+                         pattern=record.get('pattern'), first_time=record.get('once_at'),
+                         workflow=workflows.ROLLING_WORKFLOW)
 
 
-def create(calls, record):
+def create(calls, record, name=None):
     """Save the record and start its trigger; on a failure, nothing is left behind. The
     schedule's name."""
-    name = SCHEDULE_PREFIX + str(uuid.uuid4())
+    name = name or SCHEDULE_PREFIX + str(uuid.uuid4())
     record = _keeping_secrets(calls, name, dict(record, owner=calls.username, paused=False))
     try:
         calls.record_save(name, record, create=True)
@@ -213,6 +241,9 @@ def change(calls, name, record):
     user who changes it. On a failure the schedule is left as it was."""
     # The record first: it answers only the working project's.
     before = calls.record_get(name)
+    if is_retention(before):
+        raise LookupError('The retention schedule takes its bound from the dashboard\'s '
+                          'settings: pause, resume or delete it, not change it.')
     paused = bool(before.get('paused'))
     # New secrets get an object of their own: the old trigger may still need the old one.
     after = _keeping_secrets(calls, name, dict(
@@ -250,3 +281,16 @@ def delete(calls, name):
     calls.trigger_delete(name)
     calls.record_delete(name)
     calls.forget_secrets(record.get('secret_ref'))
+
+
+def keep_retention(calls, policy: retention.Policy, pattern=retention.PATTERN):
+    """Make the project's retention schedule unless it has one (a paused one too: someone
+    paused it). Whether it was made."""
+    try:
+        calls.record_get(RETENTION)
+        return False
+    except Exception as error:
+        if not (isinstance(error, LookupError) or is_not_found(error)):
+            raise
+    create(calls, retention_record(policy, pattern), name=RETENTION)
+    return True

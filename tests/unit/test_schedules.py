@@ -19,6 +19,7 @@ from openstack_auth import policy
 
 from heat_deploy_dashboard import api
 from heat_deploy_runner import cron
+from heat_deploy_runner import workflows
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import TRIGGER_MOCKS
@@ -87,7 +88,8 @@ class ScheduleFormTests(ComponentsTestCase):
         self.assertEqual(14, saved['input_values']['retention_days'])
         [(args, kwargs)] = self.mock_cron_trigger_create.call_args_list
         self.assertEqual(name, args[1])
-        self.assertEqual({'pattern': '0 2 * * *', 'first_time': None}, kwargs)
+        self.assertEqual({'pattern': '0 2 * * *', 'first_time': None,
+                          'workflow': workflows.ROLLING_WORKFLOW}, kwargs)
         started = args[2]
         self.assertEqual((True, name, 'test_user', 'mysql', 'BACKUP'),
                          (started['skip_busy'], started['schedule'], started['started_by'],

@@ -5,12 +5,14 @@ import dataclasses
 import datetime
 import logging
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content import server_names
+from heat_deploy_runner import retention
 from heat_deploy_runner import schedules as runner_schedules
 
 LOG = logging.getLogger(__name__)
@@ -57,6 +59,11 @@ class Schedule:
     @property
     def inputs(self):
         return runner_schedules.shown_inputs(self.record)
+
+    @property
+    def retention(self):
+        """Whether it is the project's retention schedule (it prunes runs)."""
+        return runner_schedules.is_retention(self.record)
 
     def problem(self, now=None):
         """Why the schedule does not do its work, in a sentence; None when it does."""
@@ -110,9 +117,10 @@ class _Calls:
     def record_delete(self, name):
         api.mistral.schedule_record_delete(self.request, name)
 
-    def trigger_create(self, name, workflow_input, pattern=None, first_time=None):
+    def trigger_create(self, name, workflow_input, pattern=None, first_time=None,
+                       workflow=None):
         api.mistral.cron_trigger_create(self.request, name, workflow_input, pattern=pattern,
-                                        first_time=first_time)
+                                        first_time=first_time, workflow=workflow)
 
     def trigger_delete(self, name):
         api.mistral.cron_trigger_delete(self.request, name)
@@ -128,8 +136,29 @@ class _Calls:
 
 
 def create(request, record):
-    """Save the record and start its trigger (runner.schedules.create); its name."""
-    return runner_schedules.create(_Calls(request), record)
+    """Save the record and start its trigger (runner.schedules.create); its name. The
+    project's first schedule makes its retention schedule too: schedules are what fill
+    Heat's caps with nobody watching."""
+    name = runner_schedules.create(_Calls(request), record)
+    try:
+        keep_retention(request)
+    except Exception:
+        # The schedule was made; the Schedules panel offers to turn retention on.
+        LOG.warning('Could not make the retention schedule', exc_info=True)
+    return name
+
+
+def retention_settings():
+    """(the retention bound, its cron pattern) of the dashboard's settings:
+    HEAT_DEPLOY_RETENTION = {'keep_latest': 5, 'keep_days': 7, 'keep_at_most': 2000,
+    'pattern': '17 3 * * *'}, defaults for what it leaves out."""
+    configured = getattr(settings, 'HEAT_DEPLOY_RETENTION', None) or {}
+    return retention.Policy.of(configured), configured.get('pattern', retention.PATTERN)
+
+
+def keep_retention(request):
+    """Make the project's retention schedule unless it has one; whether it was made."""
+    return runner_schedules.keep_retention(_Calls(request), *retention_settings())
 
 
 def pause(request, name):

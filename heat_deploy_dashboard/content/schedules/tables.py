@@ -1,11 +1,14 @@
+from django import shortcuts
 from django.urls import reverse
 from django.utils import formats
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from horizon import messages
 from horizon import tables
 
 from heat_deploy_dashboard.content import empty
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content.runs import schedules
@@ -20,10 +23,27 @@ def local_time(moment):
 
 
 def _component_url(schedule):
+    if schedule.retention:
+        return None
     return reverse('horizon:project:components:detail', args=[schedule.record['component_id']])
 
 
+def _component(schedule):
+    if schedule.retention:
+        return _("Retention")
+    return schedule.record.get('component_name')
+
+
+def _action(schedule):
+    if schedule.retention:
+        return _("Archive runs past the bound")
+    # Not translated: custom action names are the template author's.
+    return schedule.record.get('action')
+
+
 def _servers(schedule):
+    if schedule.retention:
+        return _("All of the project's")
     return ', '.join(schedule.names.get(each) or each
                      for each in schedule.record.get('server_ids', []))
 
@@ -60,6 +80,10 @@ class ChangeSchedule(policy.RulesOncePerRequest, tables.LinkAction):
     # Run Action's rules, and remaking the trigger.
     policy_rules = run_tables.RUN_ACTION_RULES + (
         ("workflow", "cron_triggers:create"), ("workflow", "cron_triggers:delete"))
+
+    def allowed(self, request, schedule=None):
+        # Retention's bound is the dashboard's settings, not a form's.
+        return super().allowed(request, schedule) and not (schedule and schedule.retention)
 
 
 class PauseSchedule(policy.RulesOncePerRequest, tables.BatchAction):
@@ -104,6 +128,30 @@ class ResumeSchedule(policy.RulesOncePerRequest, tables.BatchAction):
         schedules.resume(request, obj_id)
 
 
+class TurnOnRetention(policy.RulesOncePerRequest, tables.Action):
+    name = "retention"
+    verbose_name = _("Turn On Retention")
+    requires_input = False
+    policy_rules = (("workflow", "cron_triggers:create"),)
+    help_text = _("Mistral then archives the project's runs past the bound in its Object "
+                  "Storage and deletes them from Heat, every day: Heat caps each project's "
+                  "runs.")
+
+    def allowed(self, request, datum=None):
+        return super().allowed(request, datum) and not any(
+            schedule.retention for schedule in self.table.data)
+
+    def single(self, table, request, obj_id):
+        try:
+            schedules.keep_retention(request)
+        except Exception:
+            errors.heat_failed(request, _("turn retention on"), service=errors.MISTRAL)
+        else:
+            messages.success(request, _("Retention is on: it is listed with the "
+                                        "schedules."))
+        return shortcuts.redirect(request.get_full_path())
+
+
 class DeleteSchedule(policy.RulesOncePerRequest, tables.DeleteAction):
     policy_rules = (("workflow", "cron_triggers:delete"),)
     help_text = _("Runs it already started are kept.")
@@ -123,10 +171,8 @@ class DeleteSchedule(policy.RulesOncePerRequest, tables.DeleteAction):
 class SchedulesTable(empty.ExplainingTable):
     """The project's schedules (schedules.Schedule), one row each."""
 
-    component = tables.Column(lambda s: s.record.get('component_name'),
-                              verbose_name=_("Component"), link=_component_url)
-    # Not translated: custom action names are the template author's.
-    action = tables.Column(lambda s: s.record.get('action'), verbose_name=_("Action"))
+    component = tables.Column(_component, verbose_name=_("Component"), link=_component_url)
+    action = tables.Column(_action, verbose_name=_("Action"))
     servers = tables.Column(_servers, verbose_name=_("Servers"))
     inputs = tables.Column(_inputs, verbose_name=_("Inputs"))
     when = tables.Column(_when, verbose_name=_("When"))
@@ -140,5 +186,5 @@ class SchedulesTable(empty.ExplainingTable):
     class Meta:
         name = "schedules"
         verbose_name = _("Schedules")
-        table_actions = (DeleteSchedule,)
+        table_actions = (TurnOnRetention, DeleteSchedule)
         row_actions = (ChangeSchedule, PauseSchedule, ResumeSchedule, DeleteSchedule)

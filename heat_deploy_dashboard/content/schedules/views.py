@@ -20,6 +20,7 @@ from heat_deploy_dashboard.content.schedules import forms as project_forms
 from heat_deploy_dashboard.content.schedules import tables as project_tables
 from heat_deploy_runner import cron
 from heat_deploy_runner import inputs as heat_inputs
+from heat_deploy_runner import schedules as runner_schedules
 
 INDEX_URL = 'horizon:project:schedules:index'
 
@@ -66,13 +67,17 @@ class ChangeView(run_views.RunActionView):
     @memoized.memoized_method
     def get_record(self):
         try:
-            return api.mistral.schedule_record_get(
+            record = api.mistral.schedule_record_get(
                 self.request, self.kwargs['schedule_id']).variables
         except Exception as error:
             if api.mistral.is_not_found(error):
                 raise http.Http404() from error
             errors.heat_failed(self.request, _("retrieve the schedule"),
                                redirect=reverse(INDEX_URL), service=errors.MISTRAL)
+        if runner_schedules.is_retention(record):
+            # Its bound is the dashboard's settings; it has no component to run.
+            raise http.Http404()
+        return record
 
     @memoized.memoized_method
     def get_component(self):

@@ -1,4 +1,5 @@
-"""The actions of the rolling workflow (workflows/rolling_v1.yaml), run by Mistral's executor.
+"""The actions of the rolling workflow (workflows/rolling_v1.yaml) and of retention's
+(workflows/retention_v1.yaml), run by Mistral's executor.
 
 Each calls the same code as the dashboard's Run Action: ``trigger`` (StartAction; the name
 the released workflow gives it) starts the runs of one batch, ``wait`` watches them as the
@@ -26,6 +27,7 @@ from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
+from heat_deploy_runner import retention
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
 from heat_deploy_runner.run_request import RunRequest
@@ -189,3 +191,24 @@ def stop_reason(failed, max_failures, batches, next_batch):
     counts = {'failed': len(failed), 'allowed': max_failures,
               'not_started': sum(len(batch) for batch in batches[next_batch:])}
     return str(Message(STOPPED if counts['not_started'] else TOO_MANY_FAILED, counts))
+
+
+class PruneAction(actions.Action):
+    """The project's runs past the retention bound, archived then deleted (retention.prune):
+    the ids of those pruned, and what was left behind (a config or signal target)."""
+
+    def __init__(self, keep_latest, keep_days, keep_at_most):
+        super().__init__()
+        # As they came: Mistral sends an action to its executor as its attributes, in JSON.
+        self.keep_latest = keep_latest
+        self.keep_days = keep_days
+        self.keep_at_most = keep_at_most
+
+    def run(self, context):
+        clients = clients_mod.clients_for(context.security)
+        policy = retention.Policy(int(self.keep_latest), int(self.keep_days),
+                                  int(self.keep_at_most))
+        done = retention.prune(clients.heat, clients.swift, clients.find_transport,
+                               context.security.project_id, policy)
+        return {'pruned': [run.id for run in done.runs],
+                'left': [str(message) for message in done.leftovers]}

@@ -2,6 +2,8 @@
 panel's schedules (runner.schedules), made and changed by the same code, with the same
 fields; secret inputs kept in Object Storage and shown masked, as the panel keeps them."""
 
+import logging
+
 from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
@@ -10,8 +12,10 @@ from heat_deploy_runner import cron
 from heat_deploy_runner.osc.component_run import add_request_arguments
 from heat_deploy_runner.osc.component_run import run_request
 from heat_deploy_runner.osc import failures
+from heat_deploy_runner import retention
 from heat_deploy_runner import schedules
 
+LOG = logging.getLogger(__name__)
 SCHEDULE_HELP = 'The schedule: its name (hdd-...), as `schedule list` shows it.'
 NO_MISTRAL = ('Schedules are kept and run by the workflow service (Mistral), which is not in '
               'your service catalog.')
@@ -33,9 +37,12 @@ def _when(record):
 def _shown(clients, name, record, trigger):
     names = clients.servers.names()
     next_run = trigger.next_execution_time if trigger is not None else None
+    retention = schedules.is_retention(record)
     return {
-        'name': name, 'component': record.get('component_name') or record.get('component_id'),
-        'action': record.get('action'),
+        'name': name,
+        'component': ('(retention)' if retention
+                      else record.get('component_name') or record.get('component_id')),
+        'action': 'archive runs past the bound' if retention else record.get('action'),
         'servers': format_columns.ListColumn(
             [names.get(each) or each for each in record.get('server_ids') or []]),
         'when': _when(record), 'state': schedules.state(record, trigger),
@@ -146,6 +153,17 @@ class CreateSchedule(command.ShowOne):
         record = _record(clients, parsed_args)
         name = _changing(calls, f'schedule {record["action"]}', 'Nothing was scheduled.',
                          lambda: schedules.create(calls, record))
+        # Schedules are what fill Heat's caps with nobody watching: the project's first
+        # makes its retention schedule, as the panel's does.
+        try:
+            if schedules.keep_retention(calls, retention.Policy()):
+                self.app.stderr.write(f'Retention is on for the project: schedule '
+                                      f'{schedules.RETENTION} ({retention.PATTERN} UTC).\n')
+        except Exception:
+            LOG.debug('Could not make the retention schedule', exc_info=True)
+            self.app.stderr.write('Retention could not be turned on: the runs of this '
+                                  'schedule are kept until deleted. See `software run '
+                                  'prune`.\n')
         return _shown_schedule(clients, calls, name)
 
 

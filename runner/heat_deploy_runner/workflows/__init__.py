@@ -9,6 +9,8 @@ from importlib import resources
 from heat_deploy_runner.run_request import RunRequest
 
 ROLLING_WORKFLOW = 'heat_deploy.rolling_v1'
+# Retention's pruning (retention.py), fired by a project's retention schedule.
+RETENTION_WORKFLOW = 'heat_deploy.retention_v1'
 # The states of a Mistral execution that has not ended.
 RUNNING_STATES = ('IDLE', 'RUNNING', 'PAUSED')
 

@@ -69,7 +69,10 @@ class _Workflows:
         return [each for each in self.made if each.name == name]
 
     def create(self, definition, scope):
-        made = _Row(id=f'wf-{next(self.mistral.ids)}', name='heat_deploy.rolling_v1',
+        # The name a definition gives its workflow: its one top-level key but "version".
+        name = next(line.rstrip(':') for line in definition.splitlines()
+                    if line.endswith(':') and not line.startswith((' ', 'version')))
+        made = _Row(id=f'wf-{next(self.mistral.ids)}', name=name,
                     project_id=self.mistral.project_id)
         self.made.append(made)
         return [made]

@@ -12,6 +12,7 @@ from oslo_config import cfg
 import pytest
 
 import heat_deploy_runner as runner
+from heat_deploy_runner import archive
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import operations
@@ -281,3 +282,30 @@ def test_a_cron_firing_works_through_its_trust_as_mistrals_service_user(tmp_path
     # Keystone refuses a trust together with another scope.
     assert not any(scope[key] for key in ('project_id', 'project_name', 'project_domain_id',
                                           'project_domain_name', 'domain_id', 'domain_name'))
+
+
+def test_prune_archives_and_deletes_the_runs_past_the_bound_of_the_firing_project(
+        cloud, context, heat, swift, component):
+    context.security.project_id = 'project-1'
+    kept = operations.Operation('op-1', 'alice', '2026-01-01T00:00:00Z', source=component)
+    old, new = (runner.start(heat, cloud.find_transport, runner.RunRequest(
+        config_id=component, action='BACKUP', server_ids=['s1']), kept).created[0]
+        for _ in range(2))
+    heat.deployments[old.id].update(creation_time='2026-01-01T00:00:00Z', status='COMPLETE')
+    heat.deployments[new.id].update(status='COMPLETE')
+
+    result = actions.PruneAction(1, '7', 2000).run(context)
+
+    assert result == {'pruned': [old.id], 'left': []}
+    assert list(heat.deployments) == [new.id]
+    assert archive.get(swift, old.id).archived
+    # Mistral hands the action to its executor as its attributes, in JSON.
+    assert json.loads(json.dumps(vars(actions.PruneAction(1, 7, 2000))))
+
+
+def test_the_retention_workflow_prunes_with_its_inputs():
+    definition = workflows.definition(workflows.RETENTION_WORKFLOW)
+
+    assert 'action: heat_deploy.prune' in definition
+    for name in ('keep_latest', 'keep_days', 'keep_at_most'):
+        assert f'{name}: <% $.{name} %>' in definition

@@ -1,6 +1,7 @@
 """`openstack software schedule list | show | create | pause | resume | delete`, on the
 in-memory clouds: the panel's schedules, made by the same code (runner.schedules)."""
 
+import dataclasses
 import datetime
 
 from osc_lib import exceptions as osc_exc
@@ -8,7 +9,10 @@ import pytest
 
 from heat_deploy_runner import masking
 from heat_deploy_runner.osc import schedules as osc_schedules
+from heat_deploy_runner import retention
+from heat_deploy_runner import schedules
 from heat_deploy_runner import secret_store
+from heat_deploy_runner import workflows
 from tests.unit.deploy.mistral_fakes import FakeMistral
 from tests.unit.deploy.osc_app import App
 from tests.unit.deploy.osc_app import command
@@ -53,10 +57,28 @@ def test_a_schedule_is_made_as_the_form_makes_it_with_its_secret_out_of_mistral(
                                                     'db_password': masking.MASK}
 
 
+def test_the_first_schedule_makes_the_projects_retention_schedule_once(nightly, app, mistral):
+    shown(osc_schedules.CreateSchedule, app, 'mysql', 'BACKUP', '--server', 's1', '--repeat',
+          '0 3 * * *')
+    retention_trigger = mistral.cron_triggers.get(schedules.RETENTION)
+    [workflow] = [each for each in mistral.workflows.made
+                  if each.id == retention_trigger.workflow_id]
+
+    assert (workflow.name, retention_trigger.pattern, retention_trigger.workflow_input) == (
+        workflows.RETENTION_WORKFLOW, retention.PATTERN, dataclasses.asdict(retention.Policy()))
+    assert app.stderr.getvalue().count('Retention is on') == 1
+    shown_retention = shown(osc_schedules.ShowSchedule, app, schedules.RETENTION)
+    assert (shown_retention['component'], shown_retention['state']) == (
+        '(retention)', 'active')
+    with pytest.raises(osc_exc.CommandError, match='The retention schedule takes its bound'):
+        command_run(osc_schedules.ChangeSchedule, app, schedules.RETENTION, 'mysql', 'BACKUP',
+                    '--server', 's1', '--repeat', '0 2 * * *')
+
+
 def test_list_and_show_say_what_the_panel_says(nightly, app):
     made, parsed = command(osc_schedules.ListSchedule, app)
     columns, rows = made.take_action(parsed)
-    [row] = [dict(zip(columns, each)) for each in rows]
+    [row] = [dict(zip(columns, each)) for each in rows if each[0] == nightly['name']]
 
     assert (row['Name'], row['Action'], row['State'], row['Next Run'], row['Owner']) == (
         nightly['name'], 'BACKUP', 'active', '2026-11-27 02:00:00 UTC', USER)
@@ -75,7 +97,8 @@ def test_pause_resume_and_delete(nightly, app, mistral, swift):
     assert shown(osc_schedules.ShowSchedule, app, name)['state'] == 'active'
     command_run(osc_schedules.DeleteSchedule, app, name)
 
-    assert (mistral.environments.rows, mistral.cron_triggers.rows) == ({}, {})
+    assert (list(mistral.environments.rows), list(mistral.cron_triggers.rows)) == (
+        [schedules.RETENTION], [schedules.RETENTION])
     assert secret_ref not in swift.containers[secret_store.CONTAINER]
 
 
