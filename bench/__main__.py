@@ -16,6 +16,7 @@ from devcloud import layout as layout_mod
 import heat_deploy_runner as runner
 from tests.integration import dashboard as dashboard_mod
 
+from bench import archive_cost
 from bench import browser as browser_mod
 from bench import cache_ratio
 from bench import cli_run_cost
@@ -30,6 +31,7 @@ from bench import machine
 from bench import memory
 from bench import poll_cost
 from bench import report
+from bench import retention_cost
 from bench import rolling_cost
 from bench import scales
 from bench import schedule_calls
@@ -153,6 +155,20 @@ class Bench:
             self.horizon, self.dashboard, self.heat, self.session, self.demo['mysql'], 'mysql',
             [self.demo['db_server_1'], self.demo['db_server_2']])
 
+    def archive_cost(self):
+        bench_cloud.progress('archive cost: a server\'s Archived tab and the Archived Runs '
+                             'list at 100, 10,000 and 100,000 archived runs')
+        self.results['archive_cost'] = archive_cost.measure_archive(
+            self.horizon, lambda: clients.swift(self.session))
+
+    def retention_cost(self):
+        scales.grow_to(10000, self.heat, self.seeder)
+        bench_cloud.progress('retention: the Deployments page of 10,000 runs made over time, '
+                             'pruned at the default bound')
+        self.results['retention_cost'] = retention_cost.measure_retention(
+            self.horizon, lambda: clients.raw_heat(self.session),
+            lambda: clients.swift(self.session), self.session.get_project_id())
+
     def run(self):
         scales.warm_up(self.horizon, self.ids)
         scales.grow_to(10, self.heat, self.seeder)
@@ -189,6 +205,10 @@ class Bench:
             'deployments': self.seeder.made, 'failed': self.seeder.failed,
             'seconds': round(self.seeder.seconds, 1), 'per_second': self.seeder.throughput(),
             'threads': seed.THREADS, 'servers': seed.SERVERS}
+        # On an archive of its own making, before retention fills it.
+        self.archive_cost()
+        # Last: it deletes most of the 10,000 runs.
+        self.retention_cost()
 
     def backend_calls(self):
         """Backend calls per page alone, at each scale (the whole bench also measures them)."""
@@ -205,7 +225,8 @@ class Bench:
 # The figures that can run alone, for working on one without waiting for the whole bench.
 ALONE = {'concurrent_polls': Bench.concurrent_polls, 'backend_calls': Bench.backend_calls,
          'rolling_cost': Bench.rolling_cost, 'cli_run_cost': Bench.cli_run_cost,
-         'schedule_calls': Bench.schedule_calls,
+         'schedule_calls': Bench.schedule_calls, 'archive_cost': Bench.archive_cost,
+         'retention_cost': Bench.retention_cost,
          'cloud_memory': Bench.cloud_memory, 'signal_to_screen': Bench.signal_to_screen}
 
 

@@ -225,6 +225,45 @@ def _cli_run_cost(results):
              f'{found["cli_over_form"]:.2f}', '- (reported)', '-')]
 
 
+def _archive_cost(results):
+    """Issue #29: a server's Archived tab and the Archived Runs list (their newest page, and
+    the page after the archive's middle run) cost the same backend calls at every scale, and
+    at 100,000 archived runs at most 1.2 x their time at 100."""
+    found = results.get('archive_cost')
+    if not found:
+        return []
+    scales = list(found['scales'])
+    rows = []
+    for view, words in (('server_tab', "a server's Archived tab"),
+                        ('server_tab_middle', "a server's Archived tab, middle page"),
+                        ('archived_list', 'Archived Runs list'),
+                        ('archived_list_middle', 'Archived Runs list, middle page')):
+        at = [found['scales'][scale][view] for scale in scales]
+        ours = '; '.join(f'{int(scale):,}: {_s(each["median_seconds"])}, '
+                         f'{_service_calls(each["calls"])}' for scale, each in zip(scales, at))
+        ratio = found['time_over_first_scale'][view]
+        rows.append((f'{words} at {", ".join(f"{int(s):,}" for s in scales)} archived runs '
+                     '(time, backend calls of a view)', ours,
+                     f'the same view at {int(scales[0]):,}', f'{ratio:.2f}',
+                     'calls the same; time <= 1.2 x',
+                     _yes(found['same_calls'] and ratio <= 1.2)))
+    return rows
+
+
+def _retention_cost(results):
+    """Issue #29: the Deployments page of a project that has made 10,000 runs over time, with
+    retention at its default bound, at most 0.2 x Heat's listing of the 10,000 runs."""
+    found = results.get('retention_cost')
+    if not found:
+        return []
+    return [(f'Deployments page after retention: {found["deployments_made"]:,} runs made over '
+             f'{found["days"]} days, pruned at the default bound (kept {found["kept"]:,}, '
+             f'archived {found["pruned"]:,} in {found["pruning_seconds"]} s)',
+             f'page {_s(found["page_median"])} ({_service_calls(found["page_calls"])})',
+             f'heatclient list of {found["deployments_made"]:,} {_s(found["listing_median"])}',
+             f'{found["ratio"]:.2f}', 'page <= 0.2 x list', _yes(found['ratio'] <= 0.2))]
+
+
 def _service_calls(calls):
     return ', '.join(f'{service} {count}' for service, count in sorted(calls.items())) or 'none'
 
@@ -329,6 +368,7 @@ def markdown(results):
     rows = (_list_cost(results) + _backend_calls(results) + _signal_to_screen(results)
             + _poll_cost(results) + _concurrent_polls(results) + _trigger_cost(results)
             + _rolling_cost(results) + _cli_run_cost(results) + _schedule_calls(results)
+            + _archive_cost(results) + _retention_cost(results)
             + _config_cache(results)
             + _memory(results) + _cloud_memory(results) + _seeding(results))
     machine = results['machine']

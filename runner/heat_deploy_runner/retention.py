@@ -87,12 +87,23 @@ def prune(heat, swift, find_transport, project_id, policy: Policy,
     which. A failure stops it where it is: each run pruned before is archived and gone, the
     one it failed on is kept in Heat (archived again next time)."""
     moment = now or datetime.datetime.now(datetime.timezone.utc)
+    found = past(listing.runs(heat, project_id), policy, moment)
+    if dry_run:
+        return Pruned([_described(heat, run) for run in found], [])
+    return prune_runs(heat, swift, find_transport, found, moment)
+
+
+def _described(heat, run):
+    config = derived.config_or_none(heat, run.config_id)
+    return run.described(config and derived.as_dict(config))
+
+
+def prune_runs(heat, swift, find_transport, found, now) -> Pruned:
+    """Archive, then delete, each of these runs (Runs), in order."""
     done = Pruned([], [])
-    for run in past(listing.runs(heat, project_id), policy, moment):
-        config = derived.config_or_none(heat, run.config_id)
-        described = run.described(config and derived.as_dict(config))
-        if not dry_run:
-            archive.put(swift, described, moment)
-            done.leftovers += delete(heat, run.id, find_transport)
+    for run in found:
+        described = _described(heat, run)
+        archive.put(swift, described, now)
+        done.leftovers += delete(heat, run.id, find_transport)
         done.runs.append(described)
     return done

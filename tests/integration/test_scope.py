@@ -35,6 +35,8 @@ from swiftclient import client as swift_client
 from devcloud import credentials
 from devcloud.services import identity
 import heat_deploy_runner as runner
+from heat_deploy_runner import archive
+from heat_deploy_runner import operations
 from tests.integration import corpus
 from tests.integration import waiting
 
@@ -116,11 +118,27 @@ class Targets:
             outputs=[{'name': 'scope_output'}], options={'scope': f'option-{MARK}'})
         self.ids['unused'] = config.id
 
+    def make_archived(self):
+        """A run as retention archives it in the project's Object Storage."""
+        operation = runner.Operation.new(credentials.DEMO_USER, self.ids['component'])
+        made = runner.Run(
+            id=str(uuid.uuid4()), server_id=self.ids['db1'], config_id=str(uuid.uuid4()),
+            # Now: the newest of the server's archived runs, on the first page of its tab.
+            action='BACKUP', status='COMPLETE', creation_time=operation.started_at,
+            input_values=operations.as_input_values(operation),
+            output_values={'deploy_stdout': f'archived-{MARK}\n', 'deploy_status_code': 0},
+            config={'name': 'mysql-BACKUP', 'group': 'component', 'outputs': [],
+                    'inputs': [{'name': 'backup_dir', 'type': 'String',
+                                'value': f'archived-dir-{MARK}'}]})
+        archive.put(self.swift, made)
+        self.ids['archived'] = made.id
+
     def make_all(self):
         self.make_run()
         self.make_cancelled()
         self.make_running()
         self.make_unused()
+        self.make_archived()
 
     # --- keeping them as they were ---
 
@@ -144,6 +162,10 @@ class Targets:
                  if not self._run_as_expected(name)]
         found += [name for name in ('run_config', 'unused', 'component')
                   if not self._config_exists(name)]
+        try:
+            archive.get(self.swift, self.ids['archived'])
+        except LookupError:
+            found.append('archived')
         return found
 
     def repair(self, case, damaged=None):
@@ -152,7 +174,7 @@ class Targets:
         damaged = self.damaged() if damaged is None else damaged
         makers = {'run': self.make_run, 'run_config': self.make_run,
                   'cancelled': self.make_cancelled, 'running': self.make_running,
-                  'unused': self.make_unused}
+                  'unused': self.make_unused, 'archived': self.make_archived}
         for name in damaged:
             if name == 'component':
                 pytest.fail('the demo stack\'s mysql component config is gone')
@@ -182,7 +204,7 @@ class Targets:
         found = {MARK: 'an input value, stdout line or output of a demo run'}
         for name, value in self.resources.items():
             found[value] = f'the id of the demo stack\'s {name}'
-        for name in ('run', 'run_config', 'cancelled', 'running', 'unused'):
+        for name in ('run', 'run_config', 'cancelled', 'running', 'unused', 'archived'):
             found[self.ids[name]] = f'the id of the demo {name}'
         component = self.heat.software_configs.get(self.ids['component'])
         found[component.name] = 'the name of the demo mysql component config'
@@ -219,6 +241,7 @@ class Targets:
             self.heat.software_configs.delete(self.ids['unused'])
         except heat_exc.HTTPException:
             pass
+        archive.delete(self.swift, self.ids['archived'])
 
 
 @pytest.fixture(scope='module')
@@ -304,6 +327,7 @@ _COPY_FORM = (('name', 'intruder-copy'), ('group', 'script'), ('body_format', 't
 _DEPLOY_FORM = (('server', NOWHERE), ('action', 'CREATE'), ('name', 'intruder'),
                 ('transport', 'NO_SIGNAL'), ('timeout', '10'), ('input__scope_input', 'x'))
 _DETAIL = '/project/deployments/{run}/'
+_ARCHIVED = '/project/deployments/archived/{archived}/'
 
 CASES = [
     # A run's page, each tab, and the other runs' pages.
@@ -398,6 +422,15 @@ CASES = [
     Case('mon-reveal-form-post', '/project/servers/{mon}/metadata/reveal/', 'server',
          'POST'),
     Case('nowhere-server-detail', '/project/servers/{nowhere}/', 'server'),
+    # An archived run: its page, outputs, Run Again, Delete, a server's Archived tab.
+    Case('archived-detail', _ARCHIVED, 'page'),
+    Case('archived-outputs-tab', _ARCHIVED + '?tab=deployment_details__outputs', 'page'),
+    Case('archived-output-stdout', _ARCHIVED + 'outputs/deploy_stdout/', 'page'),
+    Case('archived-rerun', _ARCHIVED + 'rerun/', 'page'),
+    Case('archived-table-delete-row', '/project/deployments/archived/', 'table', 'POST',
+         (('action', 'archived__delete__{archived}'),)),
+    Case('server-archived-tab', '/project/servers/{db1}/?tab=server_details__archived',
+         'server'),
     # The requester's own config deployed to a demo server, by its id or by its name: only
     # the project's own servers are taken.
     Case('own-config-deploy-form-get', '/project/configs/{own_config}/deploy/', 'list'),
@@ -408,6 +441,7 @@ CASES = [
     # The requester's own lists, and their filters asked for the demo project's objects
     # (last: a filter stays in the session).
     Case('deployments-list', '/project/deployments/', 'list'),
+    Case('archived-list', '/project/deployments/archived/', 'list'),
     Case('configs-list', '/project/configs/', 'list'),
     Case('servers-list', '/project/servers/', 'list'),
     Case('components-list', '/project/components/', 'list'),
@@ -425,6 +459,9 @@ POSITIVE = [
     ('run-detail-overview-tab', lambda t: [f'dir-{MARK}']),
     ('run-detail-outputs-tab', lambda t: [f'backup_dir=dir-{MARK}']),
     ('run-output-stdout', lambda t: [t.stdout]),
+    ('archived-detail', lambda t: [f'archived-dir-{MARK}', f'archived-{MARK}']),
+    ('archived-output-stdout', lambda t: [f'archived-{MARK}']),
+    ('server-archived-tab', lambda t: [t.ids['archived']]),
     ('unused-config-detail', lambda t: [f'unused-{MARK}', f'default-{MARK}']),
     ('component-detail', lambda t: [t.heat.software_configs.get(t.ids['component']).name]),
     ('status-poll-post', lambda t: [t.ids['run'], t.ids['running']]),

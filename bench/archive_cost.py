@@ -1,0 +1,126 @@
+"""Archive cost (issue #29): a server's Archived tab and the project's Archived Runs list at
+100, 10,000 and 100,000 archived runs, seeded directly in the demo project's Swift: the
+backend calls of a view (goal: the same at every scale) and its time (goal: within 1.2 x the
+time at 100 archived runs).
+
+Every seeded run is on one server, so its tab lists them all, as the project's list does. A
+run's index objects (heat_deploy_runner.archive.index_names: under server/ and project/; the
+seeded runs have no operation) are what a listing reads, and each is put directly, in
+THREADS threads. Its record is written (archive.put) for every run a measured view reads: the
+newest page, and the page after the run in the middle of the archive, at each scale. Records
+no view reads would not change a listing's cost: Swift lists names from its container
+database by prefix and marker, not the objects.
+
+Each view is a page of Horizon's default 20 rows, rendered in the bench's Horizon process
+(bench.horizon_side), which counts its requests by service; its time is the median of VIEWS
+views after one.
+"""
+
+import concurrent.futures
+import datetime
+import threading
+import time
+import uuid
+
+from heat_deploy_runner import archive
+from heat_deploy_runner.run import Run
+
+from bench import cloud as bench_cloud
+from bench import measure
+
+SCALES = (100, 10_000, 100_000)
+PAGE_SIZE = 20
+VIEWS = 5
+THREADS = 16
+# The newest seeded run's start; each next one a second earlier.
+NEWEST = datetime.datetime(2026, 11, 1, tzinfo=datetime.timezone.utc)
+
+
+def _run(index, server_id):
+    started = NEWEST - datetime.timedelta(seconds=index)
+    return Run(id=str(uuid.UUID(int=index + 1)), server_id=server_id, config_id=str(
+        uuid.uuid4()), action='BACKUP', status='COMPLETE', status_reason='Outputs received',
+        creation_time=started.strftime('%Y-%m-%dT%H:%M:%SZ'),
+        updated_time=(started + datetime.timedelta(seconds=30)).strftime(
+            '%Y-%m-%dT%H:%M:%SZ'),
+        output_values={'deploy_stdout': f'backed up, run {index}\n', 'deploy_stderr': '',
+                       'deploy_status_code': 0},
+        config={'name': 'mysql-BACKUP', 'group': 'component', 'outputs': [],
+                'inputs': [{'name': 'backup_dir', 'type': 'String', 'value': 'nightly'}]})
+
+
+class _Seeder:
+    def __init__(self, new_swift, server_id):
+        self._new_swift = new_swift
+        self._local = threading.local()
+        self.server_id = server_id
+        self.count = 0
+        self.seconds = 0.0
+
+    def _swift(self):
+        if not hasattr(self._local, 'swift'):
+            self._local.swift = self._new_swift()
+        return self._local.swift
+
+    def _index(self, index):
+        swift = self._swift()
+        for name in archive.index_names(_run(index, self.server_id)):
+            swift.put_object(archive.CONTAINER, name, b'',
+                             content_type='application/octet-stream')
+
+    def grow_to(self, scale):
+        started = time.perf_counter()
+        with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+            list(pool.map(self._index, range(self.count, scale)))
+        self.seconds += time.perf_counter() - started
+        self.count = scale
+
+    def records(self, indexes):
+        swift = self._swift()
+        for index in indexes:
+            archive.put(swift, _run(index, self.server_id))
+
+
+def _views(horizon, path):
+    first = horizon.view(path)
+    views = [horizon.view(path) for _each in range(VIEWS)]
+    return {'status': sorted({each['status'] for each in [first] + views}),
+            'calls': views[-1]['calls'], 'first_calls': first['calls'],
+            'median_seconds': measure.median([each['seconds'] for each in views]),
+            'samples': measure.rounded([each['seconds'] for each in views])}
+
+
+def measure_archive(horizon, new_swift):
+    server_id = str(uuid.uuid4())
+    swift = new_swift()
+    swift.put_container(archive.CONTAINER)
+    seeder = _Seeder(new_swift, server_id)
+    seeder.records(range(PAGE_SIZE))
+    tab = f'/project/servers/{server_id}/?tab=server_details__archived'
+    listed = '/project/deployments/archived/'
+    found = {}
+    for scale in SCALES:
+        bench_cloud.progress(f'archive: seeding to {scale:,} archived runs')
+        seeder.grow_to(scale)
+        middle = scale // 2
+        seeder.records(range(middle + 1, min(middle + 1 + PAGE_SIZE, scale)))
+        marker = archive.listed_as(_run(middle, server_id))
+        bench_cloud.progress(f'archive: views at {scale:,} archived runs')
+        found[str(scale)] = {
+            'server_tab': _views(horizon, tab),
+            'server_tab_middle': _views(horizon, f'{tab}&archive_marker={marker}'),
+            'archived_list': _views(horizon, listed),
+            'archived_list_middle': _views(horizon, f'{listed}?archive_marker={marker}'),
+        }
+    base = found[str(SCALES[0])]
+    largest = found[str(SCALES[-1])]
+    return {
+        'scales': found,
+        'time_over_first_scale': {view: round(largest[view]['median_seconds']
+                                              / base[view]['median_seconds'], 2)
+                                  for view in base},
+        'same_calls': all(found[str(scale)][view]['calls'] == base[view]['calls']
+                          for scale in SCALES for view in base),
+        'seeding': {'index_objects': seeder.count * 2, 'seconds': round(seeder.seconds, 1),
+                    'threads': THREADS},
+    }

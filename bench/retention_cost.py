@@ -1,0 +1,86 @@
+"""The Deployments page after retention (issue #29): a project that has made 10,000 runs over
+time, with retention at its default bound, against Heat's listing of the 10,000 runs, measured
+in the same run (goal: at most 0.2 x).
+
+The seeded runs were made within minutes; "over time" is how retention is asked to read them:
+oldest first, they are spread evenly over DAYS days up to now (the start times
+retention.past reads are rewritten in memory; Heat keeps its own). The runs past the default
+bound are archived and deleted as the retention workflow does (retention.prune_runs), in
+THREADS threads. Heat's listing is timed before the pruning (the baseline), the Deployments
+page after it, each the median of VIEWS.
+"""
+
+import concurrent.futures
+import dataclasses
+import datetime
+import functools
+import time
+
+import heat_deploy_runner as runner
+from heat_deploy_runner import listing
+from heat_deploy_runner import retention
+
+from bench import measure
+
+PAGE = '/project/deployments/'
+# 100 runs a day: a nightly BACKUP on 100 servers, or an hourly CHECK on four.
+DAYS = 100
+VIEWS = 5
+# As bench.seed: Heat's API has two workers in front of one engine.
+THREADS = 6
+CHUNK = 100
+
+
+def _spread(found, now):
+    ours = sorted((run for run in found if run.operation),
+                  key=lambda run: (run.creation_time or '', run.id))
+    step = datetime.timedelta(days=DAYS) / max(len(ours), 1)
+    return [run.changed(creation_time=(now - step * (len(ours) - 1 - index)).strftime(
+        '%Y-%m-%dT%H:%M:%SZ')) for index, run in enumerate(ours)]
+
+
+def _listing_seconds(heat):
+    times = []
+    for _each in range(VIEWS):
+        started = time.perf_counter()
+        heat.software_deployments.list()
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def measure_retention(horizon, new_heat, new_swift, project_id):
+    heat = new_heat()
+    made = len(heat.software_deployments.list())
+    baseline = _listing_seconds(heat)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    found = retention.past(_spread(listing.runs(heat, project_id), now), retention.Policy(),
+                           now)
+
+    def prune(chunk):
+        swift = new_swift()
+        return len(retention.prune_runs(
+            new_heat(), swift, functools.partial(runner.transport_for, swift=swift), chunk,
+            now).runs)
+
+    started = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
+        pruned = sum(pool.map(prune, [found[start:start + CHUNK]
+                                      for start in range(0, len(found), CHUNK)]))
+    pruning = time.perf_counter() - started
+    kept = len(heat.software_deployments.list())
+    horizon.view(PAGE)
+    views = [horizon.view(PAGE) for _each in range(VIEWS)]
+    page = measure.median([each['seconds'] for each in views])
+    listing_median = measure.median(baseline)
+    return {
+        'deployments_made': made, 'pruned': pruned, 'kept': kept, 'days': DAYS,
+        'policy': dataclasses.asdict(retention.Policy()),
+        'pruning_seconds': round(pruning, 1),
+        'pruning_per_run_seconds': round(pruning * THREADS / pruned, 3) if pruned else None,
+        'listing_median': listing_median, 'listing_samples': measure.rounded(baseline),
+        'page_median': page, 'page_samples': measure.rounded([each['seconds']
+                                                             for each in views]),
+        'page_status': sorted({each['status'] for each in views}),
+        'page_calls': views[-1]['calls'],
+        'ratio': round(page / listing_median, 3),
+    }
