@@ -110,11 +110,16 @@ def test_the_pages_show_an_archived_run_its_outputs_download_and_run_again_fills
                    '?tab=server_details__archived')
     download = user.get(f'/project/deployments/archived/{old.id}/outputs/deploy_stdout/')
     rerun = user.get(f'/project/deployments/archived/{old.id}/rerun/', allow_redirects=False)
+    operation = user.get(
+        f'/project/deployments/operations/{runner.operation_of_run(old).id}/')
 
     assert f'/project/deployments/archived/{old.id}/' in listed.text
     assert f'/project/deployments/archived/{old.id}/' in tab.text
     assert 'This run is archived' in page.text and 'rotated the secret keys' in page.text
     assert download.text == old.output_values['deploy_stdout']
+    # Its operation's page lists it, from the archive.
+    assert operation.status_code == 200
+    assert f'/project/deployments/archived/{old.id}/?tab=' in operation.text
     assert rerun.status_code == 302
     assert (f'/project/components/{demo_resources["wordpress"]}/run/?action=ROTATE_KEYS'
             in rerun.headers['Location'])

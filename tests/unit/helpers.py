@@ -14,6 +14,7 @@ from openstack_dashboard.test import helpers
 from openstack_dashboard.test.test_data import exceptions as horizon_stubs
 
 from heat_deploy_dashboard import api
+from heat_deploy_runner import archive
 from tests.unit import test_data
 
 create_mocks = helpers.create_mocks
@@ -34,8 +35,11 @@ class TestCase(helpers.TestCase):
         # Where the tables find the servers' names (server_names): no server of the project
         # is named unless a test says so, through these mocks or its own of the same calls.
         # A failing call asks whether Keystone and Swift answer (errors.failing_service): they
-        # do, unless a test says otherwise.
+        # do, unless a test says otherwise. The project's archive holds nothing unless a test
+        # says so (test_archived_runs.py).
         for patcher in (mock.patch.object(api.heat, 'stacks_list', return_value=[]),
+                        mock.patch.object(api.swift, 'archive_page',
+                                          return_value=archive.Page([], False, False)),
                         mock.patch.object(api.heat, 'resources_list', return_value=[]),
                         mock.patch.object(nova, 'server_list', return_value=([], False)),
                         mock.patch.object(api.keystone, 'answers', return_value=True),

@@ -140,3 +140,41 @@ class ArchivedRunsTests(case.ComponentsTestCase):
             helpers.IsHttpRequest(), archive.server_prefix(data.DB_1), 20, None,
             backwards=False)
         self.assertContains(res, DETAIL_URL)
+
+
+class OperationWithArchivedRunsTests(case.ComponentsTestCase):
+
+    @helpers.create_mocks({**SWIFT_MOCKS, **case.HEAT_MOCKS})
+    def test_an_operation_whose_runs_were_all_archived_still_shows_them(self):
+        self.serve()
+        self.mock_archive_page.return_value = archive.Page([ARCHIVED], False, False)
+        url = reverse('horizon:project:deployments:operation', args=[OPERATION.id])
+
+        res = self.client.get(url)
+
+        self.assertEqual(200, res.status_code)
+        self.mock_archive_page.assert_called_once_with(
+            helpers.IsHttpRequest(), archive.operation_prefix(OPERATION.id), 100)
+        self.assertContains(res, 'BACKUP on 1 server')
+        self.assertContains(res, DETAIL_URL + '?tab=deployment_details__outputs')
+        self.assertRegex(res.content.decode(), r'<td[^>]*>\s*Archive\s*</td>')
+        # Run Again on it opens the archived run's form, not Heat's.
+        self.assertContains(res, reverse('horizon:project:deployments:archived_rerun',
+                                         args=[RUN_ID]))
+
+    @helpers.create_mocks({**SWIFT_MOCKS, **case.HEAT_MOCKS})
+    def test_object_storage_failing_leaves_the_heat_runs_and_says_so(self):
+        self.serve()
+        self.mock_archive_page.side_effect = RuntimeError('swift down')
+        operation = data.DEPLOYMENTS[3]
+        heat_operation = runner.Operation('7c7c7c7c-0000-4000-8000-00000000000a', 'demo',
+                                          '2026-11-22T04:00:00Z', source=data.MYSQL_ID)
+        running = dict(operation, input_values={OPERATION_OPTION: heat_operation.as_option()})
+        self.serve(deployments=data.DEPLOYMENTS[:3] + [running])
+
+        res = self.client.get(reverse('horizon:project:deployments:operation',
+                                      args=[heat_operation.id]))
+
+        self.assertEqual(200, res.status_code)
+        self.assertContains(res, operation['id'])
+        self.assertContains(res, 'Object Storage could not be reached')

@@ -17,6 +17,7 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.runs import archived_tables
 from heat_deploy_dashboard.content.runs import operations
+from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_runner import archive
 from heat_deploy_runner import cli
 
@@ -102,7 +103,7 @@ class OutputDownloadView(PolicyRequiredMixin, generic.View):
 class RerunView(PolicyRequiredMixin, generic.View):
     """The form the archived run came from, filled in with its action, server and inputs."""
 
-    policy_rules = READ_RULES + archived_tables.RunArchivedAgain.policy_rules
+    policy_rules = READ_RULES + run_tables.RunAgain.policy_rules
 
     def get(self, request, run_id):
         run = _archived(request, run_id)

@@ -115,9 +115,13 @@ class OperationRunsTable(run_tables.DeploymentsTable):
     time_left = tables.Column(_time_left, verbose_name=_("Time Left"))
     exit_code = tables.Column(_exit_code, verbose_name=_("Exit Code"))
     output = tables.Column(lambda run: _("Output"), verbose_name=_("Output"),
-                           link=lambda run: reverse('horizon:project:deployments:detail',
-                                                    args=[run.id])
+                           link=lambda run: reverse(
+                               'horizon:project:deployments:archived' if run.archived
+                               else 'horizon:project:deployments:detail', args=[run.id])
                            + '?tab=' + run_tables.OUTPUTS_TAB)
+    # Where the run is kept: retention moves old runs from Heat to the project's archive.
+    kept = tables.Column(lambda run: _("Archive") if run.archived else _("Heat"),
+                         verbose_name=_("Kept In"))
 
     class Meta(run_tables.DeploymentsTable.Meta):
         name = "operation"
@@ -125,7 +129,7 @@ class OperationRunsTable(run_tables.DeploymentsTable):
         table_actions = (CancelOperation, RerunFailed)
         row_actions = (run_tables.CancelRun, run_tables.RunAgain)
         columns = ('server', 'status', 'status_reason', 'duration', 'time_left',
-                   'exit_code', 'output')
+                   'exit_code', 'output', 'kept')
 
 
 class DeploymentActionsTable(run_tables.DeploymentsTable):

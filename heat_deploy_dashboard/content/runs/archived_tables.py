@@ -24,10 +24,6 @@ def archived_url(run_id):
     return reverse('horizon:project:deployments:archived', args=[run_id])
 
 
-class RunArchivedAgain(run_tables.RunAgain):
-    url = "horizon:project:deployments:archived_rerun"
-
-
 class DeleteArchivedRun(policy.RulesOncePerRequest, tables.DeleteAction):
     help_text = _("This removes the run's record from the project's archive. It does not "
                   "undo what the server did.")
@@ -112,7 +108,7 @@ class ArchivedRunsTable(empty.ExplainingTable):
         pagination_param = "archive_marker"
         prev_pagination_param = "archive_prev_marker"
         table_actions = (DeleteArchivedRun,)
-        row_actions = (RunArchivedAgain, DeleteArchivedRun)
+        row_actions = (run_tables.RunAgain, DeleteArchivedRun)
         verbose_name = _("Archived Runs")
         status_columns = ["status"]
         no_data_message = _(

@@ -4,10 +4,14 @@ tells each run's operation without a config read."""
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from openstack_dashboard.api import base
 
+from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_runner import archive
 from heat_deploy_runner import linking
 
 
@@ -19,13 +23,35 @@ def described_runs(request, runs):
     return [run.described(configs.get(run.config_id)) for run in runs], configs
 
 
+# An operation page reads at most this many of its archived runs.
+ARCHIVED_SHOWN = 100
+
+
 def runs_of(request, operation_id):
     """(the operation's runs, their derived configs by id, the operation, None when no run
-    of it is left)."""
+    of it is left): those in Heat, then those retention archived (runner.archive), read
+    from the project's Object Storage where the catalog has it."""
     described, configs = described_runs(
         request, [run for run in project_runs.deployments(request)
                   if run.operation and run.operation.id == operation_id])
+    archived = archived_runs(request, operation_id)
+    configs.update({run.config_id: run.config for run in archived if run.config})
+    described += archived
     return described, configs, described[0].operation if described else None
+
+
+def archived_runs(request, operation_id):
+    """The operation's archived runs, newest first; none when Object Storage fails (said on
+    the page) or is not in the catalog."""
+    if not base.is_service_enabled(request, 'object-store'):
+        return []
+    try:
+        return api.swift.archive_page(request, archive.operation_prefix(operation_id),
+                                      ARCHIVED_SHOWN).runs
+    except Exception:
+        errors.heat_failed(request, _("retrieve the operation's archived runs"),
+                           service=errors.SWIFT)
+        return []
 
 
 def source_link(request, operation):

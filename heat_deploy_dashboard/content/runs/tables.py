@@ -175,6 +175,11 @@ class RunAgain(policy.RulesOncePerRequest, tables.LinkAction):
     def allowed(self, request, run=None):
         return super().allowed(request, run) and (run is None or run.rerunnable)
 
+    def get_link_url(self, datum=None):
+        if datum is not None and datum.archived:
+            return reverse('horizon:project:deployments:archived_rerun', args=[datum.id])
+        return super().get_link_url(datum)
+
 
 class DeleteRun(policy.RulesOncePerRequest, tables.DeleteAction):
     help_text = _("This also deletes each run's derived config and the Object Storage "
