@@ -56,6 +56,7 @@ import panel_settings  # noqa: E402
 
 import heat_deploy_dashboard  # noqa: E402
 from heat_deploy_dashboard import api  # noqa: E402
+from heat_deploy_runner import archive  # noqa: E402
 from heat_deploy_runner.run import Run  # noqa: E402
 
 
@@ -164,6 +165,19 @@ TEMPLATE = {'heat_template_version': '2018-08-31',
             'resources': {'mysql': {'type': 'OS::Heat::SoftwareComponent',
                                     'properties': {'inputs': MYSQL['inputs']}}}}
 
+
+def _config(config):
+    return software_configs.SoftwareConfig(None, copy.deepcopy(config), loaded=True)
+
+
+def _deployment(info):
+    return Run.from_heat(
+        software_deployments.SoftwareDeployment(None, copy.deepcopy(info), loaded=True))
+
+
+# A run retention archived: the failed BACKUP on db-2, read back from the archive.
+ARCHIVED = archive.run_of(archive.record(_deployment(DEPLOYMENTS[4]).described(DERIVED[4])))
+
 # Which URL of each route to GET, by route name; a route missing here fails the run, so that
 # a new page is not left out unnoticed.
 ROUTES = {
@@ -180,6 +194,11 @@ ROUTES = {
     'deployments:operation': {'operation_id': OPERATION['operation']},
     'deployments:operation_rerun': {'operation_id': OPERATION['operation'],
                                     'lands_on': 'horizon:project:components:run'},
+    'deployments:archived_index': {},
+    'deployments:archived': {'run_id': ARCHIVED.id},
+    'deployments:archived_output': {'run_id': ARCHIVED.id, 'output_name': 'deploy_stderr'},
+    'deployments:archived_rerun': {'run_id': ARCHIVED.id,
+                                   'lands_on': 'horizon:project:components:run'},
     'servers:index': {},
     'servers:detail': {'server_id': DB_1},
     'servers:reveal_metadata': {'server_id': DB_1},
@@ -205,13 +224,10 @@ def schedule_record_get(request, name):
             'paused': False}})
 
 
-def _config(config):
-    return software_configs.SoftwareConfig(None, copy.deepcopy(config), loaded=True)
-
-
-def _deployment(info):
-    return Run.from_heat(
-        software_deployments.SoftwareDeployment(None, copy.deepcopy(info), loaded=True))
+def _found_archived(run_id):
+    if run_id != ARCHIVED.id:
+        raise LookupError(run_id)
+    return ARCHIVED
 
 
 def _find(items, item_id, what):
@@ -277,7 +293,11 @@ STAND_INS = {
         'cron_triggers_list': lambda request: [],
         'rolling_runs_list': lambda request, limit: [],
     },
-    api.swift: {},
+    api.swift: {
+        'archive_page': lambda request, prefix, size, marker=None, backwards=False: (
+            archive.Page([ARCHIVED], False, False)),
+        'archived_run': lambda request, run_id: _found_archived(run_id),
+    },
     api.zaqar: {},
 }
 
