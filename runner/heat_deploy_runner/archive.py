@@ -64,10 +64,16 @@ def run_id_of(index_name: str) -> str:
     return index_name.rsplit('/', 1)[1].split('-', 1)[1]
 
 
+# Shorter secrets are masked where they are kept, but not scrubbed from the outputs: every
+# "1" or "on" of a script's output would go with them.
+SCRUBBED_LENGTH = 4
+
+
 def _secret_values(config) -> list[str]:
     found = [str(value) for _where, value in masking.secrets_of(config or {})]
     # The longest first, so a secret that holds another is scrubbed whole.
-    return sorted({value for value in found if value}, key=len, reverse=True)
+    return sorted({value for value in found if len(value) >= SCRUBBED_LENGTH}, key=len,
+                  reverse=True)
 
 
 def _scrubbed(data, secrets):
@@ -139,7 +145,8 @@ def page(swift, prefix: str, size: int, marker: str | None = None,
     run whose key is ``marker``, or before it when ``backwards`` (Horizon's markers). One
     listing, and one read per run."""
     # Swift lists in reverse from the marker on: the runs newer than it, nearest first.
-    query = {'prefix': prefix, 'limit': size + 1, 'reverse': bool(marker and backwards)}
+    backwards = bool(marker and backwards)
+    query = {'prefix': prefix, 'limit': size + 1, 'reverse': backwards}
     if marker:
         query['marker'] = prefix + marker
     names = [row['name'] for row in _listing(swift, **query)]

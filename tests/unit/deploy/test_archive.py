@@ -116,3 +116,23 @@ def test_a_run_whose_config_is_gone_is_archived_without_it(swift):
     archive.put(swift, run)
 
     assert archive.get(swift, run.id).config is None
+
+
+def test_a_short_secret_is_masked_where_kept_but_not_scrubbed_from_the_outputs(swift):
+    config = dict(CONFIG, inputs=[{'name': 'pin_secret', 'type': 'String', 'value': 'on'}])
+    archive.put(swift, dataclasses.replace(_run(1), config=config, output_values={
+        'deploy_stdout': 'logging on\n'}))
+
+    found = archive.get(swift, _run(1).id)
+
+    assert found.config['inputs'][0]['value'] == masking.MASK
+    assert found.output_values['deploy_stdout'] == 'logging on\n'
+
+
+def test_backwards_without_a_marker_is_the_first_page(swift):
+    for number in range(1, 4):
+        archive.put(swift, _run(number))
+
+    found = archive.page(swift, archive.PROJECT, 2, backwards=True)
+
+    assert [run.id[-1] for run in found.runs] == ['3', '2'] and found.has_more
