@@ -2,6 +2,7 @@
 dashboard's settings), listed as a schedule that prunes, turned on by hand, and never
 changed through a component's form."""
 
+from django.contrib.messages import get_messages
 from django.test.utils import override_settings
 from django.urls import reverse
 from mistralclient.api import base as mistral_base
@@ -48,6 +49,7 @@ class RetentionScheduleTests(ComponentsTestCase):
         res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(repeat='0 2 * * *'))
 
         self.assertRedirectsNoFollow(res, case.INDEX_URL)
+        self.assertIn('info', [m.level_tag for m in get_messages(res.wsgi_request)])
         [_schedule, (args, kwargs)] = self.mock_schedule_record_save.call_args_list
         self.assertEqual((RETENTION, {'create': True}), (args[1], kwargs))
         self.assertEqual(('retention', '0 4 * * *', 'test_user'),

@@ -7,6 +7,7 @@ import logging
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from horizon import messages
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import kept_secrets
@@ -141,7 +142,10 @@ def create(request, record):
     Heat's caps with nobody watching."""
     name = runner_schedules.create(_Calls(request), record)
     try:
-        keep_retention(request)
+        if keep_retention(request):
+            messages.info(request, _("Retention is now on for this project: its runs past "
+                                     "the bound are archived and taken out of Heat, as the "
+                                     "Schedules panel shows."))
     except Exception:
         # The schedule was made; the Schedules panel offers to turn retention on.
         LOG.warning('Could not make the retention schedule', exc_info=True)

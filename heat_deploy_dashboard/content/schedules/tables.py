@@ -134,8 +134,8 @@ class TurnOnRetention(policy.RulesOncePerRequest, tables.Action):
     requires_input = False
     policy_rules = (("workflow", "cron_triggers:create"),)
     help_text = _("Mistral then archives the project's runs past the bound in its Object "
-                  "Storage and deletes them from Heat, every day: Heat caps each project's "
-                  "runs.")
+                  "Storage and deletes them from Heat, daily by default: Heat caps each "
+                  "project's runs.")
 
     def allowed(self, request, datum=None):
         return super().allowed(request, datum) and not any(
