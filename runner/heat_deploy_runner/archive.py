@@ -127,7 +127,7 @@ def get(swift, run_id: str) -> Run:
         _headers, body = swift.get_object(CONTAINER, _RECORDS + run_id)
     except swift_exc.ClientException as error:
         if error.http_status == 404:
-            raise LookupError(f'No run {run_id} in this project, nor in its archive.') from None
+            raise LookupError(f'No run {run_id} in this project.') from None
         raise
     return run_of(json.loads(body))
 

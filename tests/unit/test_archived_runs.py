@@ -5,6 +5,7 @@ deploy/test_archive.py)."""
 import copy
 from urllib import parse
 
+from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
@@ -177,4 +178,6 @@ class OperationWithArchivedRunsTests(case.ComponentsTestCase):
 
         self.assertEqual(200, res.status_code)
         self.assertContains(res, operation['id'])
+        # Said on the page, beside the runs it shows, not as an alarm.
         self.assertContains(res, 'Object Storage could not be reached')
+        self.assertEqual([], list(get_messages(res.wsgi_request)))

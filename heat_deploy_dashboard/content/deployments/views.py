@@ -97,6 +97,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
     template_name = 'project/deployments/operation.html'
     page_title = "{{ title }}"
     policy_rules = SHOW_RULES
+    # Whether Object Storage failed to give the operation's archived runs.
+    archive_failed = False
 
     @memoized.memoized_method
     def _operation(self):
@@ -104,7 +106,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         be read."""
         operation_id = self.kwargs['operation_id']
         try:
-            found, configs, operation = operations.runs_of(self.request, operation_id)
+            found, configs, operation, self.archive_failed = operations.runs_of(
+                self.request, operation_id)
         except Exception:
             errors.heat_failed(self.request, _("retrieve the operation's runs"))
             return None
@@ -156,6 +159,7 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             return context
         runs_found, configs, operation, execution = found
         context['operation'] = operation
+        context['archive_failed'] = self.archive_failed
         context['command'] = cli.operation_show(self.kwargs['operation_id'])
         names = server_names.names(self.request)
         if execution is not None:
@@ -193,7 +197,8 @@ class OperationRerunView(PolicyRequiredMixin, generic.View):
     def get(self, request, operation_id):
         page = run_tables.operation_url(operation_id)
         try:
-            found, configs, operation = operations.runs_of(request, operation_id)
+            found, configs, operation, _archive_failed = operations.runs_of(
+                request, operation_id)
         except Exception:
             errors.heat_failed(request, _("retrieve the operation's runs"), redirect=page)
         failed = [run for run in found if run_tables.is_failed(run)]

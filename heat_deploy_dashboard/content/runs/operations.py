@@ -2,6 +2,8 @@
 (runner.operations): Heat lists no more than a project's deployments, whole, and a listing
 tells each run's operation without a config read."""
 
+import logging
+
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from openstack_dashboard.api import base
@@ -9,10 +11,11 @@ from openstack_dashboard.api import base
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import directory
-from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_runner import archive
 from heat_deploy_runner import linking
+
+LOG = logging.getLogger(__name__)
 
 
 def described_runs(request, runs):
@@ -29,29 +32,33 @@ ARCHIVED_SHOWN = 100
 
 def runs_of(request, operation_id):
     """(the operation's runs, their derived configs by id, the operation, None when no run
-    of it is left): those in Heat, then those retention archived (runner.archive), read
-    from the project's Object Storage where the catalog has it."""
+    of it is left, whether its archived runs could not be read): those in Heat, then those
+    retention archived (runner.archive), read from the project's Object Storage where the
+    catalog has it."""
     described, configs = described_runs(
         request, [run for run in project_runs.deployments(request)
                   if run.operation and run.operation.id == operation_id])
     archived = archived_runs(request, operation_id)
-    configs.update({run.config_id: run.config for run in archived if run.config})
-    described += archived
-    return described, configs, described[0].operation if described else None
+    if archived:
+        configs.update({run.config_id: run.config for run in archived if run.config})
+        described += archived
+    return (described, configs, described[0].operation if described else None,
+            archived is None)
 
 
 def archived_runs(request, operation_id):
-    """The operation's archived runs, newest first; none when Object Storage fails (said on
-    the page) or is not in the catalog."""
+    """The operation's archived runs, newest first; none without Object Storage in the
+    catalog; None when it fails, for the page to say so beside what Heat holds (no alarm:
+    the page's own runs are shown)."""
     if not base.is_service_enabled(request, 'object-store'):
         return []
     try:
         return api.swift.archive_page(request, archive.operation_prefix(operation_id),
                                       ARCHIVED_SHOWN).runs
     except Exception:
-        errors.heat_failed(request, _("retrieve the operation's archived runs"),
-                           service=errors.SWIFT)
-        return []
+        LOG.warning("Could not read operation %s's archived runs", operation_id,
+                    exc_info=True)
+        return None
 
 
 def source_link(request, operation):
