@@ -301,11 +301,3 @@ def test_prune_archives_and_deletes_the_runs_past_the_bound_of_the_firing_projec
     assert archive.get(swift, old.id).archived
     # Mistral hands the action to its executor as its attributes, in JSON.
     assert json.loads(json.dumps(vars(actions.PruneAction(1, 7, 2000))))
-
-
-def test_the_retention_workflow_prunes_with_its_inputs():
-    definition = workflows.definition(workflows.RETENTION_WORKFLOW)
-
-    assert 'action: heat_deploy.prune' in definition
-    for name in ('keep_latest', 'keep_days', 'keep_at_most'):
-        assert f'{name}: <% $.{name} %>' in definition

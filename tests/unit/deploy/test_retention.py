@@ -66,26 +66,37 @@ def test_a_policy_of_settings_takes_what_it_knows_and_defaults_the_rest():
     assert retention.Policy.of(None) == retention.Policy()
 
 
-def _started(heat, swift, source, operation):
-    [run] = start(heat, functools.partial(transport_for, swift=swift), RunRequest(
-        config_id=source, action='BACKUP', server_ids=['s1'],
-        input_values={'db_password': 'hunter22'}), operation).created
-    return run
-
-
-def test_prune_archives_then_deletes_with_the_config_and_the_container(heat, swift):
+@pytest.fixture
+def old_and_new(heat, swift):
+    """A finished run of November 1st and a run of today, of one component on one server:
+    at keep_latest 1, the old one is past the bound."""
     source = heat.add_config(name='mysql', inputs=[{'name': 'db_password',
                                                     'type': 'String'}])
-    old = _started(heat, swift, source, Operation('op-1', 'alice', '2026-11-01T00:00:00Z',
-                                                  source=source))
-    heat.deployments[old.id].update(creation_time='2026-11-01T00:00:00Z', status='COMPLETE',
-                                    output_values={'deploy_stdout': 'done'})
-    container, _object = signal_location(derived_input_values(heat.configs[old.config_id]))
-    new = _started(heat, swift, source, Operation('op-2', 'alice', '2026-11-27T00:00:00Z',
-                                                  source=source))
+    made = []
+    for number, day in ((1, '2026-11-01'), (2, '2026-11-27')):
+        [run] = start(heat, functools.partial(transport_for, swift=swift), RunRequest(
+            config_id=source, action='BACKUP', server_ids=['s1'],
+            input_values={'db_password': 'hunter22'}), Operation(
+                f'op-{number}', 'alice', f'{day}T00:00:00Z', source=source)).created
+        made.append(run)
+    heat.deployments[made[0].id].update(creation_time='2026-11-01T00:00:00Z',
+                                        status='COMPLETE',
+                                        output_values={'deploy_stdout': 'done'})
+    return made
 
-    done = retention.prune(heat, swift, functools.partial(transport_for, swift=swift),
-                           'project-1', retention.Policy(keep_latest=1, keep_days=7), NOW)
+
+def _prune(heat, swift, dry_run=False):
+    return retention.prune(heat, swift, functools.partial(transport_for, swift=swift),
+                           'project-1', retention.Policy(keep_latest=1, keep_days=7), NOW,
+                           dry_run=dry_run)
+
+
+def test_prune_archives_then_deletes_with_the_config_and_the_container(heat, swift,
+                                                                       old_and_new):
+    old, new = old_and_new
+    container, _object = signal_location(derived_input_values(heat.configs[old.config_id]))
+
+    done = _prune(heat, swift)
 
     assert [run.id for run in done.runs] == [old.id] and done.leftovers == []
     assert list(heat.deployments) == [new.id]
@@ -95,34 +106,19 @@ def test_prune_archives_then_deletes_with_the_config_and_the_container(heat, swi
     assert b'hunter22' not in swift.containers[archive.CONTAINER]['run/' + old.id]
 
 
-def test_a_dry_run_says_which_and_changes_nothing(heat, swift):
-    source = heat.add_config(name='mysql')
-    old = _started(heat, swift, source, Operation('op-1', 'alice', '2026-11-01T00:00:00Z',
-                                                  source=source))
-    heat.deployments[old.id].update(creation_time='2026-11-01T00:00:00Z', status='COMPLETE')
-    _started(heat, swift, source, Operation('op-2', 'alice', '2026-11-27T00:00:00Z',
-                                            source=source))
+def test_a_dry_run_says_which_and_changes_nothing(heat, swift, old_and_new):
     containers = set(swift.containers)
 
-    done = retention.prune(heat, swift, functools.partial(transport_for, swift=swift),
-                           'project-1', retention.Policy(keep_latest=1, keep_days=7), NOW,
-                           dry_run=True)
+    done = _prune(heat, swift, dry_run=True)
 
-    assert [run.id for run in done.runs] == [old.id]
+    assert [run.id for run in done.runs] == [old_and_new[0].id]
     assert len(heat.deployments) == 2 and set(swift.containers) == containers
 
 
-def test_a_failing_archive_deletes_nothing(heat, swift):
-    source = heat.add_config(name='mysql')
-    old = _started(heat, swift, source, Operation('op-1', 'alice', '2026-11-01T00:00:00Z',
-                                                  source=source))
-    heat.deployments[old.id].update(creation_time='2026-11-01T00:00:00Z', status='COMPLETE')
-    _started(heat, swift, source, Operation('op-2', 'alice', '2026-11-27T00:00:00Z',
-                                            source=source))
+def test_a_failing_archive_deletes_nothing(heat, swift, old_and_new):
     swift.fail('put_object', RuntimeError('swift down'),
                when=lambda container, name: container == archive.CONTAINER)
 
     with pytest.raises(RuntimeError):
-        retention.prune(heat, swift, functools.partial(transport_for, swift=swift),
-                        'project-1', retention.Policy(keep_latest=1, keep_days=7), NOW)
-    assert old.id in heat.deployments
+        _prune(heat, swift)
+    assert old_and_new[0].id in heat.deployments
