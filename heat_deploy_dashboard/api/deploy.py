@@ -12,6 +12,7 @@ from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import heat
+from heat_deploy_dashboard.api import mistral
 from heat_deploy_dashboard.api import swift
 from heat_deploy_dashboard.api import zaqar
 import heat_deploy_runner as runner
@@ -64,10 +65,14 @@ def start_runs(request, run_request, source=None):
     heatclient's error when the config cannot be read.
     """
     _require_in_project(request, heat.config_get, run_request.config_id)
+    # Where Mistral is, it follows the operation (following.follow_runs): its runs say so,
+    # and pages only read them.
+    followed = runner.FOLLOWED if mistral.is_available(request) else None
     return runner.start(
         heat.heatclient(request),
         lambda name: runner.transport_for(name, **_transport_clients(request, [name])),
-        run_request, runner.Operation.new(request.user.username, run_request.config_id),
+        run_request, runner.Operation.new(request.user.username, run_request.config_id,
+                                          runner=followed),
         source)
 
 

@@ -1,5 +1,6 @@
 """Mistral (workflowv2) API calls: a rolling run is an execution of heat-deploy-runner's
-rolling workflow, whose id is the operation's.
+rolling workflow, whose id is the operation's; an operation started at once is followed by
+an execution of its follow workflow, made with the operation's id.
 
 One function per client call, as api.heat. Mistral shows an admin every project's executions
 and workflows by id; these answer only the working project's, as Heat's calls do.
@@ -14,6 +15,8 @@ from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import pool
+from heat_deploy_runner.cancel import cancelled_description
+from heat_deploy_runner import following
 from heat_deploy_runner import schedules
 from heat_deploy_runner import workflows
 
@@ -34,10 +37,24 @@ def mistralclient(request):
 
 
 class Execution(base.APIResourceWrapper):
-    """A rolling run: its state (RUNNING, SUCCESS, ERROR, CANCELLED), why it stopped
-    (state_info), and what it was asked to do (workflow_input)."""
+    """An operation's execution (a rolling run, or the follower of one started at once):
+    its state (RUNNING, SUCCESS, ERROR, CANCELLED), why it stopped (state_info), what it was
+    asked to do (workflow_input), and who cancelled it (description)."""
 
-    _attrs = ['id', 'state', 'state_info', 'created_at', 'updated_at', 'project_id']
+    _attrs = ['id', 'state', 'state_info', 'created_at', 'updated_at', 'project_id',
+              'workflow_name', 'description']
+
+    @property
+    def rolling(self):
+        """Whether it runs the operation in batches, rather than following it."""
+        return self.workflow_name in workflows.ROLLING_WORKFLOWS
+
+    @property
+    def outcome(self):
+        """What it recorded once the operation's runs had all ended (runner.outcome), or
+        None: before, or from a workflow that records none (rolling_v1)."""
+        found = self.output.get('outcome')
+        return found if isinstance(found, dict) else None
 
     @property
     def workflow_input(self):
@@ -54,6 +71,14 @@ class Execution(base.APIResourceWrapper):
 
 
 @profiler.trace
+def follow_start(request, started, server_names, link):
+    """Follow the operation ``started`` (a runner.Started) made, with no page open
+    (runner.following)."""
+    return following.follow(mistralclient(request), request.user.project_id, started,
+                            server_names, link)
+
+
+@profiler.trace
 def rolling_start(request, workflow_input):
     """Start a rolling run (making the project's copy of the workflow on first use)."""
     client = mistralclient(request)
@@ -66,7 +91,8 @@ is_not_found = schedules.is_not_found
 
 @profiler.trace
 def execution_get(request, execution_id):
-    """The working project's rolling run of this id, or None."""
+    """The working project's execution of an operation of this id (rolling, or its
+    follower), or None."""
     try:
         found = mistralclient(request).executions.get(execution_id)
     except mistral_base.APIException as error:
@@ -74,15 +100,18 @@ def execution_get(request, execution_id):
             return None
         raise
     if (found.project_id != request.user.project_id
-            or found.workflow_name != workflows.ROLLING_WORKFLOW):
+            or found.workflow_name not in workflows.OPERATION_WORKFLOWS):
         return None
     return Execution(found)
 
 
 @profiler.trace
 def execution_cancel(request, execution_id):
-    """Stop the rolling run: no batch starts after this (runs already started go on)."""
-    return Execution(mistralclient(request).executions.update(execution_id, 'CANCELLED'))
+    """Stop the rolling run: no batch starts after this (runs already started go on). Its
+    description says who cancelled it, and when (runner.cancel.cancelled_description)."""
+    return Execution(mistralclient(request).executions.update(
+        execution_id, 'CANCELLED',
+        description=cancelled_description(request.user.username)))
 
 
 # Schedules (runner.schedules): a cron trigger each, and an environment of the same name
@@ -147,7 +176,8 @@ def cron_trigger_delete(request, name):
 def rolling_runs_list(request, limit):
     """The project's latest rolling runs, newest first."""
     found = mistralclient(request).executions.list(
-        workflow_name=workflows.ROLLING_WORKFLOW, sort_keys='created_at', sort_dirs='desc',
+        workflow_name='in:' + ','.join(workflows.ROLLING_WORKFLOWS), sort_keys='created_at',
+        sort_dirs='desc',
         limit=limit, include_output=True)
     return [Execution(each) for each in found
             if each.project_id == request.user.project_id]

@@ -1,11 +1,14 @@
-"""Zaqar (messaging) client for the signal queues of deployments."""
+"""Zaqar (messaging): the client for the signal queues of deployments, and the subscriptions
+of notices."""
 
 from django.conf import settings
 from horizon.utils.memoized import memoized
 from openstack_dashboard.api import base
+from openstack_dashboard.contrib.developer.profiler import api as profiler
 from zaqarclient.queues.v2 import client as zaqar_v2
 
 from heat_deploy_dashboard.api import pool
+from heat_deploy_runner import notices
 
 
 class _PooledClient(zaqar_v2.Client):
@@ -30,3 +33,28 @@ def zaqar_client(request):
     return _PooledClient(
         url=base.url_for(request, 'messaging'), version=2,
         conf={'auth_opts': {'backend': 'keystone', 'options': options}})
+
+
+# Notices (runner.notices): who is told of an operation's outcome, as Zaqar's own
+# subscriptions on the project's queues named after the subject (a component's config id, a
+# schedule's name or an operation id).
+
+
+@profiler.trace
+def notice_subscriptions(request, subject_id):
+    """The subject's subscriptions (runner.notices.Subscription), on failure first."""
+    return notices.subscriptions(zaqar_client(request), subject_id)
+
+
+@profiler.trace
+def notice_subscribe(request, subject_id, when, subscriber):
+    """Subscribe ``subscriber`` to the subject's notices, on failure or always; the new
+    runner.notices.Subscription. Raises runner.InputError, before anything is made, for a bad
+    condition or subscriber, or one already told of the same."""
+    return notices.subscribe(zaqar_client(request), subject_id, when, subscriber)
+
+
+@profiler.trace
+def notice_unsubscribe(request, subject_id, subscription_id):
+    """Remove the subject's subscription of this id; False when it has none such."""
+    return notices.unsubscribe(zaqar_client(request), subject_id, subscription_id)

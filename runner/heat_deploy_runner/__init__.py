@@ -28,9 +28,9 @@ from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
 from heat_deploy_runner.inputs import coerce_input_values
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
+from heat_deploy_runner.operations import FOLLOWED
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.operations import operation_of_run
-from heat_deploy_runner.operations import ROLLING
 from heat_deploy_runner.results import collect
 from heat_deploy_runner.results import may_have_result
 from heat_deploy_runner.run import Run
@@ -42,7 +42,7 @@ from heat_deploy_runner.transports import transport_for
 from heat_deploy_runner.transports import TRANSPORT_NAMES
 
 __all__ = [
-    'InputError', 'Message', 'Operation', 'ROLLING', 'Run', 'RunRequest', 'Started',
+    'InputError', 'Message', 'Operation', 'FOLLOWED', 'Run', 'RunRequest', 'Started',
     'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES', 'as_timed_out', 'build_derived_config', 'cancel',
     'coerce_input_values', 'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
     'is_cancelled', 'is_overdue', 'late_result', 'may_have_result',

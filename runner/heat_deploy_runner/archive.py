@@ -64,37 +64,13 @@ def run_id_of(index_name: str) -> str:
     return index_name.rsplit('/', 1)[1].split('-', 1)[1]
 
 
-# Shorter secrets are masked where they are kept, but not scrubbed from the outputs: every
-# "1" or "on" of a script's output would go with them.
-SCRUBBED_LENGTH = 4
-
-
-def _secret_values(config) -> list[str]:
-    found = [str(value) for _where, value in masking.secrets_of(config or {})]
-    # The longest first, so a secret that holds another is scrubbed whole.
-    return sorted({value for value in found if len(value) >= SCRUBBED_LENGTH}, key=len,
-                  reverse=True)
-
-
-def _scrubbed(data, secrets):
-    if isinstance(data, str):
-        for secret in secrets:
-            data = data.replace(secret, masking.MASK)
-        return data
-    if isinstance(data, dict):
-        return {key: _scrubbed(value, secrets) for key, value in data.items()}
-    if isinstance(data, list):
-        return [_scrubbed(value, secrets) for value in data]
-    return data
-
-
 def record(run, now: datetime.datetime | None = None) -> dict:
     """The archive's record of a run (a Run with its config), secrets masked and scrubbed."""
-    secrets = _secret_values(run.config)
+    secrets = masking.secret_values(run.config)
     heat = {key: getattr(run, key) for key in HEAT_KEYS}
     moment = (now or datetime.datetime.now(datetime.timezone.utc)).astimezone(
         datetime.timezone.utc)
-    return _scrubbed({
+    return masking.scrubbed({
         'format': FORMAT,
         'run': masking.mask_tree(heat),
         'config': masking.mask_tree(run.config) if run.config else None,

@@ -27,12 +27,27 @@ CANCEL_REASON_PREFIX = 'Cancelled by '
 CANCEL_REASON = CANCEL_REASON_PREFIX + '%(user)s at %(time)s'
 
 
-def cancel_reason(user: str, now: datetime) -> str:
-    """"Cancelled by <user> at <UTC, seconds>Z"; a naive ``now`` is UTC."""
+# UTC, to the second: how a record of who did what writes when.
+UTC_TIME = '%Y-%m-%dT%H:%M:%SZ'
+
+
+def utc_text(now: datetime) -> str:
+    """``now`` as UTC_TIME writes it; a naive ``now`` is UTC."""
     if now.tzinfo is None:
         now = now.replace(tzinfo=timezone.utc)
-    moment = now.astimezone(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
-    return CANCEL_REASON % {'user': user, 'time': moment}
+    return now.astimezone(timezone.utc).strftime(UTC_TIME)
+
+
+def cancel_reason(user: str, now: datetime) -> str:
+    """"Cancelled by <user> at <UTC, seconds>Z"; a naive ``now`` is UTC."""
+    return CANCEL_REASON % {'user': user, 'time': utc_text(now)}
+
+
+def cancelled_description(user: str, now: datetime | None = None) -> str:
+    """What a cancelled run in batches (a Mistral execution) is described as, for the
+    operation's page: the sentence a cancelled run's status reason is, at ``now`` (by
+    default the present)."""
+    return cancel_reason(user, now or datetime.now(timezone.utc))
 
 
 def cancel(heat, deployment_id: str, user: str,

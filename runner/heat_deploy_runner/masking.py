@@ -88,3 +88,30 @@ def _secret(where, value):
 
 def _joined(where, name):
     return f'{where}: {name}' if where else name
+
+
+# Shorter secrets are masked where they are kept, but not scrubbed from outputs: every "1" or
+# "on" of a script's output would go with them.
+SCRUBBED_LENGTH = 4
+
+
+def secret_values(config) -> list[str]:
+    """The values of a derived config's secrets (secrets_of) long enough to scrub, the
+    longest first, so that a secret that holds another is scrubbed whole."""
+    found = [str(value) for _where, value in secrets_of(config or {})]
+    return sorted({value for value in found if len(value) >= SCRUBBED_LENGTH}, key=len,
+                  reverse=True)
+
+
+def scrubbed(data, secrets):
+    """A copy of ``data`` (nested dicts, lists, text) with every one of ``secrets``
+    (secret_values) in its text replaced by MASK: what a run's outputs may echo."""
+    if isinstance(data, str):
+        for secret in secrets:
+            data = data.replace(secret, MASK)
+        return data
+    if isinstance(data, dict):
+        return {key: scrubbed(value, secrets) for key, value in data.items()}
+    if isinstance(data, list):
+        return [scrubbed(value, secrets) for value in data]
+    return data

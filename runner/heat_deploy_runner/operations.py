@@ -9,9 +9,10 @@ Its derived config's options keep a copy, for whoever reads the config itself
 
 What is kept: the operation's id, shared by its runs, who started it and when, the config
 its runs derive from (a component's, or a config deployed from the Configs panel), and what
-ran it when not the dashboard itself
-(``ROLLING``: a rolling run, the Mistral execution of that id). Runs made outside the
-dashboard (the CLI, stacks) have no operation.
+follows it to its end when not a page (``FOLLOWED``: the Mistral execution of that id, a
+rolling run's or a follower's). Runs made outside the dashboard (the CLI, stacks) have no
+operation. A run of an operation that tries a failed
+server again (runs in batches, schedules) also keeps which try it is, of how many.
 """
 
 import dataclasses
@@ -21,8 +22,9 @@ import uuid
 
 from heat_deploy_runner import derived
 
-# Operation.runner of a rolling run (runs in batches, executed by Mistral).
-ROLLING = 'mistral'
+# Operation.runner of an operation a Mistral execution of its id follows: a rolling run (runs
+# in batches, executed by Mistral), or one started at once and followed (following.py).
+FOLLOWED = 'mistral'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,20 +35,30 @@ class Operation:
     started_at: str
     source: str | None = None
     runner: str | None = None
+    # Of the run that carries it: which try on its server (1 for the first), of how many.
+    try_number: int | None = None
+    tries: int | None = None
 
     @classmethod
-    def new(cls, started_by: str, source: str,
-            now: datetime | None = None) -> 'Operation':
+    def new(cls, started_by: str, source: str, now: datetime | None = None,
+            runner: str | None = None) -> 'Operation':
         moment = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
         return cls(str(uuid.uuid4()), started_by, moment.strftime('%Y-%m-%dT%H:%M:%SZ'),
-                   source)
+                   source, runner)
 
     def as_option(self) -> dict:
         kept = {'operation': self.id, 'started_by': self.started_by,
                 'started_at': self.started_at, 'source': self.source}
         if self.runner:
             kept['runner'] = self.runner
+        if self.tries:
+            kept.update({'try': self.try_number, 'tries': self.tries})
         return kept
+
+    @property
+    def followed(self) -> bool:
+        """Whether a Mistral execution follows it to its end: a page then only reads."""
+        return self.runner == FOLLOWED
 
 
 def as_input_values(operation: Operation | None) -> dict:
@@ -68,5 +80,10 @@ def _kept(kept) -> Operation | None:
     if not all(isinstance(value, str) and value for value in values):
         return None
     source, runner = kept.get('source'), kept.get('runner')
+    try_number, tries = kept.get('try'), kept.get('tries')
+    counted = all(isinstance(each, int) and not isinstance(each, bool) and each > 0
+                  for each in (try_number, tries))
     return Operation(*values, source=source if isinstance(source, str) and source else None,
-                     runner=runner if runner == ROLLING else None)
+                     runner=runner if runner == FOLLOWED else None,
+                     try_number=try_number if counted else None,
+                     tries=tries if counted else None)

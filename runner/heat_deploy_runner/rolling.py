@@ -26,11 +26,13 @@ class SecretsNotKept(Exception):
     """Object Storage did not keep the secret inputs: nothing was started."""
 
 
-def start(mistral, swift, project_id: str, request: RunRequest, started_by: str):
+def start(mistral, swift, project_id: str, request: RunRequest, started_by: str,
+          server_names=None):
     """The rolling workflow's new execution (python-mistralclient's) for ``request``, made
-    for ``started_by``. Raises InputError for secret inputs without Object Storage
-    (``swift`` None), SecretsNotKept when Object Storage refuses them, and Mistral's error
-    as it comes; nothing is left behind when either refuses.
+    for ``started_by``; its notices name the servers by ``server_names`` ({id: name}).
+    Raises InputError for secret inputs without Object Storage (``swift`` None),
+    SecretsNotKept when Object Storage refuses them, and Mistral's error as it comes;
+    nothing is left behind when either refuses.
     """
     plain, secret = secret_store.split(request.input_values)
     ref = None
@@ -46,9 +48,10 @@ def start(mistral, swift, project_id: str, request: RunRequest, started_by: str)
             raise SecretsNotKept() from error
     try:
         workflow_id = workflows.ensure(mistral, project_id)
-        return mistral.executions.create(
-            workflow_id, workflow_input=dataclasses.replace(
-                request, input_values=plain).workflow_input(started_by, ref))
+        return mistral.executions.create(workflow_id, workflow_input=dict(
+            dataclasses.replace(request, input_values=plain).workflow_input(started_by, ref),
+            server_names={server: name for server, name in (server_names or {}).items()
+                          if server in request.server_ids}))
     except Exception:
         _forget(swift, ref)
         raise

@@ -2,7 +2,7 @@
 schedule's firing, under one set of names from the form to the server.
 
 Two shapes of it are kept outside this package, released and stored in Mistral, so their
-names stay as they were: the rolling workflow's input (workflows/rolling_v1.yaml, which a
+names stay as they were: the rolling workflow's input (workflows/rolling_v2.yaml, which a
 schedule's cron trigger names) and a schedule's record (a Mistral environment). Both are
 read and written here only.
 """
@@ -18,6 +18,10 @@ MAX_TIMEOUT_MINUTES = 7 * 24 * 60
 MAX_NAME = 255
 # Above any component's server count; a bound keeps a typo from reaching the workflow.
 MAX_SERVERS = 10000
+# A failed server tried again at most this often, waiting at most this long between tries:
+# tries are for a flaky network or a lock, not for waiting out an outage.
+MAX_RETRIES = 10
+MAX_RETRY_DELAY = 3600
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +40,10 @@ class RunRequest:
     # In batches of this many servers, on Mistral (0: all at once, here).
     batch_size: int = 0
     max_failures: int = 0
+    # A server whose run failed is tried again this many times (runs in batches, schedules),
+    # retry_delay seconds apart; it counts as failed only after its last try.
+    retries: int = 0
+    retry_delay: int = 0
 
     def workflow_input(self, started_by: str, secret_ref: str | None = None) -> dict:
         """The rolling workflow's input for this request, started for ``started_by``, with
@@ -44,14 +52,16 @@ class RunRequest:
                 'server_ids': list(self.server_ids), 'started_by': started_by,
                 'input_values': dict(self.input_values), 'transport': self.transport,
                 'timeout_minutes': self.timeout_minutes, 'batch_size': self.batch_size,
-                'max_failures': self.max_failures, 'secret_ref': secret_ref}
+                'max_failures': self.max_failures, 'secret_ref': secret_ref,
+                'retries': self.retries, 'retry_delay': self.retry_delay}
 
     def record(self) -> dict:
         """The request as a schedule's record keeps it (see from_record)."""
         return {'component_id': self.config_id, 'run_name': self.name, 'action': self.action,
                 'server_ids': list(self.server_ids), 'input_values': dict(self.input_values),
                 'transport': self.transport, 'timeout_minutes': self.timeout_minutes,
-                'batch_size': self.batch_size, 'max_failures': self.max_failures}
+                'batch_size': self.batch_size, 'max_failures': self.max_failures,
+                'retries': self.retries, 'retry_delay': self.retry_delay}
 
     @classmethod
     def from_record(cls, record: dict) -> 'RunRequest':
@@ -61,4 +71,6 @@ class RunRequest:
                    input_values=dict(record.get('input_values') or {}),
                    transport=record['transport'], timeout_minutes=record['timeout_minutes'],
                    name=record.get('run_name'), batch_size=record.get('batch_size') or 0,
-                   max_failures=record.get('max_failures') or 0)
+                   max_failures=record.get('max_failures') or 0,
+                   retries=record.get('retries') or 0,
+                   retry_delay=record.get('retry_delay') or 0)

@@ -15,6 +15,10 @@ A project's retention (retention.py) is a schedule too, under one name (RETENTIO
 record's kind is RETENTION_KIND, its input values the retention bound, and its trigger fires
 retention's workflow. It is made when the project makes its first schedule (what fills Heat's
 caps unattended), or when a user turns it on; it is paused, resumed and deleted as any.
+
+Who made, paused, resumed or changed a schedule, and when, is kept with it: its record's
+``history``, the latest HISTORY_KEPT entries {what, by, at}, oldest first. Deleting one
+leaves nothing to keep it with (the record goes too), so a delete is not recorded.
 """
 
 import dataclasses
@@ -23,6 +27,7 @@ import datetime
 import logging
 import uuid
 
+from heat_deploy_runner.cancel import utc_text
 from heat_deploy_runner import masking
 from heat_deploy_runner import retention
 from heat_deploy_runner import secret_store
@@ -42,6 +47,11 @@ ACTIVE, PAUSED, DONE, NO_TRIGGER = 'active', 'paused', 'done', 'no trigger'
 RETENTION = SCHEDULE_PREFIX + str(uuid.uuid5(uuid.NAMESPACE_URL,
                                              'heat-deploy-dashboard/retention'))
 RETENTION_KIND = 'retention'
+
+# What a record's history says was done: CREATED, PAUSED (as the state is named), RESUMED or
+# CHANGED. Not translated: a page translates what it shows.
+CREATED, CHANGED, RESUMED = 'created', 'changed', 'resumed'
+HISTORY_KEPT = 20
 
 
 class NotKept(Exception):
@@ -97,6 +107,29 @@ def shown_inputs(record):
     shown = {name: masking.mask_value(name, value)
              for name, value in (record.get('input_values') or {}).items()}
     return dict(shown, **{name: masking.MASK for name in record.get('secret_names', [])})
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def with_history(record, what, by, now=None):
+    """The record with "``what`` (CREATED, PAUSED, RESUMED or CHANGED), by the user ``by``,
+    now" last in its history, which keeps the latest HISTORY_KEPT entries."""
+    entry = {'what': what, 'by': by, 'at': utc_text(now or _now())}
+    return dict(record, history=(history(record) + [entry])[-HISTORY_KEPT:])
+
+
+def history(record):
+    """The record's history entries ({what, by, at}), oldest first: none in a record made
+    before schedules kept one, nor anything else Mistral's environment was given."""
+    kept = record.get('history')
+    return [each for each in kept if isinstance(each, dict)] if isinstance(kept, list) else []
+
+
+def last_change(record):
+    """The record's latest history entry ({what, by, at}), or None."""
+    return (history(record) or [None])[-1]
 
 
 def is_retention(record):
@@ -208,7 +241,8 @@ def create(calls, record, name=None):
     """Save the record and start its trigger; on a failure, nothing is left behind. The
     schedule's name."""
     name = name or SCHEDULE_PREFIX + str(uuid.uuid4())
-    record = _keeping_secrets(calls, name, dict(record, owner=calls.username, paused=False))
+    record = _keeping_secrets(calls, name, with_history(
+        dict(record, owner=calls.username, paused=False, history=[]), CREATED, calls.username))
     try:
         calls.record_save(name, record, create=True)
     except Exception:
@@ -225,12 +259,13 @@ def create(calls, record, name=None):
 
 def pause(calls, name):
     record = calls.record_get(name)
-    calls.record_save(name, dict(record, paused=True))
+    calls.record_save(name, with_history(dict(record, paused=True), PAUSED, calls.username))
     calls.trigger_delete(name)
 
 
 def resume(calls, name):
-    record = dict(calls.record_get(name), owner=calls.username, paused=False)
+    record = with_history(dict(calls.record_get(name), owner=calls.username, paused=False),
+                          RESUMED, calls.username)
     _start_trigger(calls, name, record)
     calls.record_save(name, record)
 
@@ -246,8 +281,10 @@ def change(calls, name, record):
                           'settings: pause, resume or delete it, not change it.')
     paused = bool(before.get('paused'))
     # New secrets get an object of their own: the old trigger may still need the old one.
-    after = _keeping_secrets(calls, name, dict(
-        record, owner=before.get('owner') if paused else calls.username, paused=paused))
+    # Its history goes on: the new record is the form's, which has none.
+    after = _keeping_secrets(calls, name, with_history(dict(
+        record, owner=before.get('owner') if paused else calls.username, paused=paused,
+        history=history(before)), CHANGED, calls.username))
     try:
         if paused:
             calls.record_save(name, after)
@@ -275,6 +312,7 @@ def _remake_trigger(calls, name, before, after):
 
 
 def delete(calls, name):
+    # Not in the history: it goes with the record (nor is the delete kept anywhere else).
     # The record first: it answers only the working project's (Mistral would let an admin
     # delete any project's trigger by name).
     record = calls.record_get(name)

@@ -211,6 +211,12 @@ ROUTES = {
     'schedules:index': {},
     'schedules:preview': {'query': '?pattern=0+2+*+*+*'},
     'schedules:change': {'schedule_id': SCHEDULE},
+    'deployments:notice_subscribe': {'kind': 'operation',
+                                     'subject_id': OPERATION['operation']},
+    # A GET removes nothing: it goes to the subject's page.
+    'deployments:notice_remove': {'kind': 'operation', 'subject_id': OPERATION['operation'],
+                                  'subscription_id': '5f0c2a7b1d4c3e9f601a2b3c',
+                                  'lands_on': 'horizon:project:deployments:operation'},
 }
 
 
@@ -298,7 +304,9 @@ STAND_INS = {
             archive.Page([ARCHIVED], False, False)),
         'archived_run': lambda request, run_id: _found_archived(run_id),
     },
-    api.zaqar: {},
+    api.zaqar: {
+        'notice_subscriptions': lambda request, subject_id: [],
+    },
 }
 
 
@@ -340,10 +348,18 @@ def plugin_routes():
     found = {}
     for slug in slugs:
         resolver = project.namespace_dict[slug][1]
-        for pattern in resolver.url_patterns:
-            if pattern.name:
-                found[f'{slug}:{pattern.name}'] = sorted(pattern.pattern.regex.groupindex)
+        for pattern in _named(resolver.url_patterns):
+            found[f'{slug}:{pattern.name}'] = sorted(pattern.pattern.regex.groupindex)
     return slugs, found
+
+
+def _named(patterns):
+    """The named routes of these URL patterns, those of their include()s among them."""
+    for pattern in patterns:
+        if hasattr(pattern, 'url_patterns'):
+            yield from _named(pattern.url_patterns)
+        elif pattern.name:
+            yield pattern
 
 
 class RenderTests(helpers.TestCase):
@@ -363,6 +379,11 @@ class RenderTests(helpers.TestCase):
             'type': 'workflowv2', 'name': 'mistral', 'endpoints_links': [],
             'endpoints': [{'region': 'RegionOne', 'interface': 'public',
                            'url': 'http://mistral.example.com:8989/v2'}]})
+        # Nor Zaqar, which keeps the subscriptions of notices.
+        self.service_catalog.append({
+            'type': 'messaging', 'name': 'zaqar', 'endpoints_links': [],
+            'endpoints': [{'region': 'RegionOne', 'interface': 'public',
+                           'url': 'http://zaqar.example.com:8888'}]})
 
     def setUp(self):
         super().setUp()

@@ -10,6 +10,7 @@ from django.urls import reverse
 from mistralclient.api.v2 import executions
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_runner.derived import OPERATION_OPTION
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
@@ -59,8 +60,11 @@ class RunInBatchesTests(ComponentsTestCase):
         self.assertContains(self.client.get(trigger_url(data.MYSQL_ID)), 'Servers at a time')
         self.mock_rolling_start.return_value = execution()
 
-        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
-            batch_size='1', max_failures='0', input__retention_days='14'))
+        named = {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'}
+        with mock.patch.object(server_names, 'names', return_value=named):
+            res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+                batch_size='1', max_failures='0', retries='2', retry_delay='10',
+                input__retention_days='14'))
 
         self.assertNoFormErrors(res)
         self.assertRedirectsNoFollow(res, OPERATION_URL)
@@ -71,7 +75,10 @@ class RunInBatchesTests(ComponentsTestCase):
                              'tables': ['users', 'posts'], 'labels': {'schedule': 'manual'},
                              'backup_file': ''},
             'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 1,
-            'max_failures': 0, 'secret_ref': None})
+            'max_failures': 0, 'secret_ref': None, 'retries': 2, 'retry_delay': 10,
+            # What its notices name and link to.
+            'server_names': {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'},
+            'link': 'http://testserver/project/deployments/operations/{operation}/'})
         self.mock_start_runs.assert_not_called()
         self.assertEqual([('success', 'Started BACKUP on 2 servers, 1 at a time.')],
                          self._messages(res))
@@ -238,7 +245,8 @@ class RollingOperationPageTests(helpers.TestCase):
 
         self.assertEqual(200, res.status_code)
         self.assertContains(res, "The operation&#x27;s runs could not be loaded.")
-        self.assertEqual(["Unable to retrieve the operation's batches: the workflow service "
+        self.assertEqual(["Unable to retrieve how the workflow service follows the operation: "
+                          "the workflow service "
                           "could not be reached or answered with an error. Try again later, "
                           "or ask your cloud administrator to check Mistral."],
                          [str(m) for m in get_messages(res.wsgi_request)])

@@ -10,6 +10,7 @@ from heat_deploy_dashboard.content.components import tables as project_tables
 from heat_deploy_dashboard.content.components import tabs as project_tabs
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content.notices import subjects as notices
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.runs import views as run_views
 from heat_deploy_dashboard.content import stack_maps
@@ -50,6 +51,8 @@ class DetailView(PolicyRequiredMixin, run_views.ComponentMixin, tabs.TabView):
                 if component.stack_name else component.short_name),
             'url': reverse(INDEX_URL),
             'actions': table.render_row_actions(component),
+            'notices': notices.subscriptions_context(self.request, notices.COMPONENT,
+                                                     component.id),
         })
         return context
 

@@ -105,6 +105,15 @@ class RerunFailed(policy.RulesOncePerRequest, tables.LinkAction):
         return classes
 
 
+def _try(run):
+    """Which try on its server the run is, of how many: "2 of 3"; empty for an operation
+    that tries once."""
+    operation = run.operation
+    if not (operation and operation.tries):
+        return ''
+    return _("%(try)d of %(tries)d") % {'try': operation.try_number, 'tries': operation.tries}
+
+
 class OperationRunsTable(run_tables.DeploymentsTable):
     """The runs of one operation, one per server."""
 
@@ -119,6 +128,7 @@ class OperationRunsTable(run_tables.DeploymentsTable):
                                'horizon:project:deployments:archived' if run.archived
                                else 'horizon:project:deployments:detail', args=[run.id])
                            + '?tab=' + run_tables.OUTPUTS_TAB)
+    try_number = tables.Column(_try, verbose_name=_("Try"))
     # Where the run is kept: retention moves old runs from Heat to the project's archive.
     kept = tables.Column(lambda run: _("Archive") if run.archived else _("Heat"),
                          verbose_name=_("Kept In"))
@@ -128,8 +138,8 @@ class OperationRunsTable(run_tables.DeploymentsTable):
         verbose_name = _("Runs")
         table_actions = (CancelOperation, RerunFailed)
         row_actions = (run_tables.CancelRun, run_tables.RunAgain)
-        columns = ('server', 'status', 'status_reason', 'duration', 'time_left',
-                   'exit_code', 'output', 'kept')
+        columns = ('server', 'status', 'status_reason', 'try_number', 'duration',
+                   'time_left', 'exit_code', 'output', 'kept')
 
 
 class DeploymentActionsTable(run_tables.DeploymentsTable):

@@ -1,3 +1,4 @@
+from django.urls import include
 from django.urls import re_path
 
 from heat_deploy_dashboard.content.deployments import archived_views
@@ -25,4 +26,5 @@ urlpatterns = [
             archived_views.RerunView.as_view(), name='archived_rerun'),
     re_path(rf'^archived/(?P<run_id>{ids.HEAT_ID})/outputs/(?P<output_name>.+)/$',
             archived_views.OutputDownloadView.as_view(), name='archived_output'),
+    re_path(r'^notices/', include('heat_deploy_dashboard.content.notices.urls')),
 ]

@@ -22,10 +22,12 @@ from heat_deploy_dashboard.content.deployments import tabs as project_tabs
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content.notices import subjects as notices
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.runs import operations
+from heat_deploy_dashboard.content.runs import outcomes
 from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content.runs import rows
@@ -111,14 +113,15 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         except Exception:
             errors.heat_failed(self.request, _("retrieve the operation's runs"))
             return None
-        # Mistral is asked only for a rolling run, or an operation with no run yet (its
-        # first batch is being planned or started).
+        # Mistral is asked only for an operation it follows (a rolling run, or one started at
+        # once), or one with no run yet (its first batch is being planned or started).
         try:
-            execution = (self._rolling_run(operation_id)
-                         if operation is None or operation.runner == runner.ROLLING else None)
+            execution = (self._execution(operation_id)
+                         if operation is None or operation.followed else None)
         except Exception:
-            errors.heat_failed(self.request, _("retrieve the operation's batches"),
-                               service=errors.MISTRAL)
+            errors.heat_failed(
+                self.request, _("retrieve how the workflow service follows the operation"),
+                service=errors.MISTRAL)
             if operation is None:
                 # Not "not found": its first runs may be on their way.
                 return None
@@ -127,7 +130,7 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             asked = execution.workflow_input
             operation = runner.Operation(execution.id, asked.get('started_by', ''),
                                          execution.created_at, asked.get('config_id'),
-                                         runner=runner.ROLLING)
+                                         runner=runner.FOLLOWED)
         if operation is None:
             # Another project's operation, or one whose runs were all deleted: one answer.
             raise http.Http404(_("No run of this operation is left: it was deleted, or it "
@@ -136,7 +139,7 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         found.sort(key=lambda run: (names.get(run.server_id) or run.server_id, run.id))
         return found, configs, operation, execution
 
-    def _rolling_run(self, operation_id):
+    def _execution(self, operation_id):
         if not api.mistral.is_available(self.request):
             return None
         return api.mistral.execution_get(self.request, operation_id)
@@ -146,8 +149,11 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         if found is None:
             self.table.empty_reason = _("The operation's runs could not be loaded.")
             return []
-        # Cancel All Running stops the rolling run's next batches too (tables.CancelOperation).
-        self.table.rolling_run = found[3]
+        # Cancel All Running stops the rolling run's next batches too (tables.CancelOperation);
+        # a follower goes on, to record how the cancelled runs ended.
+        execution = found[3]
+        self.table.rolling_run = execution if execution is not None and execution.rolling \
+            else None
         return found[0]
 
     def get_context_data(self, **kwargs):
@@ -162,7 +168,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         context['archive_failed'] = self.archive_failed
         context['command'] = cli.operation_show(self.kwargs['operation_id'])
         names = server_names.names(self.request)
-        if execution is not None:
+        context['followed'] = outcomes.summary(operation, execution, names)
+        if execution is not None and execution.rolling:
             context['rolling'] = rolling.summary(execution, runs_found, names)
             asked = execution.workflow_input
             action, count = asked.get('action_name', ''), len(asked.get('server_ids') or [])
@@ -178,6 +185,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
                              else rolling.asked_inputs(execution))
         context['counts'] = run_tables.status_counts(
             map(run_tables.shown_status, runs_found))
+        context['notices'] = notices.subscriptions_context(
+            self.request, notices.OPERATION, self.kwargs['operation_id'])
         return context
 
     def _dependents(self, operation, source):

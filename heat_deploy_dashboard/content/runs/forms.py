@@ -12,6 +12,7 @@ from openstack_dashboard.api import base
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import following
 from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content import run_form
@@ -22,6 +23,8 @@ import heat_deploy_runner as runner
 from heat_deploy_runner import cli
 from heat_deploy_runner import cron
 from heat_deploy_runner import linking
+from heat_deploy_runner.run_request import MAX_RETRIES
+from heat_deploy_runner.run_request import MAX_RETRY_DELAY
 from heat_deploy_runner.run_request import MAX_SERVERS
 from heat_deploy_runner import secret_store
 
@@ -41,7 +44,8 @@ class RunActionForm(run_form.RunForm):
         error_messages={'required': _("Choose at least one server.")})
 
     field_order = ['action', 'confirm_lifecycle', 'servers', 'transport',
-                   'timeout', 'batch_size', 'max_failures', 'repeat', 'once_at']
+                   'timeout', 'batch_size', 'max_failures', 'retries', 'retry_delay',
+                   'repeat', 'once_at']
 
     def __init__(self, request, *args, component, wired=(), **kwargs):
         super().__init__(request, *args, **kwargs)
@@ -84,6 +88,15 @@ class RunActionForm(run_form.RunForm):
             initial=0,
             help_text=_("With batches: once more servers than this have failed, no further "
                         "batch starts, and the servers left are marked not started."))
+        self.fields['retries'] = forms.IntegerField(
+            label=_("Tries again"), required=False, min_value=0, max_value=MAX_RETRIES,
+            initial=0,
+            help_text=_("A server whose run failed is run again this many times; it counts "
+                        "as failed only after its last try. The workflow service runs the "
+                        "tries, also of a schedule's runs."))
+        self.fields['retry_delay'] = forms.IntegerField(
+            label=_("Seconds between tries"), required=False, min_value=0,
+            max_value=MAX_RETRY_DELAY, initial=0)
 
     def _prefill(self, wired):
         """An input the stack fed from another component's output starts at the value the
@@ -184,7 +197,8 @@ class RunActionForm(run_form.RunForm):
         """Where to go next: the page of the operation started, or the schedules; or False."""
         if data.get('repeat') or data.get('once_at'):
             return self._schedule(request, data)
-        if data.get('batch_size'):
+        if data.get('batch_size') or data.get('retries'):
+            # Tries are the workflow service's to run: without batches, one batch of all.
             return self._start_in_batches(request, data)
         action = data['action']
         result = self.start(request, config_cache.get_many(
@@ -211,8 +225,10 @@ class RunActionForm(run_form.RunForm):
             errors.heat_failed(request, doing, _("Nothing was started."),
                                service=errors.SWIFT)
             return False
-        workflow_input = dataclasses.replace(data['request'], input_values=plain).workflow_input(
-            request.user.username, secret_ref)
+        workflow_input = dict(
+            dataclasses.replace(data['request'], input_values=plain).workflow_input(
+                request.user.username, secret_ref),
+            **following.notice_context(request, servers))
         try:
             execution = api.mistral.rolling_start(request, workflow_input)
         except Exception:
@@ -224,7 +240,7 @@ class RunActionForm(run_form.RunForm):
             "Started %(action)s on %(count)d server, %(size)d at a time.",
             "Started %(action)s on %(count)d servers, %(size)d at a time.",
             len(servers)) % {'action': action, 'count': len(servers),
-                             'size': data['batch_size']})
+                             'size': data['batch_size'] or len(servers)})
         return run_tables.operation_url(execution.id)
 
     def run_request(self, cleaned):
@@ -233,13 +249,15 @@ class RunActionForm(run_form.RunForm):
             server_ids=tuple(cleaned['servers']), input_values=cleaned['input_values'],
             transport=cleaned['transport'], timeout_minutes=cleaned['timeout'],
             name=self.component.run_name, batch_size=cleaned.get('batch_size') or 0,
-            max_failures=cleaned.get('max_failures') or 0)
+            max_failures=cleaned.get('max_failures') or 0,
+            retries=cleaned.get('retries') or 0, retry_delay=cleaned.get('retry_delay') or 0)
 
     def schedule_record(self, data):
         """What a schedule of the form's run keeps: its request's record
         (runner.RunRequest.record), with when it runs."""
         return dict(data['request'].record(), component_name=self.component.name,
-                    pattern=data['repeat'] or None, once_at=data['once_at'] or None)
+                    pattern=data['repeat'] or None, once_at=data['once_at'] or None,
+                    **following.notice_context(self.request, data['servers']))
 
     def _schedule(self, request, data):
         action, servers = data['action'], data['servers']

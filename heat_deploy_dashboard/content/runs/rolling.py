@@ -26,7 +26,9 @@ def reason(execution):
         if isinstance(said.get(key), str) and said[key]:
             return said[key]
     if execution.state == 'CANCELLED':
-        return _("It was cancelled: no further batch starts.")
+        # "Cancelled by <user> at <time>" where the dashboard or the command line cancelled it.
+        said = _("It was cancelled: no further batch starts.")
+        return f'{said} {execution.description}' if execution.description else said
     if execution.state != 'ERROR':
         return None
     if 'Failed to find action' in (execution.state_info or ''):

@@ -4,10 +4,13 @@ they cost nothing on later pages and polls), the result a server sent where Heat
 look, and the timeout Heat does not enforce.
 
 A page that is read (a GET) changes nothing: it shows a run past its deadline as timed out,
-and leaves a waiting Zaqar result where it is. The status poll (a POST) records both in Heat.
+and leaves a waiting Zaqar result where it is. The status poll (a POST) records both in Heat
+for a run nothing else follows; a run Mistral follows (runner.FOLLOWED) is its to settle,
+unless it is still running well past its deadline (settled_here).
 """
 
 from concurrent import futures
+import datetime
 import logging
 
 from heatclient import exc as heat_exc
@@ -22,6 +25,9 @@ LOG = logging.getLogger(__name__)
 # A page looks again at no more running rows than a status poll does, this many at a time.
 MAX_RUNNING = 200
 PARALLEL_LOOKS = 8
+# A followed run still running this long past its deadline has lost its follower (Mistral
+# down, or the token it acts with expired first): the status poll records its timeout.
+FOLLOWER_GRACE = datetime.timedelta(minutes=2)
 
 
 def described(request, runs):
@@ -46,10 +52,21 @@ def as_it_reads(run):
     return runner.as_timed_out(run, run.config)
 
 
+def settled_here(run, now=None):
+    """Whether the status poll settles the run (with its derived config): one nothing else
+    follows, or whose follower is overdue."""
+    if not (run.operation and run.operation.followed):
+        return True
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    return run.deadline is not None and now >= run.deadline + FOLLOWER_GRACE
+
+
 def refreshed(request, run, write):
     """The run just shown in Heat (with its derived config): settled (with_result_applied)
-    when ``write``, else as_it_reads."""
-    return with_result_applied(request, run) if write else as_it_reads(run)
+    when ``write`` and it is the page's to settle (settled_here), else as_it_reads."""
+    if write and settled_here(run):
+        return with_result_applied(request, run)
+    return as_it_reads(run)
 
 
 def _shown(request, run):

@@ -25,6 +25,9 @@ CREATE_RULES = (("workflow", "cron_triggers:create"),)
 STATES = {runner_schedules.ACTIVE: _("Active"), runner_schedules.PAUSED: _("Paused"),
           runner_schedules.DONE: _("Done"),
           runner_schedules.NO_TRIGGER: _("No trigger in Mistral")}
+# What a schedule's history says was done (runner.schedules.with_history), as shown.
+CHANGES = {runner_schedules.CREATED: _("created"), runner_schedules.PAUSED: _("paused"),
+           runner_schedules.RESUMED: _("resumed"), runner_schedules.CHANGED: _("changed")}
 BAD_PATTERN = _("Give a cron pattern of five fields: minute, hour, day of the month, month "
                 "and day of the week, e.g. 0 2 * * * for every day at 02:00 UTC.")
 
@@ -60,6 +63,12 @@ class Schedule:
     @property
     def inputs(self):
         return runner_schedules.shown_inputs(self.record)
+
+    @property
+    def last_change(self):
+        """Who last made, paused, resumed or changed it, and when: its history's latest
+        entry ({what, by, at}), or None (a schedule made before schedules kept one)."""
+        return runner_schedules.last_change(self.record)
 
     @property
     def retention(self):

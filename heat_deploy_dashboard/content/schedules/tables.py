@@ -1,3 +1,5 @@
+import datetime
+
 from django import shortcuts
 from django.urls import reverse
 from django.utils import formats
@@ -6,13 +8,16 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from horizon import messages
 from horizon import tables
+from openstack_dashboard.api import base
 
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content.notices import subjects as notices
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
+from heat_deploy_runner.cancel import UTC_TIME
 from heat_deploy_runner import runs
 from heat_deploy_runner import schedules as runner_schedules
 
@@ -71,6 +76,28 @@ def _last(schedule):
                         rolling.STATES.get(schedule.last.state, schedule.last.state))
 
 
+def _change_time(text):
+    """The time a history entry gives (runner.cancel.UTC_TIME) in the user's time zone; as
+    it is written when it is not such a time."""
+    try:
+        moment = datetime.datetime.strptime(text, UTC_TIME)
+    except (TypeError, ValueError):
+        return text
+    return local_time(moment.replace(tzinfo=datetime.timezone.utc))
+
+
+def _last_change(schedule):
+    """"paused by demo, 2026-11-27 06:40 UTC". Horizon escapes it: the username, as the
+    rest of the entry, is whatever Mistral's environment holds."""
+    change = schedule.last_change
+    if change is None:
+        return None
+    what = str(change.get('what'))
+    return _("%(what)s by %(user)s, %(time)s") % {
+        'what': schedules.CHANGES.get(what, what), 'user': change.get('by'),
+        'time': _change_time(change.get('at'))}
+
+
 class ChangeSchedule(policy.RulesOncePerRequest, tables.LinkAction):
     name = "change"
     verbose_name = _("Change Schedule")
@@ -84,6 +111,26 @@ class ChangeSchedule(policy.RulesOncePerRequest, tables.LinkAction):
     def allowed(self, request, schedule=None):
         # Retention's bound is the dashboard's settings, not a form's.
         return super().allowed(request, schedule) and not (schedule and schedule.retention)
+
+
+class NotifyMe(policy.RulesOncePerRequest, tables.LinkAction):
+    """Subscribe to the outcome of the schedule's firings (content/notices): the page lists
+    its subscriptions below the table."""
+
+    name = "notify"
+    verbose_name = _("Notify Me")
+    classes = ("ajax-modal",)
+    icon = "bell"
+    policy_rules = notices.RULES[notices.SCHEDULE]
+
+    def get_link_url(self, schedule):
+        return notices.subscribe_url(notices.SCHEDULE, schedule.name)
+
+    def allowed(self, request, schedule=None):
+        # Retention starts no operation to be told of.
+        return (super().allowed(request, schedule)
+                and base.is_service_enabled(request, notices.SERVICE_TYPE)
+                and not (schedule and schedule.retention))
 
 
 class PauseSchedule(policy.RulesOncePerRequest, tables.BatchAction):
@@ -180,6 +227,7 @@ class SchedulesTable(empty.ExplainingTable):
     state = tables.Column("state", verbose_name=_("State"))
     last = tables.Column(_last, verbose_name=_("Last Operation"), link=_last_url,
                          empty_value=_("None yet"))
+    last_change = tables.Column(_last_change, verbose_name=_("Last Change"))
     problem = tables.Column(lambda s: s.problem(), verbose_name=_("Problem"),
                             empty_value='')
 
@@ -187,4 +235,5 @@ class SchedulesTable(empty.ExplainingTable):
         name = "schedules"
         verbose_name = _("Schedules")
         table_actions = (TurnOnRetention, DeleteSchedule)
-        row_actions = (ChangeSchedule, PauseSchedule, ResumeSchedule, DeleteSchedule)
+        row_actions = (ChangeSchedule, NotifyMe, PauseSchedule, ResumeSchedule,
+                       DeleteSchedule)

@@ -1,11 +1,14 @@
-"""The actions of the rolling workflow (workflows/rolling_v1.yaml) and of retention's
-(workflows/retention_v1.yaml), run by Mistral's executor.
+"""The actions of the rolling workflows (workflows/rolling_v1.yaml, rolling_v2.yaml), the
+follow workflow (follow_v1.yaml) and retention's (retention_v1.yaml), run by Mistral's
+executor.
 
 Each calls the same code as the dashboard's Run Action: ``trigger`` (StartAction; the name
-the released workflow gives it) starts the runs of one batch, ``wait`` watches them as the
-run page's poll does (applying results Heat does not read itself, and time-outs). A
-server's failure is data the workflow counts, never an action error; an action fails only
-when it cannot do its job at all (bad input, Heat refusing the call).
+the released workflow gives it) starts the runs of one batch (or one try of it), ``wait``
+watches them as a page's poll did before Mistral followed operations (applying results
+Heat does not read itself, and time-outs), ``conclude`` records the outcome and posts the
+notices subscribed to it. A server's failure is data the workflow counts, never an action
+error; an action fails only when it cannot do its job at all (bad input, Heat refusing the
+call).
 
 Mistral makes a new action object per call: nothing is kept between calls but the workflow's
 own variables.
@@ -21,12 +24,16 @@ from mistral_lib import actions
 from swiftclient import exceptions as swift_exc
 
 import heat_deploy_runner as runner
+from heat_deploy_runner.cancel import is_cancelled
+from heat_deploy_runner import derived
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
+from heat_deploy_runner import outcome
 from heat_deploy_runner import retention
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
@@ -103,7 +110,8 @@ class StartAction(actions.Action):
 
     def __init__(self, config_id, action_name, server_ids, started_by, started_at,
                  name=None, input_values=None, transport=DEFAULT_TRANSPORT,
-                 timeout_minutes=DEFAULT_TIMEOUT_MINUTES, secret_ref=None):
+                 timeout_minutes=DEFAULT_TIMEOUT_MINUTES, secret_ref=None, try_number=None,
+                 tries=None):
         super().__init__()
         self.config_id = config_id
         self.action_name = action_name
@@ -116,6 +124,9 @@ class StartAction(actions.Action):
         self.timeout_minutes = timeout_minutes
         # Where the secret inputs are kept (secret_store), out of Mistral.
         self.secret_ref = secret_ref
+        # Which try on these servers, of how many (rolling_v2 tries a failed server again).
+        self.try_number = try_number
+        self.tries = tries
 
     def run_request(self):
         return RunRequest(config_id=self.config_id, action=self.action_name,
@@ -125,8 +136,11 @@ class StartAction(actions.Action):
 
     def run(self, context):
         clients = clients_mod.clients_for(context.security)
+        counted = bool(self.tries and self.tries > 1)
         operation = Operation(context.execution.workflow_execution_id, self.started_by,
-                              self.started_at, self.config_id, runner=operations.ROLLING)
+                              self.started_at, self.config_id, runner=operations.FOLLOWED,
+                              try_number=self.try_number if counted else None,
+                              tries=self.tries if counted else None)
         request = self.run_request()
         if self.secret_ref:
             try:
@@ -148,7 +162,8 @@ class StartAction(actions.Action):
 
 class WaitAction(actions.Action):
     """The batch's runs, watched until none is in progress or WAIT_SECONDS have passed:
-    ``done``, and the servers whose run failed."""
+    ``done``; the servers whose run failed (``failed``), of those the ones cancelled
+    (``cancelled``) and the others (``retryable``). A run deleted meanwhile has ended."""
 
     def __init__(self, deployment_ids):
         super().__init__()
@@ -160,14 +175,23 @@ class WaitAction(actions.Action):
         configs = {}
         give_up = time.monotonic() + WAIT_SECONDS
         while True:
-            rows = [settling.settled(clients.heat, clients.find_transport, run_id, configs)
-                    for run_id in self.deployment_ids]
+            rows = [row for row in (_settled_or_gone(clients, run_id, configs)
+                                    for run_id in self.deployment_ids) if row is not None]
             running = [row for row in rows if row.status == IN_PROGRESS]
             if not running or time.monotonic() >= give_up:
                 break
             time.sleep(POLL_SECONDS)
-        failed = [row.server_id for row in rows if row.status == FAILED]
-        return {'done': not running, 'failed': failed}
+        failed = [row for row in rows if row.status == FAILED]
+        return {'done': not running, 'failed': [row.server_id for row in failed],
+                'cancelled': [row.server_id for row in failed if is_cancelled(row)],
+                'retryable': [row.server_id for row in failed if not is_cancelled(row)]}
+
+
+def _settled_or_gone(clients, run_id, configs):
+    try:
+        return settling.settled(clients.heat, clients.find_transport, run_id, configs)
+    except heat_exc.HTTPNotFound:
+        return None
 
 
 class JudgeAction(actions.Action):
@@ -191,6 +215,62 @@ def stop_reason(failed, max_failures, batches, next_batch):
     counts = {'failed': len(failed), 'allowed': max_failures,
               'not_started': sum(len(batch) for batch in batches[next_batch:])}
     return str(Message(STOPPED if counts['not_started'] else TOO_MANY_FAILED, counts))
+
+
+class ConcludeAction(actions.Action):
+    """The operation's outcome (outcome.outcome), once its runs have ended, posted as a
+    notice to the queues subscribed to its operation, component and schedule (notices): the
+    follow and rolling workflows publish it as their output. The operation is the
+    workflow execution's id."""
+
+    def __init__(self, config_id, action_name, deployment_ids, refused=None,
+                 not_started=None, schedule=None, server_names=None, link=None):
+        super().__init__()
+        self.config_id = config_id
+        self.action_name = action_name
+        self.deployment_ids = deployment_ids
+        self.refused = refused or []
+        self.not_started = not_started or []
+        self.schedule = schedule
+        self.server_names = server_names or {}
+        self.link = link
+
+    def run(self, context):
+        clients = clients_mod.clients_for(context.security)
+        operation_id = context.execution.workflow_execution_id
+        configs, found, gone = {}, [], []
+        for run_id in self.deployment_ids:
+            run = _settled_or_gone(clients, run_id, configs)
+            if run is None:
+                gone.append(run_id)
+                continue
+            if run.config_id not in configs:
+                configs[run.config_id] = _config_or_none(clients.heat, run.config_id)
+            found.append(run.described(configs[run.config_id]))
+        kept = outcome.outcome(found, self.refused, self.not_started, gone)
+        if clients.zaqar is not None:
+            self._notify(clients, operation_id, kept)
+        return kept
+
+    def _notify(self, clients, operation_id, kept):
+        source = _config_or_none(clients.heat, self.config_id) or {}
+        message = notices.notice(
+            kept, operation_id=operation_id, action=self.action_name,
+            component={'id': self.config_id, 'name': source.get('name')},
+            schedule=self.schedule, server_names=self.server_names, link=self.link)
+        try:
+            kept['notified'] = notices.post(
+                clients.zaqar, [operation_id, self.config_id, self.schedule], message)
+        except Exception as error:
+            # The outcome is recorded still; the operation's page says the notice failed.
+            kept['notice_failed'] = str(error)[:200]
+
+
+def _config_or_none(heat, config_id):
+    try:
+        return derived.as_dict(heat.software_configs.get(config_id))
+    except heat_exc.HTTPNotFound:
+        return None
 
 
 class PruneAction(actions.Action):

@@ -1,6 +1,9 @@
 """`openstack software component run COMPONENT ACTION --server ...`: the Run Action form, on
-the command line. One RunRequest, checked as the form checks it; started now (runner.start)
-or in batches on Mistral (rolling.start); with --wait, followed to its end."""
+the command line. One RunRequest, checked as the form checks it; started now (runner.start),
+then followed by Mistral where it is in the catalog (following.follow), or in batches on
+Mistral (rolling.start); with --wait, followed to its end here as well."""
+
+import logging
 
 from osc_lib.cli import format_columns
 from osc_lib.command import command
@@ -9,6 +12,7 @@ from osc_lib import exceptions as osc_exc
 import heat_deploy_runner as runner
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import definition
+from heat_deploy_runner import following as mistral_following
 from heat_deploy_runner import inputs
 from heat_deploy_runner import linking
 from heat_deploy_runner import listing
@@ -19,12 +23,16 @@ from heat_deploy_runner import rolling
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
 from heat_deploy_runner.run_request import MAX_NAME
+from heat_deploy_runner.run_request import MAX_RETRIES
+from heat_deploy_runner.run_request import MAX_RETRY_DELAY
 from heat_deploy_runner.run_request import MAX_SERVERS
 from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import runs
 from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.starting import derived_name
+
+LOG = logging.getLogger(__name__)
 
 
 def input_texts(pairs):
@@ -91,14 +99,14 @@ def positive(maximum):
     return parse
 
 
-def _at_least_zero(text):
-    number = int(text)
-    if not 0 <= number <= MAX_SERVERS:
-        raise ValueError(text)
-    return number
-
-
-_at_least_zero.__name__ = f'a whole number from 0 to {MAX_SERVERS}'
+def from_zero(maximum):
+    def parse(text):
+        number = int(text)
+        if not 0 <= number <= maximum:
+            raise ValueError(text)
+        return number
+    parse.__name__ = f'a whole number from 0 to {maximum}'
+    return parse
 
 
 def add_how_it_runs(parser):
@@ -167,10 +175,20 @@ def add_request_arguments(parser):
                         help='Run on this many servers at a time, the next ones once '
                              'each of them has finished. The workflow service (Mistral) '
                              'runs the batches: they go on after this command ends.')
-    parser.add_argument('--max-failures', metavar='<servers>', type=_at_least_zero,
+    parser.add_argument('--max-failures', metavar='<servers>', type=from_zero(MAX_SERVERS),
                         default=0,
                         help='With --batch-size: once more servers than this have '
                              'failed, no further batch starts (default 0).')
+    parser.add_argument('--retries', metavar='<tries>', type=from_zero(MAX_RETRIES),
+                        default=0,
+                        help='Run a server whose run failed again, up to this many times '
+                             f'(0 to {MAX_RETRIES}, default 0); it counts as failed only '
+                             'after its last try. The workflow service (Mistral) runs the '
+                             'tries: without --batch-size, all the servers make one batch.')
+    parser.add_argument('--retry-delay', metavar='<seconds>',
+                        type=from_zero(MAX_RETRY_DELAY), default=0,
+                        help='With --retries: how long to wait before a server\'s next try '
+                             f'(0 to {MAX_RETRY_DELAY}, default 0).')
     parser.add_argument('--confirm-lifecycle', action='store_true',
                         help='Run a lifecycle action (CREATE, UPDATE, DELETE, SUSPEND, '
                              'RESUME) by hand.')
@@ -182,6 +200,9 @@ def run_request(clients, parsed_args):
     checked as the form checks them; CommandError with the form's sentence when one is
     wrong, before anything is made."""
     action = parsed_args.action.strip()
+    if parsed_args.retry_delay and not parsed_args.retries:
+        raise osc_exc.CommandError(
+            '--retry-delay is the wait between a server\'s tries: give --retries too.')
     with failures.calling(failures.HEAT, f'start {action}', 'Nothing was started.'):
         component = listing.find(listing.components(clients.heat, clients.project_id),
                                  parsed_args.component)
@@ -193,7 +214,14 @@ def run_request(clients, parsed_args):
             transport=transport(clients, parsed_args.transport),
             timeout_minutes=parsed_args.timeout,
             name=component.run_name, batch_size=parsed_args.batch_size or 0,
-            max_failures=parsed_args.max_failures)
+            max_failures=parsed_args.max_failures, retries=parsed_args.retries,
+            retry_delay=parsed_args.retry_delay)
+
+
+def on_mistral(request):
+    """Whether the workflow service runs the request: in batches, or trying failed servers
+    again (one batch of all, as the form does)."""
+    return bool(request.batch_size or request.retries)
 
 
 class StartingCommand(command.ShowOne):
@@ -210,7 +238,7 @@ class StartingCommand(command.ShowOne):
     def started(self, clients, request, shown, wait):
         """(columns, values): ``shown`` and the operation; with ``wait``, its runs as they
         ended."""
-        if request.batch_size:
+        if on_mistral(request):
             made, execution = [], self._start_in_batches(clients, request)
             operation_id = execution.id
         else:
@@ -221,7 +249,7 @@ class StartingCommand(command.ShowOne):
         if wait:
             # Said first: whatever happens while following, the runs go on.
             self.app.stderr.write(f'Following operation {operation_id}.\n')
-            with failures.calling(failures.MISTRAL if request.batch_size else failures.HEAT,
+            with failures.calling(failures.MISTRAL if on_mistral(request) else failures.HEAT,
                                   f'follow the operation {operation_id}',
                                   'Its runs go on: `openstack software operation show '
                                   f'{operation_id}` says how they stand.'):
@@ -245,9 +273,13 @@ class StartingCommand(command.ShowOne):
 
     def _start_now(self, clients, request):
         with failures.calling(failures.HEAT, f'start {request.action}', 'Nothing was started.'):
+            # Where Mistral is, it follows the operation to its end: its runs say so, and
+            # pages only read them.
+            followed = clients.mistral is not None
             started = runner.start(
                 clients.heat, clients.find_transport, request,
-                runner.Operation.new(clients.username, request.config_id))
+                runner.Operation.new(clients.username, request.config_id,
+                                     runner=runner.FOLLOWED if followed else None))
         for server, message in started.failures:
             self.app.stderr.write(f'{server}: {message}\n')
         # A server left out is a failure a script must see, --wait or not.
@@ -255,18 +287,34 @@ class StartingCommand(command.ShowOne):
         if not started.created:
             raise osc_exc.CommandError(
                 ' '.join(str(message) for _server, message in started.failures))
+        if followed:
+            self._follow(clients, started)
         return started.created
 
+    def _follow(self, clients, started):
+        """Have Mistral follow the runs just started; when it refuses, the runs stand and
+        the user is told what nobody does for them."""
+        try:
+            mistral_following.follow(clients.mistral, clients.project_id, started,
+                                     clients.servers.names(), link=None)
+        except Exception:
+            LOG.debug('Mistral did not take operation %s to follow', started.operation.id,
+                      exc_info=True)
+            self.app.stderr.write(
+                f'Warning: the workflow service (Mistral) could not be asked to follow '
+                f'operation {started.operation.id}. Its runs go on, but nothing records '
+                'their time-outs or sends its notices unless --wait or a dashboard page '
+                'watches it.\n')
+
     def _start_in_batches(self, clients, request):
-        doing = f'start {request.action} in batches'
+        doing = (f'start {request.action} in batches' if request.batch_size
+                 else f'start {request.action} with retries')
         if clients.mistral is None:
-            raise osc_exc.CommandError(
-                'Runs in batches need the workflow service (Mistral), which is not in your '
-                'service catalog: run it without --batch-size.')
+            raise osc_exc.CommandError(_needs_mistral(request))
         with failures.calling(failures.MISTRAL, doing, 'Nothing was started.'):
             try:
                 return rolling.start(clients.mistral, clients.swift, clients.project_id,
-                                     request, clients.username)
+                                     request, clients.username, clients.servers.names())
             except rolling.SecretsNotKept as error:
                 raise osc_exc.CommandError(failures.sentence(
                     doing, failures.SWIFT, 'Nothing was started.')) from error
@@ -276,10 +324,21 @@ class StartingCommand(command.ShowOne):
         return result or (1 if self.failed else 0)
 
 
+def _needs_mistral(request):
+    options = [option for option, given in (('--batch-size', request.batch_size),
+                                            ('--retries', request.retries)) if given]
+    needs = ('Runs in batches need' if request.batch_size
+             else 'Trying a failed server again needs')
+    return (f'{needs} the workflow service (Mistral), which is not in your service catalog: '
+            f'run it without {" and ".join(options)}.')
+
+
 class RunComponent(StartingCommand):
     """Run an action of a software component on its servers, as the dashboard's Run Action
     form does: each server gets a run of the action, with the inputs given and the others at
-    their defaults. Prints the operation; with --wait, follows it to its end, says each
+    their defaults. Prints the operation. Where the workflow service (Mistral) is in the
+    catalog, it follows the operation to its end, records its outcome and sends the notices
+    subscribed to (`software notice create`). With --wait, follows it here too, says each
     server's status and exit code as it finishes, and exits non-zero when a run failed, was
     cancelled or could not start."""
 

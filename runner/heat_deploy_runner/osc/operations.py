@@ -1,7 +1,8 @@
 """`openstack software operation list | show | cancel | rerun-failed`: the operations the
 dashboard's pages show (one submit of Run Action or Deploy, a run in batches, a schedule's
-firing), found by what their runs' deployments say (runner.operations), and a run in
-batches' Mistral execution."""
+firing), found by what their runs' deployments say (runner.operations), and the Mistral
+execution of the operation's id that follows it (a run in batches', or a follower's: see
+runner.following) with the outcome it recorded (runner.outcome)."""
 
 import collections
 import json
@@ -13,15 +14,17 @@ from osc_lib import exceptions as osc_exc
 
 from heat_deploy_runner.cancel import cancel
 from heat_deploy_runner.cancel import CANCELLED
+from heat_deploy_runner.cancel import cancelled_description
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import inputs
 from heat_deploy_runner import listing
-from heat_deploy_runner.operations import ROLLING
+from heat_deploy_runner.operations import FOLLOWED
 from heat_deploy_runner.osc.component_run import input_texts
 from heat_deploy_runner.osc.component_run import positive
 from heat_deploy_runner.osc.component_run import StartingCommand
 from heat_deploy_runner.osc.component_run import transport
 from heat_deploy_runner.osc import failures
+from heat_deploy_runner.outcome import last_tries
 from heat_deploy_runner.recent_operations import recent
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
@@ -33,6 +36,7 @@ from heat_deploy_runner.transports import TRANSPORT_NAMES
 from heat_deploy_runner import workflows
 
 OPERATION_HELP = 'The operation: its ID, as `component run` and `operation list` show it.'
+NOT_FOLLOWED = 'not followed: nothing records its timeouts while no page or --wait watches'
 
 
 def _parser(parser):
@@ -41,13 +45,14 @@ def _parser(parser):
 
 
 def _counts(statuses):
+    """"1 COMPLETE, 2 FAILED" of the statuses (or of {status: count})."""
     return ', '.join(f'{count} {status}' for status, count in sorted(
         collections.Counter(statuses).items()))
 
 
 def _execution(clients, operation_id):
-    """The project's run in batches of this id (python-mistralclient's execution), or None:
-    Mistral shows an admin any project's."""
+    """The project's execution of this id that runs or follows an operation
+    (python-mistralclient's), or None: Mistral shows an admin any project's."""
     if clients.mistral is None:
         return None
     try:
@@ -57,19 +62,32 @@ def _execution(clients, operation_id):
             return None
         raise
     if (found.project_id != clients.project_id
-            or found.workflow_name != workflows.ROLLING_WORKFLOW):
+            or found.workflow_name not in workflows.OPERATION_WORKFLOWS):
         return None
     return found
 
 
-def _operation(clients, operation_id):
+def _rolling(execution):
+    """Whether the execution runs its operation in batches, rather than following it."""
+    return execution is not None and execution.workflow_name in workflows.ROLLING_WORKFLOWS
+
+
+def _output(execution):
+    """The execution's output, a dict: python-mistralclient gives it as JSON text."""
+    found = execution.output if execution is not None else None
+    if isinstance(found, str):
+        found = json.loads(found or '{}')
+    return found if isinstance(found, dict) else {}
+
+
+def find_operation(clients, operation_id):
     """(its runs, each with its derived config, in server order; its Mistral execution or
     None). Not found when neither is the project's."""
     with failures.calling(failures.HEAT, f'retrieve the operation {operation_id}'):
         found = listing.operation_runs(clients.heat, clients.project_id, operation_id)
     execution = None
-    # Only a run in batches (or one whose runs are not made yet) is Mistral's to tell.
-    if not found or any(run.operation.runner == ROLLING for run in found):
+    # Only an operation Mistral follows (or one whose runs are not made yet) is its to tell.
+    if not found or any(run.operation.runner == FOLLOWED for run in found):
         with failures.calling(failures.MISTRAL, f'retrieve the operation {operation_id}'):
             execution = _execution(clients, operation_id)
     if not found and execution is None:
@@ -107,16 +125,69 @@ class ListOperation(command.Lister):
             for each in found]
 
 
+def _try(run):
+    """Which try on its server the run is ("2 of 3"), or '' for a run tried once only."""
+    operation = run.operation
+    return f'{operation.try_number} of {operation.tries}' if operation.tries else ''
+
+
+def _following(clients, operation_id, found, execution):
+    """What follows the operation to its end: its Mistral execution, or nothing."""
+    if execution is not None:
+        return f'followed by Mistral execution {execution.id} ({execution.state})'
+    if not any(run.operation.followed for run in found):
+        return NOT_FOLLOWED
+    # Its runs say Mistral follows it, but Mistral has no execution of its id to show.
+    if clients.mistral is None:
+        return (f'followed by Mistral execution {operation_id} (its state is unknown: the '
+                'workflow service is not in your service catalog)')
+    return (f'{NOT_FOLLOWED} (Mistral has no execution {operation_id}: it did not take the '
+            'operation to follow, or the execution was deleted)')
+
+
+def _recorded(outcome, names):
+    """The fields of an outcome the follower recorded (runner.outcome), as shown."""
+    def named(server_id):
+        return names.get(server_id) or server_id
+    shown = {
+        'ended_at': outcome.get('ended_at') or '',
+        'outcome': (f"{_servers(outcome.get('servers') or 0)}: "
+                    f"{_counts(outcome.get('counts') or {}) or 'none ran'}"),
+        'failed_servers': format_columns.ListDictColumn([
+            {'server': named(each.get('server_id')), 'status': each.get('status'),
+             'exit_code': each.get('exit_code'), 'reason': each.get('reason') or '',
+             'tries': each.get('tries') or 1}
+            for each in outcome.get('failed') or []]),
+    }
+    if outcome.get('refused'):
+        shown['not_created'] = format_columns.ListColumn(
+            [f'{named(server)}: {why}' for server, why in outcome['refused']])
+    if outcome.get('not_started'):
+        shown['not_started'] = format_columns.ListColumn(
+            [named(each) for each in outcome['not_started']])
+    if outcome.get('notice_failed'):
+        shown['notices'] = f"not sent: {outcome['notice_failed']}"
+    elif outcome.get('notified'):
+        shown['notices'] = f"posted to {len(outcome['notified'])} subscribed queue(s)"
+    return shown
+
+
+def _servers(count):
+    return f'{count} server' if count == 1 else f'{count} servers'
+
+
 class ShowOperation(command.ShowOne):
     """Show an operation: what it ran, who started it and when, how it runs (now, or in
-    batches on the workflow service, and how that stands), and each server's run."""
+    batches on the workflow service, and how that stands), what follows it to its end, each
+    server's run (and which try it is, for a server tried again), and the outcome recorded
+    once every run ended."""
 
     def get_parser(self, prog_name):
         return _parser(super().get_parser(prog_name))
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        found, execution = _operation(clients, parsed_args.operation)
+        found, execution = find_operation(clients, parsed_args.operation)
         operation = found[0].operation if found else None
         asked = json.loads(execution.input or '{}') if execution is not None else {}
         names = clients.servers.names()
@@ -126,17 +197,22 @@ class ShowOperation(command.ShowOne):
             'started_by': operation.started_by if operation else '',
             'started_at': operation.started_at if operation else '',
             'source': operation.source if operation else '',
-            'runs_in_batches': execution.state if execution is not None else 'no',
+            'runs_in_batches': execution.state if _rolling(execution) else 'no',
+            'followed': _following(clients, parsed_args.operation, found, execution),
             'runs': format_columns.ListDictColumn([
-                {'server': names.get(run.server_id) or run.server_id,
+                {'server': names.get(run.server_id) or run.server_id, 'try': _try(run),
                  'status': shown_status(run), 'exit_code': runs.exit_code(run),
                  'duration': runs.format_duration(runs.duration(run)), 'run': run.id}
                 for run in found]),
             'counts': _counts(shown_status(run) for run in found),
         }
-        if execution is not None:
+        if _rolling(execution):
             shown['batch_size'] = asked.get('batch_size')
             shown['max_failures'] = asked.get('max_failures') or 0
+            shown['retries'] = asked.get('retries') or 0
+        outcome = _output(execution).get('outcome')
+        if isinstance(outcome, dict):
+            shown.update(_recorded(outcome, names))
         return tuple(shown), tuple(shown.values())
 
 
@@ -150,13 +226,17 @@ class CancelOperation(command.ShowOne):
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        found, execution = _operation(clients, parsed_args.operation)
-        stopped = execution is not None and execution.state in workflows.RUNNING_STATES
+        found, execution = find_operation(clients, parsed_args.operation)
+        # A follower is left to run: it sees the runs cancelled, and records the outcome.
+        stopped = _rolling(execution) and execution.state in workflows.RUNNING_STATES
         if stopped:
             # First: no further batch starts while the running runs are cancelled.
             with failures.calling(failures.MISTRAL, "stop the operation's further batches",
                                   'Nothing was cancelled.'):
-                clients.mistral.executions.update(execution.id, 'CANCELLED')
+                # Who cancelled it, and when, kept with it (the operation's page shows it).
+                clients.mistral.executions.update(
+                    execution.id, 'CANCELLED',
+                    description=cancelled_description(clients.username))
         cancelled = []
         with failures.calling(failures.HEAT, 'cancel the operation\'s runs'):
             if stopped:
@@ -199,8 +279,11 @@ class RerunFailedOperation(StartingCommand):
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        found, _execution = _operation(clients, parsed_args.operation)
-        failed = [run for run in found if run.status == FAILED]
+        found, _execution = find_operation(clients, parsed_args.operation)
+        # A server tried again failed only when its last try did.
+        last = last_tries(found)
+        failed = [run for run in found
+                  if last[run.server_id] is run and run.status == FAILED]
         with failures.calling(failures.HEAT, 'run the failed servers again',
                               'Nothing was started.'):
             components = {each.id: each for each in listing.components(

@@ -59,6 +59,12 @@ class Clients:
         return self._runner.swift
 
     @property
+    def zaqar(self):
+        """python-zaqarclient's v2 client, or None when the catalog has no messaging
+        service."""
+        return self._runner.zaqar
+
+    @property
     def find_transport(self):
         return self._runner.find_transport
 

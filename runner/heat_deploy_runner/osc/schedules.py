@@ -21,6 +21,22 @@ NO_MISTRAL = ('Schedules are kept and run by the workflow service (Mistral), whi
               'your service catalog.')
 
 
+def _printable(text):
+    """The text with its control characters escaped (\\x1b): a username may hold any, and a
+    terminal would act on them."""
+    return ''.join(each if each.isprintable() else repr(each)[1:-1] for each in str(text))
+
+
+class HistoryColumn(format_columns.ListDictColumn):
+    """A schedule's history (schedules.history), a line each, the latest last: "<UTC time>
+    <what> by <user>"."""
+
+    def human_readable(self):
+        return '\n'.join(
+            _printable(f"{each.get('at')} {each.get('what')} by {each.get('by')}")
+            for each in self._value or [])
+
+
 def _calls(clients):
     if clients.mistral is None:
         raise osc_exc.CommandError(NO_MISTRAL)
@@ -51,6 +67,8 @@ def _shown(clients, name, record, trigger):
         'transport': record.get('transport'), 'timeout': record.get('timeout_minutes'),
         'batch_size': record.get('batch_size') or 0,
         'max_failures': record.get('max_failures') or 0,
+        # Who made, paused, resumed or changed it, and when (the latest entries).
+        'history': HistoryColumn(schedules.history(record)),
     }
 
 
@@ -78,7 +96,8 @@ class ListSchedule(command.Lister):
 
 class ShowSchedule(command.ShowOne):
     """Show a schedule: what it runs where, with which inputs (secrets masked), when, whose,
-    and whether it is active, paused or done."""
+    whether it is active, paused or done, and who made, paused, resumed or changed it, when
+    (its latest changes, in UTC)."""
 
     def get_parser(self, prog_name):
         return _parser(super().get_parser(prog_name))

@@ -8,7 +8,13 @@ from importlib import resources
 
 from heat_deploy_runner.run_request import RunRequest
 
-ROLLING_WORKFLOW = 'heat_deploy.rolling_v1'
+ROLLING_WORKFLOW = 'heat_deploy.rolling_v2'
+# Every rolling workflow released: triggers made for an older one keep firing it.
+ROLLING_WORKFLOWS = ('heat_deploy.rolling_v1', ROLLING_WORKFLOW)
+# An operation started at once, followed to its end (following.py).
+FOLLOW_WORKFLOW = 'heat_deploy.follow_v1'
+# The workflows whose execution's id is an operation's.
+OPERATION_WORKFLOWS = ROLLING_WORKFLOWS + (FOLLOW_WORKFLOW,)
 # Retention's pruning (retention.py), fired by a project's retention schedule.
 RETENTION_WORKFLOW = 'heat_deploy.retention_v1'
 # The states of a Mistral execution that has not ended.
@@ -41,4 +47,5 @@ def schedule_input(record, name, owner):
     the dashboard's Schedules keep it in a Mistral environment) is ``record``, acting for
     ``owner``: leaving out servers still running an earlier run."""
     return dict(RunRequest.from_record(record).workflow_input(owner, record.get('secret_ref')),
-                skip_busy=True, schedule=name)
+                skip_busy=True, schedule=name, server_names=record.get('server_names') or {},
+                link=record.get('link'))

@@ -1,5 +1,5 @@
-"""The rolling workflow's actions on the in-memory Heat and Swift, with the contexts Mistral
-gives them: one execution's id, the user's token or a trust."""
+"""The rolling and follow workflows' actions on the in-memory Heat, Swift and Zaqar, with the
+contexts Mistral gives them: one execution's id, the user's token or a trust."""
 
 import functools
 import json
@@ -10,11 +10,14 @@ from keystoneauth1 import loading
 from mistral_lib import actions as mistral_actions
 from oslo_config import cfg
 import pytest
+from zaqarclient.transport import errors as zaqar_errors
 
 import heat_deploy_runner as runner
 from heat_deploy_runner import archive
+from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import session_clients
@@ -33,6 +36,16 @@ def context():
 def cloud(heat, swift, monkeypatch):
     clients = session_clients.Clients(
         heat, functools.partial(runner.transport_for, swift=swift), swift)
+    monkeypatch.setattr(clients_mod, 'clients_for', lambda security: clients)
+    monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
+    return clients
+
+
+@pytest.fixture
+def notified_cloud(heat, swift, zaqar, monkeypatch):
+    """The clients of a cloud with Zaqar in its catalog: notices are posted."""
+    clients = session_clients.Clients(
+        heat, functools.partial(runner.transport_for, swift=swift, zaqar=zaqar), swift, zaqar)
     monkeypatch.setattr(clients_mod, 'clients_for', lambda security: clients)
     monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
     return clients
@@ -87,6 +100,22 @@ def test_trigger_makes_the_batch_runs_carrying_the_execution_as_operation(
     assert {operations.operation_of_run(run) for run in runs} == {operations.Operation(
         EXECUTION_ID, 'alice', '2026-11-24T10:00:00Z', component, runner='mistral')}
     assert {heat.configs[run.config_id]['name'] for run in runs} == {'mysql-BACKUP'}
+
+
+def test_a_try_again_keeps_which_try_its_runs_are_through_mistrals_json(
+        cloud, context, heat, component):
+    made = _as_mistral_sends_it(actions.StartAction(
+        component, 'BACKUP', ['s1'], 'alice', '2026-11-24T10:00:00Z', try_number=2,
+        tries=3)).run(context)
+    only = actions.StartAction(component, 'BACKUP', ['s2'], 'alice', '2026-11-24T10:00:00Z',
+                               try_number=1, tries=1).run(context)
+
+    [again] = [operations.operation_of_run(heat.software_deployments.get(run_id))
+               for run_id in made['deployment_ids']]
+    assert (again.try_number, again.tries, again.followed) == (2, 3, True)
+    # An operation that tries each server once keeps the shape runs had before retries.
+    [once] = [heat.deployments[run_id]['input_values'] for run_id in only['deployment_ids']]
+    assert 'try' not in once[OPERATION_OPTION]
 
 
 def test_trigger_reads_the_secret_inputs_from_the_store_mistral_never_holds(
@@ -147,8 +176,13 @@ def test_trigger_works_as_mistrals_executor_receives_it(cloud, context, heat, co
 @pytest.mark.parametrize('action', [
     actions.PlanAction('c1', ['s1'], batch_size=1, skip_busy=True),
     actions.StartAction('c1', 'BACKUP', ['s1'], 'alice', '2026-11-24T10:00:00Z'),
+    actions.StartAction('c1', 'BACKUP', ['s1'], 'alice', '2026-11-24T10:00:00Z',
+                        try_number=2, tries=3),
     actions.WaitAction(['d1']),
-    actions.JudgeAction(['s1'], 0, [['s1']], 1)])
+    actions.JudgeAction(['s1'], 0, [['s1']], 1),
+    actions.ConcludeAction('c1', 'BACKUP', ['d1'], refused=[['s2', 'why']],
+                           not_started=['s3'], schedule='hdd-1', server_names={'s1': 'db'},
+                           link='https://dash/{operation}')])
 def test_every_action_travels_as_json(action):
     assert vars(_as_mistral_sends_it(action)) == vars(action)
 
@@ -158,7 +192,7 @@ def test_wait_returns_done_with_the_failed_servers(cloud, context, heat, compone
                                             status=status).id
            for server, status in (('s1', 'COMPLETE'), ('s2', 'FAILED'))]
     assert actions.WaitAction(ids).run(context) == {
-        'done': True, 'failed': ['s2']}
+        'done': True, 'failed': ['s2'], 'cancelled': [], 'retryable': ['s2']}
 
 
 def test_wait_gives_the_workflow_back_control_while_runs_go_on(
@@ -167,7 +201,7 @@ def test_wait_gives_the_workflow_back_control_while_runs_go_on(
     run = heat.software_deployments.create(config_id=component, server_id='s1',
                                            status='IN_PROGRESS')
     assert actions.WaitAction([run.id]).run(context) == {
-        'done': False, 'failed': []}
+        'done': False, 'failed': [], 'cancelled': [], 'retryable': []}
 
 
 def test_wait_sees_a_result_the_server_sent_while_it_waited(cloud, context, heat, component):
@@ -183,11 +217,34 @@ def test_wait_sees_a_result_the_server_sent_while_it_waited(cloud, context, heat
             heat.deployments[run_id]['status'] = 'COMPLETE'
         return read(deployment_id)
     heat.software_deployments.get = get
-    assert actions.WaitAction([run_id]).run(context) == {'done': True, 'failed': []}
+    assert actions.WaitAction([run_id]).run(context)['done']
     assert len(polls) > 2
     # Its derived config read once, not once per poll.
     derived_id = heat.deployments[run_id]['config_id']
     assert [call[1] for call in heat.called('software_configs.get')].count((derived_id,)) == 1
+
+
+def test_wait_tells_cancelled_servers_from_those_to_try_again(cloud, context, heat, component):
+    made = actions.StartAction(component, 'BACKUP', ['s1', 's2', 's3'], 'alice',
+                               '2026-11-24T10:00:00Z').run(context)
+    first, second, third = made['deployment_ids']
+    runner.cancel(heat, first, 'bob', cloud.find_transport)
+    heat.deployments[second].update(status='FAILED', status_reason='Deployment exited 1')
+    heat.deployments[third].update(status='COMPLETE')
+
+    assert actions.WaitAction(made['deployment_ids']).run(context) == {
+        'done': True, 'failed': ['s1', 's2'], 'cancelled': ['s1'], 'retryable': ['s2']}
+
+
+def test_wait_takes_a_run_deleted_meanwhile_as_ended(cloud, context, heat, component):
+    made = actions.StartAction(component, 'BACKUP', ['s1', 's2'], 'alice',
+                               '2026-11-24T10:00:00Z').run(context)
+    gone, ended = made['deployment_ids']
+    runner.delete(heat, gone, cloud.find_transport)
+    heat.deployments[ended].update(status='FAILED', status_reason='Deployment exited 1')
+
+    assert actions.WaitAction([gone, ended]).run(context) == {
+        'done': True, 'failed': ['s2'], 'cancelled': [], 'retryable': ['s2']}
 
 
 @pytest.mark.parametrize('failed, allowed, next_batch, reason', [
@@ -201,6 +258,114 @@ def test_judge_stops_once_more_servers_failed_than_allowed(failed, allowed, next
     batches = [['s1'], ['s2'], ['s3']]
     assert actions.JudgeAction(failed, allowed, batches, next_batch).run(context) == {
         'stop': reason}
+
+
+SCHEDULE = 'hdd-6e7f8a9b-0c1d-4e2f-9a3b-4c5d6e7f8a9b'
+SECRET = 'hunter2-of-the-db'
+
+
+def _ended(heat, run_id, status, code=0, stderr='', reason='Outputs received'):
+    heat.deployments[run_id].update(status=status, status_reason=reason, output_values={
+        'deploy_stdout': '', 'deploy_stderr': stderr, 'deploy_status_code': code})
+
+
+def _tried(context, component, servers, try_number, tries=2, **request):
+    return actions.StartAction(component, 'BACKUP', servers, 'alice', '2026-11-24T10:00:00Z',
+                               name='mysql', try_number=try_number, tries=tries,
+                               **request).run(context)['deployment_ids']
+
+
+def test_conclude_records_the_outcome_of_each_servers_last_try(
+        cloud, context, heat, component):
+    first = _tried(context, component, ['s1', 's2'], 1)
+    _ended(heat, first[0], 'COMPLETE')
+    _ended(heat, first[1], 'FAILED', 1, reason='Deployment exited 1')
+    again = _tried(context, component, ['s2'], 2)
+    _ended(heat, again[0], 'FAILED', 3, 'no space left\n', 'Deployment exited 3')
+
+    kept = actions.ConcludeAction(component, 'BACKUP', first + again,
+                                  refused=[['s3', 'quota reached']],
+                                  not_started=['s4']).run(context)
+
+    assert (kept['servers'], kept['counts']) == (4, {'COMPLETE': 1, 'FAILED': 1})
+    assert kept['failed'] == [{'server_id': 's2', 'status': 'FAILED', 'exit_code': 3,
+                               'reason': 'Deployment exited 3', 'stderr': 'no space left',
+                               'tries': 2}]
+    assert (kept['refused'], kept['not_started'], kept['gone']) == (
+        [['s3', 'quota reached']], ['s4'], [])
+    # No Zaqar in the catalog: nothing posted, nothing said failed.
+    assert 'notified' not in kept and 'notice_failed' not in kept
+    # The workflow publishes it as the execution's output: JSON.
+    assert json.loads(json.dumps(kept)) == kept
+
+
+def test_conclude_counts_a_run_deleted_meanwhile_as_gone(cloud, context, heat, component):
+    kept_id, gone_id = _tried(context, component, ['s1', 's2'], 1, tries=1)
+    _ended(heat, kept_id, 'COMPLETE')
+    runner.delete(heat, gone_id, cloud.find_transport)
+
+    kept = actions.ConcludeAction(component, 'BACKUP', [kept_id, gone_id]).run(context)
+
+    assert (kept['servers'], kept['gone']) == (1, [gone_id])
+
+
+def test_conclude_posts_its_notice_to_the_subscribed_queues_only(
+        notified_cloud, context, heat, zaqar, component):
+    notices.subscribe(zaqar, component, notices.ON_FAILURE, 'https://hooks.example.com/a')
+    notices.subscribe(zaqar, SCHEDULE, notices.ALWAYS, 'mailto:ops@example.com')
+    # Told only of successes of this operation: a failure posts there too (always).
+    notices.subscribe(zaqar, EXECUTION_ID, notices.ALWAYS, 'https://hooks.example.com/b')
+    # Another component's subscribers hear nothing.
+    notices.subscribe(zaqar, 'other-component', notices.ALWAYS, 'https://hooks.example.com/c')
+    ids = _tried(context, component, ['s1', 's2'], 1, tries=1)
+    _ended(heat, ids[0], 'COMPLETE')
+    _ended(heat, ids[1], 'FAILED', 1, reason='Deployment exited 1')
+
+    kept = actions.ConcludeAction(component, 'BACKUP', ids, schedule=SCHEDULE,
+                                  server_names={'s2': 'db-2'},
+                                  link='https://dash/ops/{operation}/').run(context)
+
+    told = [notices.queue_name(EXECUTION_ID, 'always'),
+            notices.queue_name(component, 'failure'), notices.queue_name(SCHEDULE, 'always')]
+    assert kept['notified'] == told
+    assert sorted(zaqar.queues) == sorted(told)
+    [message] = zaqar.bodies(told[0])
+    assert all(zaqar.bodies(name) == [message] for name in told)
+    assert message['summary'] == 'BACKUP of mysql: 1 of 2 servers failed (db-2).'
+    assert (message['operation'], message['schedule'], message['link']) == (
+        EXECUTION_ID, SCHEDULE, f'https://dash/ops/{EXECUTION_ID}/')
+
+
+def test_no_secret_input_of_the_runs_is_in_their_notice_or_outcome(
+        notified_cloud, context, heat, swift, zaqar, component):
+    notices.subscribe(zaqar, component, notices.ALWAYS, 'https://hooks.example.com/a')
+    secret_store.put(swift, 'hdd-1', {'db_password': SECRET})
+    [run_id] = _tried(context, component, ['s1'], 1, tries=1, secret_ref='hdd-1')
+    signal_url = runner.derived_input_values(
+        heat.configs[heat.deployments[run_id]['config_id']])['deploy_signal_id']
+    _ended(heat, run_id, 'FAILED', 1, f'mysqldump -p{SECRET}: access denied\n{signal_url}\n',
+           f'Deployment exited 1: password {SECRET} refused')
+
+    kept = actions.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
+
+    [posted] = zaqar.bodies(notices.queue_name(component, 'always'))
+    sent = json.dumps([posted, kept])
+    assert SECRET not in sent and signal_url not in sent
+    assert posted['failed_servers'][0]['stderr'].startswith('mysqldump -p********: ')
+
+
+@pytest.mark.parametrize('failing', ['queue.post', 'subscriptions'])
+def test_a_notice_that_could_not_be_posted_is_recorded_not_raised(
+        notified_cloud, context, heat, zaqar, component, failing):
+    notices.subscribe(zaqar, component, notices.ALWAYS, 'https://hooks.example.com/a')
+    [run_id] = _tried(context, component, ['s1'], 1, tries=1)
+    _ended(heat, run_id, 'COMPLETE')
+    zaqar.fail(failing, zaqar_errors.ServiceUnavailableError('Zaqar is down'))
+
+    kept = actions.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
+
+    assert kept['counts'] == {'COMPLETE': 1}
+    assert 'Zaqar is down' in kept['notice_failed'] and 'notified' not in kept
 
 
 def test_an_execution_started_through_the_api_uses_the_users_token_as_it_is():

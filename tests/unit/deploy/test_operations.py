@@ -1,11 +1,15 @@
 """An operation is recorded in each of its runs' derived configs and deployments, and read back
 from them."""
 
+import dataclasses
 from datetime import datetime
 from datetime import timezone
 
+import pytest
+
 from heat_deploy_runner.derived import build_derived_config
 from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.operations import FOLLOWED
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.operations import operation_of_run
 from heat_deploy_runner.run import Run
@@ -91,3 +95,36 @@ def test_a_run_made_outside_the_dashboard_has_none():
     assert operation_of_run(stack_run) is None
     # What a run's deployment says is all: its config is not read for it.
     assert Run('d1', 's1', 'c1').described(_derived(OPERATION.as_option())).operation is None
+
+
+def test_which_try_a_run_is_reads_back_from_its_deployment(heat):
+    tried = dataclasses.replace(OPERATION, runner=FOLLOWED, try_number=2, tries=3)
+    source_id = heat.add_config(**SOURCE)
+
+    [run] = start(heat, transport_for, RunRequest(
+        config_id=source_id, action='BACKUP', server_ids=['s1'], transport='NO_SIGNAL'),
+        operation=tried).created
+
+    found = operation_of_run(heat.software_deployments.get(run.id))
+    assert found == tried and found.followed
+    assert not OPERATION.followed
+    assert Operation.new('demo', 'src', runner=FOLLOWED).followed
+
+
+@pytest.mark.parametrize('try_number, tries', [
+    (0, 3), (-1, 3), (2, 0), (True, 3), (2, True), ('2', 3), (2, '3'), (1.5, 3), (2, None),
+    (None, 3), ([2], 3)])
+def test_a_try_count_that_is_not_two_whole_numbers_above_zero_is_none(try_number, tries):
+    kept = dict(OPERATION.as_option(), **{'try': try_number, 'tries': tries})
+
+    found = operation_of_run(Run('d1', 's1', 'c1', input_values={OPERATION_OPTION: kept}))
+
+    assert (found.id, found.try_number, found.tries) == (OPERATION.id, None, None)
+
+
+def test_a_runner_other_than_mistral_is_not_followed():
+    kept = dict(OPERATION.as_option(), runner='cron')
+
+    found = operation_of_run(Run('d1', 's1', 'c1', input_values={OPERATION_OPTION: kept}))
+
+    assert found.runner is None and not found.followed

@@ -13,7 +13,7 @@ from heat_deploy_runner import workflows
 REQUEST = RunRequest(config_id='component-1', action='BACKUP', server_ids=('s1', 's2'),
                      input_values={'retention_days': 3, 'tables': ['users']},
                      transport='ZAQAR_SIGNED_URL_SIGNAL', timeout_minutes=15, name='mysql',
-                     batch_size=1, max_failures=1)
+                     batch_size=1, max_failures=1, retries=2, retry_delay=30)
 
 
 def _declared_inputs():
@@ -38,20 +38,38 @@ def test_the_start_action_takes_the_workflow_input_back_as_the_same_request():
 
     action = actions.StartAction(started_at='2026-11-26T08:00:00Z', **taken)
 
-    # Batches are the workflow's to make: a batch's request has none of its own.
-    assert action.run_request() == dataclasses.replace(REQUEST, batch_size=0, max_failures=0)
+    # Batches and tries are the workflow's to make: a batch's request has none of its own.
+    assert action.run_request() == dataclasses.replace(REQUEST, batch_size=0, max_failures=0,
+                                                       retries=0, retry_delay=0)
 
 
 def test_a_schedules_record_gives_back_the_request_it_keeps():
     assert RunRequest.from_record(REQUEST.record()) == REQUEST
 
 
+def test_a_record_kept_before_retries_reads_back_as_trying_once():
+    record = {key: value for key, value in REQUEST.record().items()
+              if key not in ('retries', 'retry_delay')}
+
+    assert RunRequest.from_record(record) == dataclasses.replace(
+        REQUEST, retries=0, retry_delay=0)
+
+
 def test_a_schedules_firing_is_its_request_for_its_owner_leaving_busy_servers_out():
     record = dict(REQUEST.record(), component_name='demo-mysql-x', pattern='0 2 * * *',
-                  owner='bob', paused=False, secret_ref='hdd-2', secret_names=['db_password'])
+                  owner='bob', paused=False, secret_ref='hdd-2', secret_names=['db_password'],
+                  server_names={'s1': 'db-1'}, link='https://dash/ops/{operation}/')
 
     made = workflows.schedule_input(record, 'hdd-2', 'bob')
 
     assert made == dict(REQUEST.workflow_input('bob', 'hdd-2'), skip_busy=True,
-                        schedule='hdd-2')
+                        schedule='hdd-2', server_names={'s1': 'db-1'},
+                        link='https://dash/ops/{operation}/')
+    assert set(made) <= _declared_inputs()
+
+
+def test_a_schedule_recorded_without_names_or_link_fires_with_none():
+    made = workflows.schedule_input(REQUEST.record(), 'hdd-2', 'bob')
+
+    assert (made['server_names'], made['link']) == ({}, None)
     assert set(made) <= _declared_inputs()

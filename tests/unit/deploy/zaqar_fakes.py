@@ -1,9 +1,12 @@
 """An in-memory python-zaqarclient v2 Client, behaving as the real one and Zaqar 23 do,
-for the ZAQAR_SIGNED_URL_SIGNAL transport's unit tests."""
+for the ZAQAR_SIGNED_URL_SIGNAL transport's unit tests and the notices' (subscriptions, and
+messages posted to subscribed queues)."""
 
 import copy
 import datetime
 import itertools
+import json
+from urllib import parse
 import uuid
 
 from zaqarclient.queues.v2.queues import QUEUE_NAME_REGEX
@@ -17,10 +20,18 @@ MESSAGING_PROJECT = 'project-id'
 # Zaqar's own limits (zaqar.transport.validation and its default paging).
 ZAQAR_QUEUE_NAME_MAX = 64
 ZAQAR_PAGE_SIZE = 10
+# [transport] max_messages_post_size: the most one POST of messages may carry, in bytes.
+ZAQAR_MAX_POST_BYTES = 256 * 1024
+# [transport] max_subscriptions_per_page, subscriber_types, min_subscription_ttl.
+ZAQAR_MAX_SUBSCRIPTIONS_PAGE = 20
+ZAQAR_SUBSCRIBER_TYPES = ('http', 'https', 'mailto', 'trust+http', 'trust+https')
+ZAQAR_MIN_SUBSCRIPTION_TTL = 60
+# [transport] max_message_ttl; a message lives at least a minute.
+ZAQAR_MESSAGE_TTLS = range(60, 1209600 + 1)
 
 
 class FakeZaqar(_Failures):
-    """The parts of a python-zaqarclient v2 Client a signal transport uses.
+    """The parts of a python-zaqarclient v2 Client a signal transport and the notices use.
 
     ``queue()`` refuses names the client refuses (ValueError) and the
     server refuses names longer than 64 characters (MalformedRequest). A
@@ -32,6 +43,14 @@ class FakeZaqar(_Failures):
     Zaqar v2 queues are lazy: a missing queue lists no messages, claims
     nothing and deletes without complaint. ``lazy_queues=False`` answers
     ResourceNotFound instead, as older or other deployments may.
+
+    Subscriptions (``subscriptions_by_queue``: queue name -> list of {'id',
+    'subscriber', 'ttl', 'options'}) are made, listed (one page, as the
+    client's iterator does without ``stream()``) and deleted as Zaqar does:
+    a subscriber already subscribed to the queue is a conflict, a listing
+    of more than 20 a bad request, deleting an unknown id no error. A POST
+    of messages over 256 KiB, or one living under a minute or over 14 days,
+    is refused, as Zaqar refuses it.
     """
 
     def __init__(self, url=MESSAGING_URL, project=MESSAGING_PROJECT,
@@ -44,6 +63,7 @@ class FakeZaqar(_Failures):
         # {'id', 'body', 'ttl', 'claim_id'}
         self.queues = {}
         self.signed = []
+        self.subscriptions_by_queue = {}
         self._ids = itertools.count(1)
 
     def queue(self, name, auto_create=True, force_create=False):
@@ -57,6 +77,32 @@ class FakeZaqar(_Failures):
         if force_create:
             queue._create()
         return queue
+
+    def subscription(self, queue_name, subscriber=None, ttl=60, id=None,
+                     auto_create=True, **kwargs):
+        self._call('subscription', queue_name, subscriber=subscriber, ttl=ttl, id=id,
+                   auto_create=auto_create, **kwargs)
+        made = _ZaqarSubscription(self, queue_name, subscriber, ttl, id,
+                                  kwargs.get('options', {}))
+        if auto_create:
+            made._ensure_exists()
+        return made
+
+    def subscriptions(self, queue_name, **params):
+        self._call('subscriptions', queue_name, **params)
+        self._valid_name(queue_name)
+        limit = params.get('limit') or ZAQAR_PAGE_SIZE
+        if not 0 < limit <= ZAQAR_MAX_SUBSCRIPTIONS_PAGE:
+            raise zaqar_errors.MalformedRequest(
+                title='Invalid API request',
+                description='Limit must be at least 1 and may not be greater than 20.')
+        return iter([_ZaqarSubscription(self, queue_name, each['subscriber'], each['ttl'],
+                                        each['id'], each['options'])
+                     for each in self.subscriptions_by_queue.get(queue_name, [])[:limit]])
+
+    def bodies(self, queue_name):
+        """The bodies of the messages posted to the queue, oldest first."""
+        return [message['body'] for message in self.queues.get(queue_name, [])]
 
     # What a server does through its signed URL.
     def post(self, queue_name, body, ttl=3600):
@@ -136,6 +182,14 @@ class _ZaqarQueue:
 
     def post(self, messages):
         self.client._call('queue.post', self._name, messages)
+        wrapped = messages if isinstance(messages, list) else [messages]
+        if any(message.get('ttl', 3600) not in ZAQAR_MESSAGE_TTLS for message in wrapped):
+            raise zaqar_errors.MalformedRequest(title='Invalid API request')
+        if len(json.dumps({'messages': wrapped}).encode()) > ZAQAR_MAX_POST_BYTES:
+            raise zaqar_errors.MalformedRequest(
+                title='Invalid API request',
+                description='Message collection size is too large. Max size '
+                            f'{ZAQAR_MAX_POST_BYTES}')
         for message in messages if isinstance(messages, list) else [messages]:
             self.client.post(self._name, message['body'], message.get('ttl', 3600))
 
@@ -148,6 +202,47 @@ class _ZaqarQueue:
         self.client._call('queue.delete', self._name)
         self.client._stored(self._name)
         self.client.queues.pop(self._name, None)
+
+
+class _ZaqarSubscription:
+    """zaqarclient.queues.v2.subscription.Subscription, on the fake's store."""
+
+    def __init__(self, client, queue_name, subscriber, ttl, id, options):
+        self.client = client
+        self.queue_name = queue_name
+        self.subscriber = subscriber
+        self.ttl = ttl
+        self.id = id
+        self.options = options
+
+    def _stored(self):
+        return self.client.subscriptions_by_queue.setdefault(self.queue_name, [])
+
+    def _ensure_exists(self):
+        self.client._valid_name(self.queue_name)
+        stored = self._stored()
+        if not self.id and self.subscriber:
+            scheme = parse.urlsplit(self.subscriber).scheme
+            if scheme not in ZAQAR_SUBSCRIBER_TYPES or not isinstance(self.ttl, int) or \
+                    self.ttl < ZAQAR_MIN_SUBSCRIPTION_TTL or not isinstance(self.options, dict):
+                raise zaqar_errors.MalformedRequest(title='Invalid API request')
+            if any(each['subscriber'] == self.subscriber for each in stored):
+                raise zaqar_errors.ConflictError(
+                    title='Such subscription already exists.')
+            self.id = uuid.uuid4().hex[:24]
+            stored.append({'id': self.id, 'subscriber': self.subscriber, 'ttl': self.ttl,
+                           'options': copy.deepcopy(self.options)})
+        if self.id:
+            found = [each for each in stored if each['id'] == self.id]
+            if not found:
+                raise zaqar_errors.ResourceNotFound()
+            self.subscriber, self.ttl = found[0]['subscriber'], found[0]['ttl']
+
+    def delete(self):
+        self.client._call('subscription.delete', self.queue_name, self.id)
+        # Zaqar answers 204 for an id it does not have.
+        self.client.subscriptions_by_queue[self.queue_name] = [
+            each for each in self._stored() if each['id'] != self.id]
 
 
 class _ZaqarClaim:

@@ -1,0 +1,42 @@
+"""An operation started at once (Run Action, Deploy, the command line) followed to its end
+with no page open: an execution of the project's follow workflow (workflows/follow_v1.yaml)
+on Mistral, made with the operation's id, watches its runs as a page's poll did (a Zaqar
+result applied, a run past its deadline recorded as timed out, both in Heat), then records
+the outcome as its output and posts the notices subscribed to it. Its runs carry
+operations.FOLLOWED, so that pages only read them.
+
+A run in batches needs none: its rolling execution follows its own runs.
+"""
+
+import json
+
+from heat_deploy_runner import workflows
+
+
+def follow_input(started, server_names=None, link=None) -> dict:
+    """The follow workflow's input for a starting.Started whose runs carry its operation."""
+    first = started.created[0] if started.created else None
+    return {
+        'config_id': started.operation.source,
+        'action_name': first.action if first else None,
+        'deployment_ids': [run.id for run in started.created],
+        'refused': [[server, str(message)] for server, message in started.failures],
+        'server_names': {server: name for server, name in (server_names or {}).items()
+                         if server in {run.server_id for run in started.created}
+                         or server in {each for each, _m in started.failures}},
+        'link': link,
+    }
+
+
+def follow(mistral, project_id: str, started, server_names=None, link=None):
+    """Mistral's execution (python-mistralclient's) following the runs ``started`` made, of
+    the operation's id; none when nothing was started. Mistral's error comes as it is."""
+    if not started.created:
+        return None
+    workflow_id = workflows.ensure(mistral, project_id, workflows.FOLLOW_WORKFLOW)
+    # python-mistralclient's create takes no id; Mistral's API does, and answers the
+    # execution of that id when it exists already, so a retried call makes no second one.
+    return mistral.executions._create('/executions', {
+        'id': started.operation.id, 'workflow_id': workflow_id,
+        'input': json.dumps(follow_input(started, server_names, link)),
+        'description': 'heat-deploy-dashboard: follows operation ' + started.operation.id})

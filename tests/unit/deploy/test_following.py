@@ -1,0 +1,138 @@
+"""An operation started at once, followed to its end by a Mistral execution of its id: the
+follow workflow's input, and the execution made through python-mistralclient's own
+executions manager, against an in-memory Mistral API that checks the input as Mistral does."""
+
+import json
+
+from mistralclient.api import base as mistral_base
+from mistralclient.api.v2 import executions as mistral_executions
+import pytest
+import yaml
+
+from heat_deploy_runner import following
+from heat_deploy_runner import operations
+from heat_deploy_runner.operations import Operation
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
+from heat_deploy_runner.starting import Started
+from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import workflows
+
+from .mistral_fakes import FakeMistral
+
+PROJECT = 'project-1'
+
+
+class _Response:
+    def __init__(self, status_code, body):
+        self.status_code = status_code
+        self.headers = {}
+        self._body = body
+
+    def json(self):
+        return self._body
+
+
+class _MistralAPI:
+    """The HTTP client behind python-mistralclient, answering POST /executions as Mistral's
+    API does: an execution of an id it has already is answered as it is; the input must
+    give each input the workflow declares without a default, and nothing it does not."""
+
+    def __init__(self, mistral):
+        self.mistral = mistral
+        self.executions = {}
+        self.posts = 0
+        # The status every POST is answered with, when set (a policy refusing, say).
+        self.refuse_with = None
+
+    def post(self, url, body, headers=None):
+        assert url == '/executions'
+        self.posts += 1
+        if self.refuse_with:
+            return _Response(self.refuse_with, {'faultstring': 'refused'})
+        sent = json.loads(body)
+        if sent.get('id') in self.executions:
+            return _Response(201, self.executions[sent['id']])
+        [workflow] = [each for each in self.mistral.workflows.made
+                      if each.id == sent['workflow_id']] or [None]
+        if workflow is None:
+            return _Response(404, {'faultstring': 'Workflow not found'})
+        declared = yaml.safe_load(workflows.definition(workflow.name))[workflow.name]['input']
+        required = {each for each in declared if isinstance(each, str)}
+        known = required | {next(iter(each)) for each in declared if isinstance(each, dict)}
+        given = json.loads(sent['input'])
+        if not required <= set(given) <= known:
+            return _Response(400, {'faultstring': 'Invalid input: missing=%s, unexpected=%s' % (
+                sorted(required - set(given)), sorted(set(given) - known))})
+        self.executions[sent['id']] = dict(sent, state='RUNNING', input=given,
+                                           workflow_name=workflow.name)
+        return _Response(201, self.executions[sent['id']])
+
+
+@pytest.fixture
+def mistral():
+    client = FakeMistral(PROJECT)
+    client.api = _MistralAPI(client)
+    client.executions = mistral_executions.ExecutionManager(client.api)
+    return client
+
+
+@pytest.fixture
+def started(heat):
+    source = heat.add_config(name='mysql', group='component', config={'configs': [
+        {'actions': ['BACKUP'], 'tool': 'script', 'config': 'echo'}]})
+    heat.fail('software_deployments.create', RuntimeError('boom'),
+              when=lambda **kwargs: kwargs['server_id'] == 's3')
+    operation = Operation.new('alice', source, runner=operations.FOLLOWED)
+    return start(heat, transport_for, RunRequest(
+        config_id=source, action='BACKUP', server_ids=('s1', 's2', 's3'),
+        transport='NO_SIGNAL'), operation)
+
+
+def test_the_follow_input_names_the_operations_runs_and_the_servers_refused(started):
+    made = following.follow_input(
+        started, server_names={'s1': 'db-1', 's3': 'db-3', 'elsewhere': 'web-1'},
+        link='https://dash/{operation}')
+
+    assert made == {
+        'config_id': started.operation.source, 'action_name': 'BACKUP',
+        'deployment_ids': [run.id for run in started.created],
+        'refused': [['s3', 'Could not start BACKUP on server s3: its deployment could not be '
+                     'created.']],
+        'server_names': {'s1': 'db-1', 's3': 'db-3'}, 'link': 'https://dash/{operation}'}
+    # Mistral sends it to the workflow as JSON.
+    assert json.loads(json.dumps(made)) == made
+
+
+def test_an_operation_is_followed_by_an_execution_of_its_id(mistral, started):
+    execution = following.follow(mistral, PROJECT, started, {'s1': 'db-1'}, 'https://dash/')
+
+    assert execution.id == started.operation.id
+    assert execution.workflow_name == workflows.FOLLOW_WORKFLOW
+    assert execution.input == following.follow_input(started, {'s1': 'db-1'}, 'https://dash/')
+    assert [each.name for each in mistral.workflows.made] == [workflows.FOLLOW_WORKFLOW]
+
+
+def test_following_again_makes_no_second_execution_nor_workflow(mistral, started):
+    first = following.follow(mistral, PROJECT, started)
+    again = following.follow(mistral, PROJECT, started)
+
+    assert again.id == first.id and list(mistral.api.executions) == [first.id]
+    assert len(mistral.workflows.made) == 1
+
+
+def test_nothing_started_is_not_followed(mistral, heat):
+    nothing = Started(failures=[('s1', 'refused')],
+                      operation=Operation.new('alice', 'c-1', runner=operations.FOLLOWED))
+
+    assert following.follow(mistral, PROJECT, nothing) is None
+    assert (mistral.api.posts, mistral.workflows.made) == (0, [])
+
+
+def test_mistrals_refusal_comes_to_the_caller_as_it_is(mistral, started):
+    mistral.api.refuse_with = 403
+
+    with pytest.raises(mistral_base.APIException) as refused:
+        following.follow(mistral, PROJECT, started)
+
+    assert refused.value.error_code == 403 and mistral.api.executions == {}

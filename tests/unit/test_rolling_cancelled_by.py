@@ -1,0 +1,25 @@
+"""Cancelling a run in batches says who cancelled it, and when, in its Mistral execution's
+description (runner.cancel.cancelled_description), where the operation's page reads it."""
+
+from unittest import mock
+
+from heat_deploy_dashboard import api
+from tests.unit import helpers
+from tests.unit.test_rolling_runs import EXECUTION_ID
+
+
+class RollingCancelledByTests(helpers.TestCase):
+
+    def test_execution_cancel_says_who_cancelled_it_and_when(self):
+        client = mock.Mock()
+        client.executions.update.return_value = mock.Mock(id=EXECUTION_ID, state='CANCELLED')
+        request = mock.Mock(**{'user.username': 'demo', 'user.project_id': '1'})
+
+        with mock.patch.object(api.mistral, 'mistralclient', return_value=client):
+            cancelled = api.mistral.execution_cancel(request, EXECUTION_ID)
+
+        (execution_id, state), kwargs = client.executions.update.call_args
+        self.assertEqual((EXECUTION_ID, 'CANCELLED'), (execution_id, state))
+        self.assertRegex(kwargs['description'],
+                         r'^Cancelled by demo at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$')
+        self.assertEqual('CANCELLED', cancelled.state)
