@@ -22,6 +22,7 @@ from devcloud import cloud as cloud_mod
 from devcloud import layout as layout_mod
 from devcloud.services import identity
 import heat_deploy_runner as runner
+from heat_deploy_runner import workflows
 
 TEST_PORT_BASE = 21000
 
@@ -128,7 +129,7 @@ def mistral(session):
 def schedule_operations(mistral, name):
     """The ids of the operations (rolling workflow executions) a schedule's firings made."""
     return {each.id for each in mistral.executions.list(
-        workflow_name='heat_deploy.rolling_v1', limit=1000)
+        workflow_name='in:' + ','.join(workflows.ROLLING_WORKFLOWS), limit=1000)
         if f'"schedule": "{name}"' in (each.input or '')}
 
 

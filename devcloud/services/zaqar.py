@@ -34,6 +34,11 @@ transport = wsgi
 message_store = redis
 management_store = redis
 
+# Zaqar posts each message to its queue's subscribers (a webhook, an email) as it arrives:
+# how the dashboard's notices reach operators (heat_deploy_runner.notices).
+[storage]
+message_pipeline = zaqar.notification.notifier
+
 [drivers:message_store:redis]
 uri = {redis}
 

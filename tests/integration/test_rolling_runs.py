@@ -1,4 +1,4 @@
-"""Rolling runs on the real Mistral: the heat_deploy.rolling_v1 workflow, its actions loaded by
+"""Rolling runs on the real Mistral: the heat_deploy.rolling_v2 workflow, its actions loaded by
 Mistral's executor from the installed heat-deploy-runner, runs a component's action on servers
 batch after batch, and stops once more servers failed than allowed; a secret input goes to
 the server through the project's Swift, never through Mistral."""
@@ -73,11 +73,11 @@ def test_a_rolling_run_stops_after_a_failure_and_starts_no_more(
     # One batch after the other: the second batch was started once the wait for the first
     # had seen every run of it finished.
     tasks = mistral.tasks.list(workflow_execution_id=started.id)
-    [first_wait] = [task for task in tasks if task.name == 'wait_batch'
-                    and json.loads(task.published)['i'] == 1]
+    [first_judged] = [task for task in tasks if task.name == 'judge'
+                      and json.loads(task.published)['i'] == 1]
     [second_start] = [task for task in tasks if task.name == 'run_batch'
                       and runs[servers[1]].id in json.loads(task.published)['deployment_ids']]
-    assert second_start.created_at >= first_wait.updated_at
+    assert second_start.created_at >= first_judged.updated_at
 
 
 def test_a_rolling_run_of_batches_completes_with_every_output(

@@ -36,6 +36,7 @@ from devcloud import credentials
 from devcloud.services import identity
 import heat_deploy_runner as runner
 from heat_deploy_runner import archive
+from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from tests.integration import corpus
 from tests.integration import waiting
@@ -51,8 +52,8 @@ class Targets:
     """The demo project's objects the cases ask for, made (again, when a case removed or
     changed one) as the demo user."""
 
-    def __init__(self, heat, swift, find_transport, demo_resources):
-        self.heat, self.swift = heat, swift
+    def __init__(self, heat, swift, zaqar, find_transport, demo_resources):
+        self.heat, self.swift, self.zaqar = heat, swift, zaqar
         self.find_transport = find_transport
         self.resources = demo_resources
         self.ids = {
@@ -133,12 +134,19 @@ class Targets:
         archive.put(self.swift, made)
         self.ids['archived'] = made.id
 
+    def make_subscription(self):
+        """A notice of the component's failures, to an address that carries the marker."""
+        made = notices.subscribe(self.zaqar, self.ids['component'], notices.ON_FAILURE,
+                                 f'https://hooks.example.com/{MARK}')
+        self.ids['subscription'] = made.id
+
     def make_all(self):
         self.make_run()
         self.make_cancelled()
         self.make_running()
         self.make_unused()
         self.make_archived()
+        self.make_subscription()
 
     # --- keeping them as they were ---
 
@@ -166,6 +174,9 @@ class Targets:
             archive.get(self.swift, self.ids['archived'])
         except LookupError:
             found.append('archived')
+        if self.ids['subscription'] not in {each.id for each in notices.subscriptions(
+                self.zaqar, self.ids['component'])}:
+            found.append('subscription')
         return found
 
     def repair(self, case, damaged=None):
@@ -174,7 +185,8 @@ class Targets:
         damaged = self.damaged() if damaged is None else damaged
         makers = {'run': self.make_run, 'run_config': self.make_run,
                   'cancelled': self.make_cancelled, 'running': self.make_running,
-                  'unused': self.make_unused, 'archived': self.make_archived}
+                  'unused': self.make_unused, 'archived': self.make_archived,
+                  'subscription': self.make_subscription}
         for name in damaged:
             if name == 'component':
                 pytest.fail('the demo stack\'s mysql component config is gone')
@@ -204,7 +216,8 @@ class Targets:
         found = {MARK: 'an input value, stdout line or output of a demo run'}
         for name, value in self.resources.items():
             found[value] = f'the id of the demo stack\'s {name}'
-        for name in ('run', 'run_config', 'cancelled', 'running', 'unused', 'archived'):
+        for name in ('run', 'run_config', 'cancelled', 'running', 'unused', 'archived',
+                     'subscription'):
             found[self.ids[name]] = f'the id of the demo {name}'
         component = self.heat.software_configs.get(self.ids['component'])
         found[component.name] = 'the name of the demo mysql component config'
@@ -242,11 +255,12 @@ class Targets:
         except heat_exc.HTTPException:
             pass
         archive.delete(self.swift, self.ids['archived'])
+        notices.unsubscribe(self.zaqar, self.ids['component'], self.ids['subscription'])
 
 
 @pytest.fixture(scope='module')
-def targets(heat, swift, find_transport, demo_resources):
-    made = Targets(heat, swift, find_transport, demo_resources)
+def targets(heat, swift, zaqar, find_transport, demo_resources):
+    made = Targets(heat, swift, zaqar, find_transport, demo_resources)
     made.make_all()
     yield made
     made.delete_all()
@@ -328,6 +342,8 @@ _DEPLOY_FORM = (('server', NOWHERE), ('action', 'CREATE'), ('name', 'intruder'),
                 ('transport', 'NO_SIGNAL'), ('timeout', '10'), ('input__scope_input', 'x'))
 _DETAIL = '/project/deployments/{run}/'
 _ARCHIVED = '/project/deployments/archived/{archived}/'
+_NOTICES = '/project/deployments/notices/'
+_SUBSCRIBE_FORM = (('subscriber', 'https://intruder.example.com/'), ('when', 'always'))
 
 CASES = [
     # A run's page, each tab, and the other runs' pages.
@@ -431,6 +447,18 @@ CASES = [
          (('action', 'archived__delete__{archived}'),)),
     Case('server-archived-tab', '/project/servers/{db1}/?tab=server_details__archived',
          'server'),
+    # Notices: subscribing to the demo project's component and operation, and removing its
+    # subscription.
+    Case('notice-component-subscribe-get', _NOTICES + 'component/{component}/subscribe/',
+         'page'),
+    Case('notice-component-subscribe-post', _NOTICES + 'component/{component}/subscribe/',
+         'form', 'POST', _SUBSCRIBE_FORM),
+    Case('notice-operation-subscribe-get', _NOTICES + 'operation/{run_operation}/subscribe/',
+         'page'),
+    Case('notice-operation-subscribe-post',
+         _NOTICES + 'operation/{run_operation}/subscribe/', 'form', 'POST', _SUBSCRIBE_FORM),
+    Case('notice-component-remove',
+         _NOTICES + 'component/{component}/{subscription}/remove/', 'form', 'POST'),
     # The requester's own config deployed to a demo server, by its id or by its name: only
     # the project's own servers are taken.
     Case('own-config-deploy-form-get', '/project/configs/{own_config}/deploy/', 'list'),
@@ -463,7 +491,8 @@ POSITIVE = [
     ('archived-output-stdout', lambda t: [f'archived-{MARK}']),
     ('server-archived-tab', lambda t: [t.ids['archived']]),
     ('unused-config-detail', lambda t: [f'unused-{MARK}', f'default-{MARK}']),
-    ('component-detail', lambda t: [t.heat.software_configs.get(t.ids['component']).name]),
+    ('component-detail', lambda t: [t.heat.software_configs.get(t.ids['component']).name,
+                                    f'https://hooks.example.com/{MARK}']),
     ('status-poll-post', lambda t: [t.ids['run'], t.ids['running']]),
     ('operation-page', lambda t: [t.ids['run'], 'BACKUP on 1 server']),
     ('mon-reveal-form-post', lambda t: [p for p, what in t.secrets().items()

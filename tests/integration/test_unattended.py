@@ -1,0 +1,190 @@
+"""Operations followed to their end with no page open, on the real cloud: Mistral records a
+form run's timeout in Heat on time and applies a Zaqar result nobody polls for; a schedule
+firing every minute tries a failing server again and, after its last try, Zaqar posts one
+notice to the webhook subscribed to the schedule, naming the server and its exit code.
+
+No browser and no status poll run here: the only readers are Heat's own API and Mistral's.
+The run that never reports starts first and is checked last, so that its minute passes
+while the others run.
+"""
+
+import datetime
+import http.server
+import json
+import re
+import threading
+
+import pytest
+
+from devcloud import servers
+from heat_deploy_runner import deadlines
+from heat_deploy_runner import derived
+from heat_deploy_runner import notices
+from heat_deploy_runner import workflows
+from tests.conftest import schedule_operations
+from tests.integration import dashboard
+from tests.integration import test_schedules
+from tests.integration import waiting
+
+WEBHOOK_PATH = '/notices'
+
+
+class _Receiver(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get('Content-Length') or 0))
+        self.server.received.append(json.loads(body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def webhook():
+    """(the address of a local webhook receiver, the JSON bodies it has received)."""
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Receiver)
+    server.received = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f'http://127.0.0.1:{server.server_port}{WEBHOOK_PATH}', server.received
+    server.shutdown()
+
+
+@pytest.fixture(scope='module', autouse=True)
+def never_reporting(user, heat, demo_resources):
+    """(the operation id, run, deadline and server of a form run whose script sleeps past
+    its one minute: its result comes after the deadline, to a TempURL that has expired)."""
+    server = demo_resources['monitor_server']
+    response = user.post(f'/project/components/{demo_resources["monitoring"]}/run/', {
+        'action': 'CHECK', 'servers': [server], 'transport': 'TEMP_URL_SIGNAL',
+        'timeout': '1', 'input__threshold_percent': '90', 'input__pause_seconds': '65',
+        'input__path': '.'})
+    assert 'Started CHECK on 1 server.' in dashboard.messages(response.text)
+    operation_id = _operation_of(response)
+    [run] = _runs_of(heat, operation_id)
+    deadline = deadlines.deadline(derived.as_dict(heat.software_configs.get(run.config_id)))
+    return operation_id, run, deadline, server
+
+
+def _rotate_keys_form(servers, **fields):
+    return dict({'action': 'ROTATE_KEYS', 'servers': servers, 'transport': 'TEMP_URL_SIGNAL',
+                 'timeout': '10', 'input__db_dsn': 'mysql://db/demo',
+                 'input__cache_size_mb': '64', 'input__pause_seconds': '0',
+                 'input__key_secret': ''}, **fields)
+
+
+def _operation_of(response):
+    found = re.search(r'/project/deployments/operations/([0-9a-f-]{36})/', response.url)
+    assert found, response.url
+    return found.group(1)
+
+
+def _follower(mistral, operation_id, timeout=120):
+    """The follow execution of the operation, once it has ended."""
+    def ended():
+        execution = mistral.executions.get(operation_id)
+        return execution if execution.state not in workflows.RUNNING_STATES else None
+    found = waiting.wait_for(f'the follower of {operation_id}', ended, timeout)
+    assert found.workflow_name == workflows.FOLLOW_WORKFLOW
+    return found
+
+
+def _runs_of(heat, operation_id):
+    return [heat.software_deployments.get(run.id) for run in heat.software_deployments.list()
+            if (run.input_values or {}).get('heat_deploy_dashboard', {}).get('operation')
+            == operation_id]
+
+
+def test_a_zaqar_result_is_applied_with_no_page_open(user, heat, mistral, demo_resources):
+    server = demo_resources['web_server']
+    response = user.post(f'/project/components/{demo_resources["wordpress"]}/run/',
+                         _rotate_keys_form([server], transport='ZAQAR_SIGNED_URL_SIGNAL'))
+    operation_id = _operation_of(response)
+    [run] = _runs_of(heat, operation_id)
+    # Heat never reads a Zaqar queue: only the follower's claim ends this run.
+    ended = waiting.wait_for('the Zaqar result applied', lambda: (
+        lambda found: found if found.status != 'IN_PROGRESS' else None)(
+            heat.software_deployments.get(run.id)), timeout=120, interval=2)
+    assert ended.status == 'COMPLETE', ended.status_reason
+    assert 'rotated the secret keys' in ended.output_values['deploy_stdout']
+    assert json.loads(_follower(mistral, operation_id).output)['outcome']['counts'] == {
+        'COMPLETE': 1}
+
+
+@pytest.fixture
+def one_table_on_one_server(cloud):
+    """A table only demo-db-1 holds: a BACKUP of it is COMPLETE there, and fails (exit 3, "no
+    such table") on demo-db-2, each time, as a server whose state went wrong would."""
+    table = (servers.root(cloud.layout, 'demo-db-1')
+             / 'var/lib/heat-config/heat-config-script/mysql/data/unattended.table')
+    table.write_text('rows of unattended\n')
+    yield table.stem
+    table.unlink()
+
+
+def test_a_schedule_tries_a_failing_server_three_times_then_notifies_once(
+        user, heat, mistral, zaqar, demo_resources, made_schedules, webhook,
+        one_table_on_one_server):
+    url, received = webhook
+    good, bad = demo_resources['db_server_1'], demo_resources['db_server_2']
+    _page, before = test_schedules._schedule_rows(user)
+    response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
+        'action': 'BACKUP', 'servers': [good, bad], 'transport': 'TEMP_URL_SIGNAL',
+        'timeout': '10', 'repeat': test_schedules.EVERY_MINUTE, 'retries': '2',
+        'retry_delay': '10', 'input__backup_dir': 'unattended', 'input__retention_days': '5',
+        'input__tables': one_table_on_one_server, 'input__labels': '{}',
+        'input__pause_seconds': '0', 'input__backup_file': ''})
+    assert 'Scheduled BACKUP on 2 servers.' in dashboard.messages(response.text)
+    [name] = set(test_schedules._schedule_rows(user)[1]) - set(before)
+    made_schedules.append(name)
+    notices.subscribe(zaqar, name, notices.ON_FAILURE, url)
+
+    operation_id = waiting.wait_for(
+        'the first firing', lambda: next(iter(schedule_operations(mistral, name)), None),
+        timeout=test_schedules.FIRST_FIRING_SECONDS + 30)
+    ended = waiting.wait_for('the operation to end', lambda: (
+        lambda found: found if found.state not in workflows.RUNNING_STATES else None)(
+            mistral.executions.get(operation_id)), timeout=120, interval=1)
+    # Paused before the next minute's firing (pausing deletes the trigger and its trust).
+    user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
+    # Recorded, then failed as any operation with more failures than allowed (0).
+    assert (ended.state, ended.state_info) == (
+        'ERROR', 'Servers failed: 1, more than the 0 allowed.')
+    assert json.loads(ended.output)['outcome']['counts'] == {'COMPLETE': 1, 'FAILED': 1}
+
+    runs = _runs_of(heat, operation_id)
+    tries = sorted(run.input_values['heat_deploy_dashboard'].get('try', 1)
+                   for run in runs if run.server_id == bad)
+    assert tries == [1, 2, 3]
+    assert all(run.status == 'FAILED' for run in runs if run.server_id == bad)
+    assert [run.status for run in runs if run.server_id == good] == ['COMPLETE']
+    page = user.get(f'/project/deployments/operations/{operation_id}/')
+    assert '3 of 3' in page.text
+
+    waiting.wait_for('the notice', lambda: received, timeout=30)
+    ours = [each['body'] for each in received if each['body']['operation'] == operation_id]
+    assert len(ours) == 1, received
+    [notice] = ours
+    [failed] = notice['failed_servers']
+    assert (failed['server_id'], failed['tries'], failed['exit_code']) == (bad, 3, 3)
+    assert failed['server_name'] == 'demo-db-2'
+    assert 'no such table: unattended' in failed['stderr']
+    assert notice['link'].endswith(f'/project/deployments/operations/{operation_id}/')
+
+
+def test_a_form_run_that_never_reports_is_timed_out_in_heat_with_no_page_open(
+        heat, mistral, never_reporting):
+    operation_id, run, deadline, server = never_reporting
+    # heatclient's show, as any script would: it records no timeout of its own.
+    ended = waiting.wait_for('the timeout recorded', lambda: (
+        lambda found: found if found.status != 'IN_PROGRESS' else None)(
+            heat.software_deployments.get(run.id)), timeout=150, interval=2)
+    recorded_at = datetime.datetime.now(datetime.timezone.utc)
+    assert ended.status == 'FAILED'
+    assert ended.status_reason.startswith('Timed out: ')
+    assert (recorded_at - deadline).total_seconds() <= 60
+    outcome = json.loads(_follower(mistral, operation_id).output)['outcome']
+    assert outcome['counts'] == {'FAILED': 1}
+    assert outcome['failed'][0]['server_id'] == server
+    assert outcome['failed'][0]['reason'].startswith('Timed out: ')
