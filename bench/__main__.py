@@ -25,6 +25,7 @@ from bench import cloud as bench_cloud
 from bench import cloud_memory
 from bench import concurrent_polls
 from bench import fleet as fleet_mod
+from bench import follow_cost
 from bench import horizon_views
 from bench import list_cost
 from bench import machine
@@ -150,6 +151,12 @@ class Bench:
             self.layout, layout_mod.venv_bin('openstack'), self.heat, self.swift,
             self.demo['mysql'], [self.demo['db_server_1'], self.demo['db_server_2']])
 
+    def follow_cost(self):
+        bench_cloud.progress('follow cost: Mistral following an operation started at once, '
+                             'on 2 and on 20 servers')
+        self.results['follow_cost'] = follow_cost.measure_follow(
+            self.heat, self.swift, self.session, self.layout, self.demo['mysql'])
+
     def schedule_calls(self):
         self.results['schedule_calls'] = schedule_calls.measure_schedules(
             self.horizon, self.dashboard, self.heat, self.session, self.demo['mysql'], 'mysql',
@@ -179,6 +186,7 @@ class Bench:
             self.demo['mysql'], self.demo['db_server_1'])
         self.rolling_cost()
         self.cli_run_cost()
+        self.follow_cost()
         # After rolling_cost, so the page's executions list holds operations of the
         # project's, as it would; its schedules are deleted before the figures after it.
         self.schedule_calls()
@@ -225,6 +233,7 @@ class Bench:
 # The figures that can run alone, for working on one without waiting for the whole bench.
 ALONE = {'concurrent_polls': Bench.concurrent_polls, 'backend_calls': Bench.backend_calls,
          'rolling_cost': Bench.rolling_cost, 'cli_run_cost': Bench.cli_run_cost,
+         'follow_cost': Bench.follow_cost,
          'schedule_calls': Bench.schedule_calls, 'archive_cost': Bench.archive_cost,
          'retention_cost': Bench.retention_cost,
          'cloud_memory': Bench.cloud_memory, 'signal_to_screen': Bench.signal_to_screen}

@@ -209,6 +209,43 @@ def _rolling_cost(results):
              f'{found["mistral_over_form"]:.2f}', '- (reported)', '-')]
 
 
+def _follow_cost(results):
+    """Report-only: no issue sets a goal for what following an operation started at once
+    costs. Per size, per operation: the Mistral executions, tasks and action executions made,
+    the Heat API calls of the follower (median, by kind), and the time from the last run's
+    end to the execution seen SUCCESS with its outcome."""
+    found = results.get('follow_cost')
+    if not found:
+        return []
+    rows = []
+    failures = len(found['failures'])
+    for size in found['sizes'].values():
+        what = (f'Mistral following an operation started at once, {size["servers"]} servers '
+                f'(BACKUP, TEMP_URL_SIGNAL, runs ended {found["run_seconds"]} s after it was '
+                'made; per operation)')
+        if not size['rounds']:
+            rows.append((what, f'no operation ended as it should ({failures} failures)', '-',
+                         '-', '- (reported)', '-'))
+            continue
+        seen = size['seconds_to_success']
+        kinds = ', '.join(f'{kind} {count:g}'
+                          for kind, count in size['heat_calls_by_kind_median'].items())
+        rows.append((what,
+                     f'outcome recorded {_s(seen["median"])} after the last run ended (max '
+                     f'{_s(seen["max"])}, n={size["rounds"]}); '
+                     f'{_slashed(size["executions"])} execution, '
+                     f'{_slashed(size["tasks"])} tasks, '
+                     f'{_slashed(size["action_executions"])} action executions; '
+                     f'{size["heat_calls_median"]:g} Heat API calls ({kinds})'
+                     + (f'; {failures} failures' if failures else ''),
+                     '-', '-', '- (reported)', '-'))
+    return rows
+
+
+def _slashed(values):
+    return '/'.join(str(value) for value in values)
+
+
 def _cli_run_cost(results):
     """Report-only: issue #28 asks for the ratio, and sets no goal for it."""
     found = results.get('cli_run_cost')
@@ -367,7 +404,8 @@ def _seeding(results):
 def markdown(results):
     rows = (_list_cost(results) + _backend_calls(results) + _signal_to_screen(results)
             + _poll_cost(results) + _concurrent_polls(results) + _trigger_cost(results)
-            + _rolling_cost(results) + _cli_run_cost(results) + _schedule_calls(results)
+            + _rolling_cost(results) + _cli_run_cost(results) + _follow_cost(results)
+            + _schedule_calls(results)
             + _archive_cost(results) + _retention_cost(results)
             + _config_cache(results)
             + _memory(results) + _cloud_memory(results) + _seeding(results))
