@@ -211,6 +211,7 @@ ROUTES = {
     'schedules:index': {},
     'schedules:preview': {'query': '?pattern=0+2+*+*+*'},
     'schedules:change': {'schedule_id': SCHEDULE},
+    'deployments:notices': {'kind': 'schedule', 'subject_id': SCHEDULE},
     'deployments:notice_subscribe': {'kind': 'operation',
                                      'subject_id': OPERATION['operation']},
     # A GET removes nothing: it goes to the subject's page.

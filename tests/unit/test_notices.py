@@ -50,6 +50,11 @@ def subscribe_url(kind, subject_id):
                    kwargs={'kind': kind, 'subject_id': subject_id})
 
 
+def notices_url(kind, subject_id):
+    return reverse('horizon:project:deployments:notices',
+                   kwargs={'kind': kind, 'subject_id': subject_id})
+
+
 def remove_url(kind, subject_id, subscription_id=SUBSCRIPTION):
     return reverse('horizon:project:deployments:notice_remove',
                    kwargs={'kind': kind, 'subject_id': subject_id,
@@ -340,25 +345,32 @@ class ScheduleNoticeTests(NoticeCase):
         self.mock_rolling_runs_list.return_value = []
 
     @helpers.create_mocks(SCHEDULE_NOTICE_MOCKS)
-    def test_the_panel_offers_notify_me_per_schedule_and_lists_subscriptions(self):
+    def test_the_panel_links_each_schedules_notices_without_asking_zaqar(self):
         quiet = 'hdd-00000000-0000-4000-8000-000000000001'
         self.serve([record(), record(quiet, action='CHECK'),
                     record(runner_schedules.RETENTION, kind='retention')])
-        self.mock_notice_subscriptions.side_effect = lambda request, name: (
-            [subscription(name, ATTACK)] if name == NAME else [])
 
         res = self.client.get(SCHEDULES_URL)
 
-        self.assertEqual({NAME, quiet}, {
-            call.args[1] for call in self.mock_notice_subscriptions.call_args_list})
-        self.assertContains(res, f'href="{subscribe_url("schedule", NAME)}"', count=2)
-        self.assertContains(res, f'href="{subscribe_url("schedule", quiet)}"', count=1)
-        self.assertNotContains(res, subscribe_url('schedule', runner_schedules.RETENTION))
-        self.assertContains(res, 'Notices of BACKUP of mysql (0 2 * * *)')
-        self.assertNotContains(res, 'Notices of CHECK')
+        # One Zaqar listing per schedule would cost the panel as many calls as schedules.
+        self.mock_notice_subscriptions.assert_not_called()
+        self.assertContains(res, f'href="{notices_url("schedule", NAME)}"', count=1)
+        self.assertContains(res, f'href="{notices_url("schedule", quiet)}"', count=1)
+        self.assertNotContains(res, notices_url('schedule', runner_schedules.RETENTION))
+
+    @helpers.create_mocks(SCHEDULE_NOTICE_MOCKS)
+    def test_a_schedules_notices_page_lists_its_subscriptions_escaped(self):
+        self.mock_schedule_record_get.return_value = record()
+        self.mock_notice_subscriptions.return_value = [subscription(NAME, ATTACK)]
+
+        res = self.client.get(notices_url('schedule', NAME))
+
+        self.assertEqual(200, res.status_code)
+        self.mock_notice_subscriptions.assert_called_once_with(helpers.IsHttpRequest(), NAME)
         self.assertContains(res, ATTACK_ESCAPED, count=1)
         self.assertNotContains(res, '<script>alert(1)')
         self.assertContains(res, f'action="{remove_url("schedule", NAME)}"')
+        self.assertContains(res, f'href="{subscribe_url("schedule", NAME)}"')
 
     @helpers.create_mocks(SCHEDULE_NOTICE_MOCKS)
     def test_subscribing_and_removing_go_to_zaqar_with_the_schedules_name(self):
@@ -369,14 +381,14 @@ class ScheduleNoticeTests(NoticeCase):
         res = self.client.post(subscribe_url('schedule', NAME),
                                {'subscriber': HOOK, 'when': 'failure'})
 
-        self.assertRedirectsNoFollow(res, SCHEDULES_URL)
+        self.assertRedirectsNoFollow(res, notices_url('schedule', NAME))
         self.mock_notice_subscribe.assert_called_once_with(
             helpers.IsHttpRequest(), NAME, 'failure', HOOK)
         self.mock_schedule_record_get.assert_called_with(helpers.IsHttpRequest(), NAME)
 
         res = self.client.post(remove_url('schedule', NAME))
 
-        self.assertRedirectsNoFollow(res, SCHEDULES_URL)
+        self.assertRedirectsNoFollow(res, notices_url('schedule', NAME))
         self.mock_notice_unsubscribe.assert_called_once_with(
             helpers.IsHttpRequest(), NAME, SUBSCRIPTION)
 

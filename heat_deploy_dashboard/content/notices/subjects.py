@@ -50,15 +50,18 @@ RULES = {
     SCHEDULE: (("workflow", "cron_triggers:list"),),
 }
 
-# Where the subject is shown, and its subscriptions listed.
+# Where the subject is shown, and its subscriptions listed: a schedule, listed among many on
+# the Schedules panel, has a page of notices of its own (one Zaqar listing per schedule would
+# make the panel cost as many calls as the project has schedules).
 _PAGES = {COMPONENT: 'horizon:project:components:detail',
           OPERATION: 'horizon:project:deployments:operation',
-          SCHEDULE: 'horizon:project:schedules:index'}
+          SCHEDULE: 'horizon:project:deployments:notices'}
 # Where a page goes when its subject could not be read.
 _LISTS = {COMPONENT: 'horizon:project:components:index',
           OPERATION: 'horizon:project:deployments:index',
           SCHEDULE: 'horizon:project:schedules:index'}
 
+NOTICES_URL = 'horizon:project:deployments:notices'
 SUBSCRIBE_URL = 'horizon:project:deployments:notice_subscribe'
 REMOVE_URL = 'horizon:project:deployments:notice_remove'
 
@@ -78,10 +81,14 @@ def offered(request, kind):
 
 
 def page_url(kind, subject_id):
-    """The page that shows the subject and lists its subscriptions."""
+    """The page that lists the subject's subscriptions: its own, or a schedule's notices."""
     if kind == SCHEDULE:
-        return reverse(_PAGES[kind])
+        return notices_url(kind, subject_id)
     return reverse(_PAGES[kind], args=[subject_id])
+
+
+def notices_url(kind, subject_id):
+    return reverse(NOTICES_URL, kwargs={'kind': kind, 'subject_id': subject_id})
 
 
 def subscribe_url(kind, subject_id):

@@ -10,6 +10,7 @@ _SUBJECT = (rf'^(?P<kind>{"|".join(subjects.KINDS)})/'
             rf'(?P<subject_id>{subjects.SUBJECT_ID})/')
 
 urlpatterns = [
+    re_path(_SUBJECT + r'$', views.NoticesView.as_view(), name='notices'),
     re_path(_SUBJECT + r'subscribe/$', views.SubscribeView.as_view(),
             name='notice_subscribe'),
     re_path(_SUBJECT + rf'(?P<subscription_id>{subjects.SUBSCRIPTION_ID})/remove/$',

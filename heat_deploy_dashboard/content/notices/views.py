@@ -1,7 +1,9 @@
 """Notify Me and Remove of a component's, a schedule's or an operation's notices: the
-subject's page lists its subscriptions (subjects.subscriptions_context)."""
+subject's page lists its subscriptions (subjects.subscriptions_context); a schedule's are on
+a page of their own (NoticesView), linked from its row."""
 
 from django import shortcuts
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views import generic
 from horizon import forms
@@ -25,6 +27,21 @@ class SubjectMixin:
     @property
     def page_url(self):
         return subjects.page_url(self.kwargs['kind'], self.kwargs['subject_id'])
+
+
+class NoticesView(SubjectMixin, generic.TemplateView):
+    """The subject's subscriptions, with Notify Me and Remove: a schedule's notices page."""
+
+    template_name = 'notices/index.html'
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        kind, subject_id = self.kwargs['kind'], self.kwargs['subject_id']
+        context['page_title'] = _("Notices")
+        context['notices'] = subjects.subscriptions_context(self.request, kind, subject_id)
+        context['back_url'] = (reverse('horizon:project:schedules:index') if kind ==
+                               subjects.SCHEDULE else subjects.page_url(kind, subject_id))
+        return context
 
 
 class SubscribeView(SubjectMixin, forms.ModalFormView):

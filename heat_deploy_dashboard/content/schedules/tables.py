@@ -113,18 +113,17 @@ class ChangeSchedule(policy.RulesOncePerRequest, tables.LinkAction):
         return super().allowed(request, schedule) and not (schedule and schedule.retention)
 
 
-class NotifyMe(policy.RulesOncePerRequest, tables.LinkAction):
-    """Subscribe to the outcome of the schedule's firings (content/notices): the page lists
-    its subscriptions below the table."""
+class ScheduleNotices(policy.RulesOncePerRequest, tables.LinkAction):
+    """The schedule's notices (content/notices): who is told of its firings' outcome, Notify
+    Me and Remove, on a page of their own."""
 
-    name = "notify"
-    verbose_name = _("Notify Me")
-    classes = ("ajax-modal",)
+    name = "notices"
+    verbose_name = _("Notices")
     icon = "bell"
     policy_rules = notices.RULES[notices.SCHEDULE]
 
     def get_link_url(self, schedule):
-        return notices.subscribe_url(notices.SCHEDULE, schedule.name)
+        return notices.notices_url(notices.SCHEDULE, schedule.name)
 
     def allowed(self, request, schedule=None):
         # Retention starts no operation to be told of.
@@ -235,5 +234,5 @@ class SchedulesTable(empty.ExplainingTable):
         name = "schedules"
         verbose_name = _("Schedules")
         table_actions = (TurnOnRetention, DeleteSchedule)
-        row_actions = (ChangeSchedule, NotifyMe, PauseSchedule, ResumeSchedule,
+        row_actions = (ChangeSchedule, ScheduleNotices, PauseSchedule, ResumeSchedule,
                        DeleteSchedule)

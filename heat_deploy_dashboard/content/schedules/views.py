@@ -12,7 +12,6 @@ from horizon.utils import memoized
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import kept_secrets
-from heat_deploy_dashboard.content.notices import subjects as notices
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.runs import schedules
@@ -38,35 +37,6 @@ class IndexView(tables.DataTableView):
             return errors.list_failed(self, _("retrieve schedules"),
                                       _("The schedules could not be loaded."),
                                       service=errors.MISTRAL)
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context['schedule_notices'] = schedule_notices(self.request, self.table.data or [])
-        return context
-
-
-def schedule_notices(request, listed):
-    """The subscriptions of each schedule that has any (notices/_subscriptions.html's
-    context, titled), Zaqar asked once per schedule; when it fails, that line once. Retention
-    starts no operation to be told of."""
-    found = []
-    for schedule in listed:
-        if schedule.retention:
-            continue
-        record = schedule.record
-        shown = notices.subscriptions_context(
-            request, notices.SCHEDULE, schedule.name,
-            title=_("Notices of %(action)s of %(component)s (%(when)s)") % {
-                'action': record.get('action'), 'component': record.get('component_name'),
-                'when': record.get('pattern') or record.get('once_at')})
-        if not shown:
-            # Not offered: the same for every schedule.
-            return []
-        if shown['error']:
-            return [dict(shown, title=_("Notices"))]
-        if shown['subscriptions']:
-            found.append(shown)
-    return found
 
 
 class PreviewView(PolicyRequiredMixin, generic.View):
