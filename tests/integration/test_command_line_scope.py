@@ -3,9 +3,9 @@ object, given the demo project's ids (its mysql component, by id and by name; a 
 user started; that run's operation) by a member of another project (`other`) and by the cloud
 admin working in its own project (`admin`), fails with the command's one "not found"
 sentence, no traceback, and changes nothing: the demo project's Heat configs, deployments
-(and each one's status) and Swift containers, and the requester's own configs and
-deployments, are the same before and after. Their own `component list` and `operation list`
-name none of the demo project's ids. The demo user itself is the positive control: the same
+(and each one's status), Swift containers and the component's notices, and the requester's
+own configs and deployments, are the same before and after. Their own `component list` and
+`operation list` name none of the demo project's ids. The demo user itself is the positive control: the same
 ids find its objects.
 """
 
@@ -18,6 +18,7 @@ import pytest
 from devcloud import credentials
 from devcloud.services import identity
 import heat_deploy_runner as runner
+from heat_deploy_runner import notices
 from tests.integration.test_command_line import _openstack
 
 # Longer than the cancel cases take (they run first), so that each of them is refused a run
@@ -73,11 +74,23 @@ COMMANDS = [
                            '{server}', '--input', 'pause_seconds=0'),
             'No software config {component} in this project.'),
     Command('run-delete', ('software', 'run', 'delete', '{run}'), _NO_RUN),
+    # Notices: subscribing to, listing and removing the demo project's (its subscription on
+    # the component is the demo user's).
+    Command('notice-create-component', ('software', 'notice', 'create', '--component',
+                                        '{component}', 'https://intruder.example.com/'),
+            _NO_COMPONENT),
+    Command('notice-create-operation', ('software', 'notice', 'create', '--operation',
+                                        '{operation}', 'https://intruder.example.com/'),
+            _NO_OPERATION),
+    Command('notice-list-component', ('software', 'notice', 'list', '--component',
+                                      '{component}'), _NO_COMPONENT),
+    Command('notice-delete-component', ('software', 'notice', 'delete', '--component',
+                                        '{component}', '{subscription}'), _NO_COMPONENT),
 ]
 
 
 @pytest.fixture(scope='module')
-def made(cloud, heat, find_transport, demo_resources):
+def made(cloud, heat, zaqar, find_transport, demo_resources):
     """The demo ids the cases ask for: the mysql component, demo-db-1, and a run of BACKUP
     there, started by the demo user's own command line so that it is in an operation as
     every run of the command line is."""
@@ -88,8 +101,11 @@ def made(cloud, heat, find_transport, demo_resources):
     operation = json.loads(started.stdout)['operation']
     [run] = [each.id for each in heat.software_deployments.list()
              if getattr(runner.operation_of_run(each), 'id', None) == operation]
+    subscription = notices.subscribe(zaqar, demo_resources['mysql'], notices.ALWAYS,
+                                     'https://hooks.example.com/demo-scope').id
     yield {'component': demo_resources['mysql'], 'server': demo_resources['db_server_1'],
-           'run': run, 'operation': operation}
+           'run': run, 'operation': operation, 'subscription': subscription}
+    notices.unsubscribe(zaqar, demo_resources['mysql'], subscription)
     runner.delete(heat, run, find_transport)
 
 
@@ -105,11 +121,12 @@ def requester_heat(cloud):
                 ('admin', identity.admin_session(cloud.layout)))}
 
 
-def _demo_state(heat, swift):
+def _demo_state(heat, swift, zaqar, component):
     return ({each.id for each in heat.software_configs.list()},
             {each.id: (each.status, each.status_reason)
              for each in heat.software_deployments.list()},
-            {each['name'] for each in swift.get_account(full_listing=True)[1]})
+            {each['name'] for each in swift.get_account(full_listing=True)[1]},
+            frozenset(notices.subscriptions(zaqar, component)))
 
 
 def _own_state(heat):
@@ -120,10 +137,10 @@ def _own_state(heat):
 def _as_if_still_running(state, run_id):
     """The state with the made run in progress when it had completed: its agent ending it
     while a case ran is no change of the case's; a cancel would have failed it."""
-    configs, deployments, containers = state
+    configs, deployments, containers, subscriptions = state
     if deployments.get(run_id, ('',))[0] in ('IN_PROGRESS', 'COMPLETE'):
         deployments = dict(deployments, **{run_id: ('IN_PROGRESS', None)})
-    return configs, deployments, containers
+    return configs, deployments, containers, subscriptions
 
 
 def _leaked(done, ids, argv):
@@ -136,13 +153,15 @@ def _leaked(done, ids, argv):
     pytest.param(requester, command, id=f'{requester}-{command.label}')
     for command in COMMANDS for requester in REQUESTERS])
 def test_a_demo_id_is_not_found_and_nothing_changes(
-        cloud, heat, swift, requester_heat, made, requester, command):
+        cloud, heat, swift, zaqar, requester_heat, made, requester, command):
     argv, said = command.resolve(made)
-    before = (_demo_state(heat, swift), _own_state(requester_heat[requester]))
+    before = (_demo_state(heat, swift, zaqar, made['component']),
+              _own_state(requester_heat[requester]))
 
     done = _openstack(cloud, *argv, **REQUESTERS[requester])
 
-    after = (_demo_state(heat, swift), _own_state(requester_heat[requester]))
+    after = (_demo_state(heat, swift, zaqar, made['component']),
+             _own_state(requester_heat[requester]))
     assert done.returncode != 0, done.stdout
     assert said in done.stderr, done.stderr
     assert 'Traceback' not in done.stderr, done.stderr
