@@ -174,7 +174,8 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
     # How the run goes rather than what it does: shown folded under the action, the servers
     # and the inputs, which are what a person opens the form to choose (as AWX and Rundeck
     # put a job's own options first).
-    HOW_IT_RUNS = ('transport', 'timeout', 'batch_size', 'max_failures', 'repeat', 'once_at')
+    HOW_IT_RUNS = ('transport', 'timeout', 'batch_size', 'max_failures', 'retries',
+                   'retry_delay', 'repeat', 'once_at')
 
     def __init__(self, request, *args, **kwargs):
         super().__init__(request, *args, **kwargs)
@@ -190,7 +191,7 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
     def how_it_runs_summary(self):
         if 'repeat' in self.fields:
             return _("How it runs: how the result comes back, the timeout, servers at a "
-                     "time, and a schedule")
+                     "time, tries, and a schedule")
         return _("How it runs: how the result comes back, and the timeout")
 
     def how_it_runs_changed(self):
