@@ -15,8 +15,8 @@ from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import pool
-from heat_deploy_runner.cancel import cancelled_description
 from heat_deploy_runner import following
+from heat_deploy_runner import rolling
 from heat_deploy_runner import schedules
 from heat_deploy_runner import workflows
 
@@ -108,10 +108,9 @@ def execution_get(request, execution_id):
 @profiler.trace
 def execution_cancel(request, execution_id):
     """Stop the rolling run: no batch starts after this (runs already started go on). Its
-    description says who cancelled it, and when (runner.cancel.cancelled_description)."""
-    return Execution(mistralclient(request).executions.update(
-        execution_id, 'CANCELLED',
-        description=cancelled_description(request.user.username)))
+    description says who cancelled it, and when (runner.rolling.cancel)."""
+    return Execution(rolling.cancel(mistralclient(request), execution_id,
+                                    request.user.username))
 
 
 # Schedules (runner.schedules): a cron trigger each, and an environment of the same name

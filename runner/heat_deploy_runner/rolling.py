@@ -7,6 +7,7 @@ import dataclasses
 import logging
 import uuid
 
+from heat_deploy_runner.cancel import cancelled_description
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
@@ -66,3 +67,19 @@ def _forget(swift, ref):
         # The caller says that nothing started; a leftover object is the project's own.
         LOG.warning('Could not remove the secret inputs kept in %s/%s',
                     secret_store.CONTAINER, ref, exc_info=True)
+
+
+def cancel(mistral, execution_id: str, user: str):
+    """Stop the rolling run (no batch starts after this; runs already started go on), then
+    say in its execution's description who cancelled it, and when
+    (cancel.cancelled_description): Mistral takes the two in separate updates. The execution
+    as it is after the stop."""
+    stopped = mistral.executions.update(execution_id, 'CANCELLED')
+    try:
+        mistral.executions.update(execution_id, None,
+                                  description=cancelled_description(user))
+    except Exception:
+        # Stopped all the same; the page then says only that it was cancelled.
+        LOG.warning('Could not record who cancelled execution %s', execution_id,
+                    exc_info=True)
+    return stopped

@@ -5,8 +5,8 @@ admin working in its own project (`admin`), fails with the command's one "not fo
 sentence, no traceback, and changes nothing: the demo project's Heat configs, deployments
 (and each one's status), Swift containers and the component's notices, and the requester's
 own configs and deployments, are the same before and after. Their own `component list` and
-`operation list` name none of the demo project's ids. The demo user itself is the positive control: the same
-ids find its objects.
+`operation list` name none of the demo project's ids. The demo user itself is the positive
+control: the same ids find its objects.
 """
 
 import dataclasses

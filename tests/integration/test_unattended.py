@@ -22,6 +22,7 @@ from heat_deploy_runner import derived
 from heat_deploy_runner import notices
 from heat_deploy_runner import workflows
 from tests.conftest import schedule_operations
+from tests.integration import corpus
 from tests.integration import dashboard
 from tests.integration import test_schedules
 from tests.integration import waiting
@@ -60,7 +61,8 @@ def never_reporting(user, heat, demo_resources):
         'action': 'CHECK', 'servers': [server], 'transport': 'TEMP_URL_SIGNAL',
         'timeout': '1', 'input__threshold_percent': '90', 'input__pause_seconds': '65',
         'input__path': '.'})
-    assert 'Started CHECK on 1 server.' in dashboard.messages(response.text)
+    assert 'Started CHECK on 1 server.' in dashboard.messages(response.text), (
+        corpus.form_errors(response.text), corpus.alerts(response.text))
     operation_id = _operation_of(response)
     [run] = _runs_of(heat, operation_id)
     deadline = deadlines.deadline(derived.as_dict(heat.software_configs.get(run.config_id)))

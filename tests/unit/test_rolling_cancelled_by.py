@@ -18,8 +18,11 @@ class RollingCancelledByTests(helpers.TestCase):
         with mock.patch.object(api.mistral, 'mistralclient', return_value=client):
             cancelled = api.mistral.execution_cancel(request, EXECUTION_ID)
 
-        (execution_id, state), kwargs = client.executions.update.call_args
-        self.assertEqual((EXECUTION_ID, 'CANCELLED'), (execution_id, state))
+        # Mistral takes a state and a description only in separate updates: the stop first.
+        stop, describe = client.executions.update.call_args_list
+        self.assertEqual(mock.call(EXECUTION_ID, 'CANCELLED'), stop)
+        (execution_id, state), kwargs = describe
+        self.assertEqual((EXECUTION_ID, None), (execution_id, state))
         self.assertRegex(kwargs['description'],
                          r'^Cancelled by demo at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$')
         self.assertEqual('CANCELLED', cancelled.state)

@@ -14,7 +14,6 @@ from osc_lib import exceptions as osc_exc
 
 from heat_deploy_runner.cancel import cancel
 from heat_deploy_runner.cancel import CANCELLED
-from heat_deploy_runner.cancel import cancelled_description
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import inputs
 from heat_deploy_runner import listing
@@ -26,6 +25,7 @@ from heat_deploy_runner.osc.component_run import transport
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.outcome import last_tries
 from heat_deploy_runner.recent_operations import recent
+from heat_deploy_runner import rolling
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import RunRequest
@@ -234,9 +234,7 @@ class CancelOperation(command.ShowOne):
             with failures.calling(failures.MISTRAL, "stop the operation's further batches",
                                   'Nothing was cancelled.'):
                 # Who cancelled it, and when, kept with it (the operation's page shows it).
-                clients.mistral.executions.update(
-                    execution.id, 'CANCELLED',
-                    description=cancelled_description(clients.username))
+                rolling.cancel(clients.mistral, execution.id, clients.username)
         cancelled = []
         with failures.calling(failures.HEAT, 'cancel the operation\'s runs'):
             if stopped:

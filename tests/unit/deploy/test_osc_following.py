@@ -71,8 +71,15 @@ class _Executions:
         return self.rows[execution_id]
 
     def update(self, execution_id, state, description=None):
+        if state and description:
+            # As Mistral's API answers (its executions controller's put).
+            raise mistral_base.APIException(
+                400, 'The property description must be updated separately from state.')
         self.updated.append((execution_id, state))
-        self.rows[execution_id].state = state
+        if state:
+            self.rows[execution_id].state = state
+        if description:
+            self.rows[execution_id].description = description
 
 
 class FollowingMistral(FakeMistral):
@@ -322,7 +329,8 @@ def test_cancel_stops_a_rolling_operations_further_batches(heat, component, app,
 
     result = shown(osc_operations.CancelOperation, app, 'op-1')
 
-    assert mistral.executions.updated == [('op-1', 'CANCELLED')]
+    # The stop, then who stopped it (Mistral takes the two in separate updates).
+    assert mistral.executions.updated == [('op-1', 'CANCELLED'), ('op-1', None)]
     assert result['further_batches_stopped'] is True
 
 

@@ -168,6 +168,9 @@ def test_cancel_says_who_stopped_the_further_batches_and_when(heat, swift):
     result = shown(osc_operations.CancelOperation, app, operation)
 
     assert result['further_batches_stopped'] is True
-    (execution_id, state), kwargs = client.executions.update.call_args
-    assert (execution_id, state) == (operation, 'CANCELLED')
+    # Mistral takes a state and a description only in separate updates: the stop first.
+    stop, describe = client.executions.update.call_args_list
+    assert stop == mock.call(operation, 'CANCELLED')
+    (execution_id, state), kwargs = describe
+    assert (execution_id, state) == (operation, None)
     assert re.fullmatch(f'Cancelled by {USER} at {UTC_TEXT}', kwargs['description'])
