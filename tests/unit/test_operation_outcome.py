@@ -77,6 +77,15 @@ class FollowedOperationPageTests(helpers.TestCase):
                 for row in res.context['table'].get_rows()}
 
     @helpers.create_mocks(PAGE_MOCKS)
+    def test_a_followed_operation_whose_runs_were_all_deleted_is_not_found(self):
+        # Its follower is still in Mistral; with no run left, the page has nothing to show.
+        self.mock_execution_get.return_value = follower(output={'outcome': OUTCOME})
+
+        res = self._get([run for n, run in enumerate(followed_runs()) if n not in (1, 2, 3)])
+
+        self.assertEqual(404, res.status_code)
+
+    @helpers.create_mocks(PAGE_MOCKS)
     def test_the_outcome_its_follower_recorded_is_shown(self):
         self.mock_execution_get.return_value = follower(output={'outcome': OUTCOME})
 

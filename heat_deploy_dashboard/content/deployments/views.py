@@ -126,6 +126,9 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
                 # Not "not found": its first runs may be on their way.
                 return None
             execution = None
+        if operation is None and execution is not None and not execution.rolling:
+            # A follower of an operation whose runs were all deleted: nothing left to show.
+            execution = None
         if operation is None and execution is not None:
             asked = execution.workflow_input
             operation = runner.Operation(execution.id, asked.get('started_by', ''),

@@ -147,8 +147,9 @@ def _operation(request, operation_id):
         errors.heat_failed(request, _("retrieve how the workflow service follows the "
                                       "operation"),
                            service=errors.MISTRAL, redirect=list_url)
-    if execution is None:
-        # Another project's operation, or one whose runs were all deleted.
+    if execution is None or not execution.rolling:
+        # Another project's operation, or one whose runs were all deleted (its follower
+        # may still be in Mistral): as its page answers.
         raise http.Http404()
 
 
