@@ -135,8 +135,12 @@ def _record(clients, parsed_args):
         if not cron.soon_enough(moment):
             raise osc_exc.CommandError('The time must be at least two minutes from now.')
     component, request = run_request(clients, parsed_args)
+    # What the firings' notices name the servers by (the form keeps the same).
+    names = clients.servers.names()
     return dict(request.record(), component_name=component.name, pattern=pattern or None,
-                once_at=once_at or None)
+                once_at=once_at or None,
+                server_names={each: names[each] for each in request.server_ids
+                              if names.get(each)})
 
 
 def _changing(calls, doing, outcome, change):

@@ -51,6 +51,9 @@ def test_a_schedule_is_made_as_the_form_makes_it_with_its_secret_out_of_mistral(
     assert 'hunter2' not in repr(record) + repr(trigger.workflow_input)
     assert secret_store.get(swift, record['secret_ref']) == {'db_password': 'hunter2'}
     assert (trigger.pattern, trigger.workflow_input['skip_busy']) == ('0 2 * * *', True)
+    # What its firings' notices name the servers by.
+    assert record['server_names'] == trigger.workflow_input['server_names'] == {
+        's1': 'demo-db-1', 's2': 'demo-db-2'}
     assert (nightly['state'], nightly['when'], nightly['component']) == (
         'active', '0 2 * * * (UTC)', 'demo-mysql-abcdefghijkl')
     assert nightly['inputs'].machine_readable() == {'retention_days': 3,
