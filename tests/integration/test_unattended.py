@@ -17,6 +17,7 @@ import threading
 import pytest
 
 from devcloud import servers
+import heat_deploy_runner as runner
 from heat_deploy_runner import deadlines
 from heat_deploy_runner import derived
 from heat_deploy_runner import notices
@@ -52,8 +53,19 @@ def webhook():
     server.shutdown()
 
 
+@pytest.fixture(scope='module')
+def made_operations(heat, find_transport):
+    """A list for the ids of the operations the module starts from the form: their runs are
+    deleted afterwards (later modules count a server's deployments)."""
+    made = []
+    yield made
+    for operation_id in made:
+        for run in _runs_of(heat, operation_id):
+            runner.delete(heat, run.id, find_transport)
+
+
 @pytest.fixture(scope='module', autouse=True)
-def never_reporting(user, heat, demo_resources):
+def never_reporting(user, heat, demo_resources, made_operations):
     """(the operation id, run, deadline and server of a form run whose script sleeps past
     its one minute: its result comes after the deadline, to a TempURL that has expired)."""
     server = demo_resources['monitor_server']
@@ -64,6 +76,7 @@ def never_reporting(user, heat, demo_resources):
     assert 'Started CHECK on 1 server.' in dashboard.messages(response.text), (
         corpus.form_errors(response.text), corpus.alerts(response.text))
     operation_id = _operation_of(response)
+    made_operations.append(operation_id)
     [run] = _runs_of(heat, operation_id)
     deadline = deadlines.deadline(derived.as_dict(heat.software_configs.get(run.config_id)))
     return operation_id, run, deadline, server
@@ -98,11 +111,13 @@ def _runs_of(heat, operation_id):
             == operation_id]
 
 
-def test_a_zaqar_result_is_applied_with_no_page_open(user, heat, mistral, demo_resources):
+def test_a_zaqar_result_is_applied_with_no_page_open(user, heat, mistral, demo_resources,
+                                                     made_operations):
     server = demo_resources['web_server']
     response = user.post(f'/project/components/{demo_resources["wordpress"]}/run/',
                          _rotate_keys_form([server], transport='ZAQAR_SIGNED_URL_SIGNAL'))
     operation_id = _operation_of(response)
+    made_operations.append(operation_id)
     [run] = _runs_of(heat, operation_id)
     # Heat never reads a Zaqar queue: only the follower's claim ends this run.
     ended = waiting.wait_for('the Zaqar result applied', lambda: (
