@@ -34,6 +34,21 @@ def run_backup(user, heat, demo_resources):
     return run
 
 
+@pytest.fixture(scope='module', autouse=True)
+def unanswered(heat, find_transport, demo_resources):
+    """A run to a made-up server, with a timeout of one minute, made first: no agent reads
+    the server, so nothing will ever report back, and its minute passes while the module's
+    other tests run (its test is the module's last)."""
+    result = runner.start(
+        heat, find_transport, runner.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
+            server_ids=['no-agent-reads-this-server'], input_values={}, timeout_minutes=1,
+            transport='TEMP_URL_SIGNAL'))
+    [run] = result.created
+    yield run
+    runner.delete(heat, run.id, find_transport)
+
+
 def _table_action(user, action, deployment_id):
     return user.post('/project/deployments/',
                      {'action': f'deployments__{action}__{deployment_id}'})
@@ -120,31 +135,6 @@ def test_long_output_is_cut_on_the_page_and_whole_in_the_download(user, heat, ru
     assert 'attachment' in download.headers['Content-Disposition']
 
 
-def test_a_run_whose_server_never_answers_fails_as_timed_out(user, heat, find_transport,
-                                                             demo_resources):
-    # No agent reads a made-up server: nothing will ever report back.
-    result = runner.start(
-        heat, find_transport, runner.RunRequest(
-            config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
-            server_ids=['no-agent-reads-this-server'], input_values={}, timeout_minutes=1,
-            transport='TEMP_URL_SIGNAL'))
-    [run] = result.created
-    try:
-        def poll():
-            reply = user.post('/project/deployments/status/', {'id': [run.id]}).json()
-            return run.id not in reply['running'] and reply['rows'].get(run.id)
-
-        row = waiting.wait_for('the run to time out', poll, timeout=120, interval=2)
-        assert 'Timed out: the server did not report back by ' in row
-        shown = heat.software_deployments.get(run.id)
-        assert shown.status == 'FAILED'
-        assert shown.status_reason.endswith(
-            '(timeout: 1 min). Its agent either never ran it or could not send the result over '
-            'TEMP_URL_SIGNAL.')
-    finally:
-        runner.delete(heat, run.id, find_transport)
-
-
 def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
         user, heat, find_transport, demo_resources):
     def start(transport, server):
@@ -189,3 +179,18 @@ def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
                 runner.delete(heat, run.id, find_transport)
             except heat_exc.HTTPNotFound:
                 pass
+
+
+def test_a_run_whose_server_never_answers_fails_as_timed_out(user, heat, unanswered):
+    # Nothing follows it (no operation): the page's status poll records its timeout.
+    def poll():
+        reply = user.post('/project/deployments/status/', {'id': [unanswered.id]}).json()
+        return unanswered.id not in reply['running'] and reply['rows'].get(unanswered.id)
+
+    row = waiting.wait_for('the run to time out', poll, timeout=120, interval=2)
+    assert 'Timed out: the server did not report back by ' in row
+    shown = heat.software_deployments.get(unanswered.id)
+    assert shown.status == 'FAILED'
+    assert shown.status_reason.endswith(
+        '(timeout: 1 min). Its agent either never ran it or could not send the result over '
+        'TEMP_URL_SIGNAL.')
