@@ -21,6 +21,7 @@ from urllib import parse
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
+from heat_deploy_runner import outcome
 
 QUEUE_PREFIX = 'heat-deploy-'
 ON_FAILURE, ALWAYS = 'failure', 'always'
@@ -109,7 +110,7 @@ def notice(kept: dict, *, operation_id: str, action: str, component: dict,
     failed = [dict(each, server_name=names.get(each['server_id']) or each['server_id'])
               for each in kept['failed']]
     told = ', '.join(each['server_name'] for each in failed)
-    count = len(failed) + len(kept['refused']) + len(kept['not_started'])
+    count = outcome.failures(kept)
     what = f"{action} of {component.get('name') or component['id']}"
     if count:
         summary = f"{what}: {count} of {kept['servers']} servers failed"

@@ -83,6 +83,7 @@ def outcome(found: list[Run], refused=(), not_started=(), gone=(),
     }
 
 
-def has_failures(kept: dict) -> bool:
-    """Whether an outcome tells of a server that did not end COMPLETE."""
-    return bool(kept['failed'] or kept['refused'] or kept['not_started'])
+def failures(kept: dict) -> int:
+    """How many servers an outcome tells did not end COMPLETE: failed, refused or not
+    started."""
+    return len(kept['failed']) + len(kept['refused']) + len(kept['not_started'])

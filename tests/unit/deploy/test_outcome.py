@@ -39,7 +39,7 @@ def test_a_server_tried_again_counts_once_as_its_last_try_ended():
     kept = outcome.outcome(runs, now=NOW)
 
     assert (kept['servers'], kept['counts'], kept['failed']) == (2, {'COMPLETE': 2}, [])
-    assert not outcome.has_failures(kept)
+    assert outcome.failures(kept) == 0
 
 
 def test_the_last_try_is_told_by_its_number_not_by_the_order_runs_are_listed_in():
@@ -126,8 +126,8 @@ def test_servers_never_run_count_and_tell_of_a_failure():
     assert kept['servers'] == 4 and kept['counts'] == {'COMPLETE': 1}
     assert (kept['refused'], kept['not_started'], kept['gone']) == (
         [['s2', 'quota reached']], ['s3', 's4'], ['run-9'])
-    assert outcome.has_failures(kept)
-    assert outcome.has_failures(outcome.outcome([], not_started=['s3'], now=NOW))
+    assert outcome.failures(kept) == 3
+    assert outcome.failures(outcome.outcome([], not_started=['s3'], now=NOW)) == 1
 
 
 def test_a_server_refused_on_a_later_try_counts_once():
