@@ -67,9 +67,15 @@ def batches_of(server_ids, batch_size):
     return [server_ids[start:start + size] for start in range(0, len(server_ids), size)]
 
 
-def is_busy(heat, server_id):
+def is_busy(clients, server_id, configs):
+    """Whether the server is still running a run, as Heat shows it once settled: Heat's
+    listing keeps a run IN_PROGRESS until someone shows it (a TempURL result is applied
+    then) or applies its Zaqar result, so a run whose follower was lost would otherwise keep
+    every later firing off the server."""
     return any(row.status == IN_PROGRESS
-               for row in heat.software_deployments.list(server_id=server_id))
+               and getattr(_settled_or_gone(clients, row.id, configs), 'status', None)
+               == IN_PROGRESS
+               for row in clients.heat.software_deployments.list(server_id=server_id))
 
 
 class PlanAction(actions.Action):
@@ -84,7 +90,8 @@ class PlanAction(actions.Action):
         self.skip_busy = skip_busy
 
     def run(self, context):
-        heat = clients_mod.clients_for(context.security).heat
+        clients = clients_mod.clients_for(context.security)
+        heat = clients.heat
         started_at = datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
         plan = {'batches': [], 'skipped': [], 'problem': None, 'started_at': started_at}
         try:
@@ -94,7 +101,9 @@ class PlanAction(actions.Action):
             return plan
         servers = self.server_ids
         if self.skip_busy:
-            plan['skipped'] = [server for server in servers if is_busy(heat, server)]
+            configs = {}
+            plan['skipped'] = [server for server in servers
+                               if is_busy(clients, server, configs)]
             servers = [server for server in servers if server not in plan['skipped']]
             if not servers:
                 plan['problem'] = str(Message(ALL_BUSY, {'servers': ', '.join(plan['skipped'])}))

@@ -1,6 +1,7 @@
 """The rolling and follow workflows' actions on the in-memory Heat, Swift and Zaqar, with the
 contexts Mistral gives them: one execution's id, the user's token or a trust."""
 
+import datetime
 import functools
 import json
 from unittest import mock
@@ -15,12 +16,14 @@ from zaqarclient.transport import errors as zaqar_errors
 import heat_deploy_runner as runner
 from heat_deploy_runner import archive
 from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner import expiry
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import session_clients
+from heat_deploy_runner import settling
 from heat_deploy_runner import workflows
 
 EXECUTION_ID = '7d3a63a5-4a7e-4ad4-9d54-0b5b1f3a6c11'
@@ -79,6 +82,25 @@ def test_a_schedules_plan_leaves_out_busy_servers(cloud, context, heat, componen
     # Started by hand, the operator's choice stands.
     assert actions.PlanAction(component, ['busy', 'idle'], 1).run(context)['batches'] == [
         ['busy'], ['idle']]
+
+
+def test_a_firing_settles_a_run_its_follower_left_before_calling_its_server_busy(
+        cloud, context, heat, component, monkeypatch):
+    # Heat's listing keeps a run IN_PROGRESS until someone settles it: a run past its
+    # deadline that nobody followed must not keep every later firing off its server.
+    [lost] = runner.start(heat, cloud.find_transport, runner.RunRequest(
+        config_id=component, action='BACKUP', server_ids=['s1'])).created
+    overdue = expiry.is_overdue
+
+    def past_deadline(run, config, now=None):
+        return overdue(run, config, datetime.datetime(2999, 1, 1))
+    monkeypatch.setattr(expiry, 'is_overdue', past_deadline)
+    monkeypatch.setattr(settling, 'is_overdue', past_deadline)
+
+    plan = actions.PlanAction(component, ['s1'], 1, skip_busy=True).run(context)
+
+    assert plan['batches'] == [['s1']] and plan['skipped'] == []
+    assert heat.deployments[lost.id]['status'] == 'FAILED'
 
 
 def test_a_firing_with_every_server_busy_says_so(cloud, context, heat, component):
