@@ -140,9 +140,13 @@ def made_schedules(mistral, heat, find_transport):
     names = []
     yield names
     for name in names:
-        for delete in (mistral.cron_triggers.delete, mistral.environments.delete):
+        # A schedule made again fires through a trigger named after it (schedules).
+        triggers = [each.name for each in mistral.cron_triggers.list()
+                    if each.name == name or each.name.startswith(name + '.')]
+        for delete, each in [(mistral.cron_triggers.delete, trigger) for trigger in triggers
+                             ] + [(mistral.environments.delete, name)]:
             try:
-                delete(name)
+                delete(each)
             except Exception:
                 pass  # the test deleted it already
         operations = schedule_operations(mistral, name)

@@ -57,6 +57,12 @@ class Execution(base.APIResourceWrapper):
         return found if isinstance(found, dict) else None
 
     @property
+    def retired(self):
+        """Whether it is a firing of a trigger its schedule no longer fired through (paused,
+        changed or deleted while an earlier firing ran): it ran nothing."""
+        return self.output.get('retired') is True
+
+    @property
     def workflow_input(self):
         return json.loads(self._apiresource.input or '{}')
 
@@ -169,6 +175,12 @@ def cron_trigger_delete(request, name):
     except mistral_base.APIException as error:
         if not is_not_found(error):
             raise
+
+
+@profiler.trace
+def firing(request, trigger):
+    """Whether a firing of the project's cron trigger runs now."""
+    return schedules.firing(mistralclient(request), request.user.project_id, trigger)
 
 
 @profiler.trace

@@ -2,14 +2,20 @@
 by Mistral, with nobody's browser open. The dashboard's Schedules panel and the command line
 make, pause, resume, change and delete them here, on calls of their own (ScheduleCalls).
 
-Each is a Mistral cron trigger of heat-deploy-runner's rolling workflow, named
-``hdd-<uuid>``, and an environment of the same name holding its record (what runs where,
-when, whose: RunRequest.record() with component_name, pattern, once_at, owner, paused), which
-stays while the schedule is paused: Mistral cannot pause a trigger, so pausing deletes it and
-resuming makes it again (with a new trust, from the user who resumes). A firing leaves out
-servers still running an earlier run (skip_busy), so a schedule never runs twice at once on
-a server. Patterns are UTC, as Mistral reads them. Secret inputs are kept in the project's
-Object Storage (secret_store), only their names in the record.
+Each is an environment named ``hdd-<uuid>`` holding its record (what runs where, when,
+whose: RunRequest.record() with component_name, pattern, once_at, owner, paused, trigger),
+and the Mistral cron trigger of heat-deploy-runner's rolling workflow it fires through (the
+record's ``trigger``: the schedule's own name at first, a new name each time it is made
+again). The record stays while the schedule is paused: Mistral cannot pause a trigger, so
+pausing deletes it and resuming makes another (with a new trust, from the user who resumes).
+A firing leaves out servers still running an earlier run (skip_busy), so a schedule never
+runs twice at once on a server. Patterns are UTC, as Mistral reads them. Secret inputs are
+kept in the project's Object Storage (secret_store), only their names in the record.
+
+A schedule paused, changed or deleted while it fires leaves the firing to finish: deleting
+its trigger would delete the trust the firing acts through. The firing releases the trigger
+(and the secret inputs the schedule no longer keeps) when it ends (the rolling workflow's
+release), as Mistral keeps the trust of a trigger's last firing until its workflow completes.
 
 A project's retention (retention.py) is a schedule too, under one name (RETENTION): its
 record's kind is RETENTION_KIND, its input values the retention bound, and its trigger fires
@@ -24,6 +30,7 @@ leaves nothing to keep it with (the record goes too), so a delete is not recorde
 import dataclasses
 
 import datetime
+import json
 import logging
 import uuid
 
@@ -92,11 +99,12 @@ def mistral_time(text):
 
 
 def state(record, trigger):
-    """ACTIVE, PAUSED, DONE (a one-time schedule that has fired) or NO_TRIGGER."""
-    if trigger is not None:
-        return ACTIVE
+    """ACTIVE, PAUSED, DONE (a one-time schedule that has fired) or NO_TRIGGER. A paused
+    schedule's trigger may stay while its last firing runs."""
     if record.get('paused'):
         return PAUSED
+    if trigger is not None:
+        return ACTIVE
     # Mistral deletes a one-time trigger once it has fired.
     return DONE if record.get('once_at') else NO_TRIGGER
 
@@ -130,6 +138,29 @@ def history(record):
 def last_change(record):
     """The record's latest history entry ({what, by, at}), or None."""
     return (history(record) or [None])[-1]
+
+
+def trigger_of(name, record):
+    """The name of the cron trigger the schedule ``name`` fires through."""
+    return record.get('trigger') or name
+
+
+def fires_through(record, name, trigger):
+    """Whether the schedule ``name`` (its record None: deleted) still fires through the
+    cron trigger ``trigger``."""
+    return (record is not None and not record.get('paused')
+            and trigger_of(name, record) == trigger)
+
+
+def is_firing_of(trigger, workflow_input):
+    """Whether a rolling execution of this input is a firing of the cron trigger
+    ``trigger`` (one made before firings carried their trigger is none's)."""
+    return bool(trigger) and workflow_input.get('trigger') == trigger
+
+
+def _new_trigger_name(name):
+    # Another than the one a firing may still hold (names are unique in a project).
+    return f'{name}.{uuid.uuid4().hex[:8]}'
 
 
 def is_retention(record):
@@ -196,6 +227,10 @@ class MistralCalls:
             if not is_not_found(error):
                 raise
 
+    def firing(self, trigger):
+        """Whether a firing of the cron trigger runs now."""
+        return firing(self.mistral, self.project_id, trigger)
+
     def keep_secrets(self, owner, input_values):
         plain, secret = secret_store.split(input_values)
         if not secret:
@@ -219,6 +254,17 @@ class MistralCalls:
                         secret_store.CONTAINER, ref, exc_info=True)
 
 
+def firing(mistral, project_id, trigger):
+    """Whether a firing of the project's cron trigger ``trigger`` runs now
+    (python-mistralclient v2)."""
+    return any(
+        execution.project_id == project_id
+        and is_firing_of(trigger, json.loads(execution.input or '{}'))
+        for execution in mistral.executions.list(
+            workflow_name='in:' + ','.join(workflows.ROLLING_WORKFLOWS),
+            state='in:' + ','.join(workflows.RUNNING_STATES), limit=PAGE))
+
+
 def _keeping_secrets(calls, name, record):
     """The record as Mistral may hold it: its secret inputs kept in Object Storage, their
     names and reference in their place."""
@@ -228,13 +274,26 @@ def _keeping_secrets(calls, name, record):
 
 
 def _start_trigger(calls, name, record):
+    """Make the cron trigger the record names (``trigger_of``)."""
+    trigger = trigger_of(name, record)
     if is_retention(record):
-        calls.trigger_create(name, dict(record['input_values']), pattern=record['pattern'],
+        calls.trigger_create(trigger, dict(record['input_values']), pattern=record['pattern'],
                              first_time=None, workflow=workflows.RETENTION_WORKFLOW)
         return
-    calls.trigger_create(name, workflows.schedule_input(record, name, calls.username),
+    calls.trigger_create(trigger, workflows.schedule_input(record, name, calls.username),
                          pattern=record.get('pattern'), first_time=record.get('once_at'),
                          workflow=workflows.ROLLING_WORKFLOW)
+
+
+def _retire_trigger(calls, name, before):
+    """Stop the trigger the schedule fired through before (``before``, its record then):
+    now, or when the firing that runs now ends (it releases the trigger). Whether a firing
+    goes on."""
+    trigger = trigger_of(name, before)
+    if calls.firing(trigger):
+        return True
+    calls.trigger_delete(trigger)
+    return False
 
 
 def create(calls, record, name=None):
@@ -258,67 +317,70 @@ def create(calls, record, name=None):
 
 
 def pause(calls, name):
+    """Pause the schedule: no more firings. Whether its firing that runs now goes on."""
     record = calls.record_get(name)
     calls.record_save(name, with_history(dict(record, paused=True), PAUSED, calls.username))
-    calls.trigger_delete(name)
+    # Saved first: a firing that ends meanwhile reads it and releases its trigger itself.
+    return _retire_trigger(calls, name, record)
 
 
 def resume(calls, name):
-    record = with_history(dict(calls.record_get(name), owner=calls.username, paused=False),
-                          RESUMED, calls.username)
+    record = calls.record_get(name)
+    record = with_history(dict(record, owner=calls.username, paused=False,
+                               trigger=_new_trigger_name(name)), RESUMED, calls.username)
     _start_trigger(calls, name, record)
     calls.record_save(name, record)
 
 
 def change(calls, name, record):
     """Give the schedule what to run and when anew, under its name. A paused one stays
-    paused; otherwise its trigger is made again (Mistral cannot change one), acting for the
-    user who changes it. On a failure the schedule is left as it was."""
+    paused; otherwise it gets a new trigger (Mistral cannot change one), acting for the
+    user who changes it. On a failure the schedule is left as it was. Whether a firing of
+    its old trigger goes on."""
     # The record first: it answers only the working project's.
     before = calls.record_get(name)
     if is_retention(before):
         raise LookupError('The retention schedule takes its bound from the dashboard\'s '
                           'settings: pause, resume or delete it, not change it.')
     paused = bool(before.get('paused'))
-    # New secrets get an object of their own: the old trigger may still need the old one.
-    # Its history goes on: the new record is the form's, which has none.
+    # New secrets get an object of their own, and an active schedule a new trigger, made
+    # before the old one goes: a firing of the old one may still need both. Its history
+    # goes on: the new record is the form's, which has none.
     after = _keeping_secrets(calls, name, with_history(dict(
         record, owner=before.get('owner') if paused else calls.username, paused=paused,
+        trigger=trigger_of(name, before) if paused else _new_trigger_name(name),
         history=history(before)), CHANGED, calls.username))
+    made = False
     try:
-        if paused:
-            calls.record_save(name, after)
-        else:
-            _remake_trigger(calls, name, before, after)
+        if not paused:
+            _start_trigger(calls, name, after)
+            made = True
+        calls.record_save(name, after)
     except Exception:
+        if made:
+            calls.trigger_delete(trigger_of(name, after))
         calls.forget_secrets(after['secret_ref'])
         raise
-    if not paused:
-        calls.record_save(name, after)
-    calls.forget_secrets(before.get('secret_ref'))
-
-
-def _remake_trigger(calls, name, before, after):
-    calls.trigger_delete(name)
-    try:
-        _start_trigger(calls, name, after)
-    except Exception:
-        try:
-            _start_trigger(calls, name, before)
-        except Exception:
-            # A one-time schedule that has fired has no time left to start again at.
-            LOG.warning("Could not restore schedule %s's trigger", name, exc_info=True)
-        raise
+    # A paused schedule's trigger went with the pause, or goes with its last firing.
+    goes_on = (calls.firing(trigger_of(name, before)) if paused
+               else _retire_trigger(calls, name, before))
+    if not goes_on:
+        calls.forget_secrets(before.get('secret_ref'))
+    return goes_on
 
 
 def delete(calls, name):
+    """Delete the schedule. Whether its firing that runs now goes on (it then releases the
+    trigger and the secret inputs when it ends)."""
     # Not in the history: it goes with the record (nor is the delete kept anywhere else).
     # The record first: it answers only the working project's (Mistral would let an admin
     # delete any project's trigger by name).
     record = calls.record_get(name)
-    calls.trigger_delete(name)
     calls.record_delete(name)
+    if _retire_trigger(calls, name, record):
+        return True
     calls.forget_secrets(record.get('secret_ref'))
+    return False
 
 
 def keep_retention(calls, policy: retention.Policy, pattern=retention.PATTERN):

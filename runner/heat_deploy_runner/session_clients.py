@@ -25,6 +25,7 @@ class Clients:
     find_transport: object
     swift: object = None  # without object-store in the catalog
     zaqar: object = None  # without messaging in the catalog
+    session: object = None  # the keystoneauth session they share, for other services' calls
 
 
 def endpoint(session, service_type, interface='public', region_name=None):
@@ -51,4 +52,4 @@ def on_session(session, interface='public', region_name=None) -> Clients:
                 'os_auth_token': session.get_token(),
                 'os_project_id': session.get_project_id()}}})
     return Clients(heat, functools.partial(transports.transport_for, **extra),
-                   extra.get('swift'), extra.get('zaqar'))
+                   extra.get('swift'), extra.get('zaqar'), session)

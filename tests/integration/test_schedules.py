@@ -39,16 +39,20 @@ def _schedule_rows(user):
     return page, [name for name in names if name != runner_schedules.RETENTION]
 
 
-def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
-        cloud, user, mistral, heat, demo_resources, made_schedules):
+def test_a_schedule_every_minute_survives_restarts_and_a_pause_and_delete_mid_firing(
+        cloud, user, mistral, heat, swift, demo_resources, made_schedules):
+    """Paused while batch 1 of its firing runs, then deleted while batch 2 runs: the firing
+    goes on to its end (the trigger, and the trust Mistral acts through, are kept until
+    then), then releases the trigger; nothing fires after."""
     servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
     _page, before = _schedule_rows(user)
     created_at = datetime.datetime.now(datetime.timezone.utc)
     response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
         'action': 'BACKUP', 'servers': servers, 'transport': 'TEMP_URL_SIGNAL',
-        'timeout': '10', 'repeat': EVERY_MINUTE, 'input__backup_dir': 'scheduled',
-        'input__retention_days': '5', 'input__tables': 'users', 'input__labels': '{}',
-        'input__pause_seconds': '0', 'input__backup_file': ''})
+        'timeout': '10', 'repeat': EVERY_MINUTE, 'batch_size': '1', 'max_failures': '0',
+        'input__backup_dir': 'scheduled', 'input__retention_days': '5',
+        'input__tables': 'users', 'input__labels': '{}', 'input__pause_seconds': '12',
+        'input__backup_file': ''})
     assert 'Scheduled BACKUP on 2 servers.' in dashboard.messages(response.text)
     assert response.url.endswith('/project/schedules/')
     [name] = set(_schedule_rows(user)[1]) - set(before)
@@ -68,32 +72,43 @@ def test_a_schedule_every_minute_backs_up_both_db_servers_and_survives_restarts(
     fired_at = datetime.datetime.now(datetime.timezone.utc)
     assert (fired_at - created_at).total_seconds() <= FIRST_FIRING_SECONDS + 5
 
+    def runs_of_operation():
+        return [run for run in heat.software_deployments.list()
+                if getattr(runner.operation_of_run(run), 'id', None) == operation]
+    waiting.wait_for('batch 1', runs_of_operation, timeout=30)
+    response = user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
+    assert 'The firing now running goes on; no more firings.' in dashboard.messages(
+        response.text)
+    assert name in {each.name for each in mistral.cron_triggers.list()}
+    page, _rows = _schedule_rows(user)
+    row = page.text[page.text.index(f'data-object-id="{name}"'):]
+    row = row[:row.index('</tr>')]
+    assert 'Paused' in row and f'/project/deployments/operations/{operation}/' in row
+
+    waiting.wait_for('batch 2', lambda: len(runs_of_operation()) == 2, timeout=120)
+    response = user.post('/project/schedules/', {'action': f'schedules__delete__{name}'})
+    assert 'The firing now running goes on; no more firings.' in dashboard.messages(
+        response.text)
+    assert name not in _schedule_rows(user)[1]
+
     def finished():
         execution = mistral.executions.get(operation)
         return execution if execution.state in ('SUCCESS', 'ERROR') else None
-    execution = waiting.wait_for('the operation to finish', finished, timeout=60)
+    execution = waiting.wait_for('the operation to finish', finished, timeout=120)
     assert execution.state == 'SUCCESS', execution.state_info
-    # Paused before the next minute: pausing deletes the trigger and the trust with it, which
-    # an operation still running would lose.
-    user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
-    assert name not in {each.name for each in mistral.cron_triggers.list()}
-    runs = [run for run in heat.software_deployments.list()
-            if getattr(runner.operation_of_run(run), 'id', None) == operation]
+    runs = runs_of_operation()
     assert sorted(run.server_id for run in runs) == sorted(servers)
     for run in runs:
         run = heat.software_deployments.get(run.id)
         assert run.status == 'COMPLETE', run.status_reason
         assert run.output_values['backup_file'].startswith('scheduled/backup-')
-
-    page, _rows = _schedule_rows(user)
-    row = page.text[page.text.index(f'data-object-id="{name}"'):]
-    row = row[:row.index('</tr>')]
-    assert 'Paused' in row and f'/project/deployments/operations/{operation}/' in row
-    assert 'Every batch has run' in row
-
-    user.post('/project/schedules/', {'action': f'schedules__delete__{name}'})
-    assert name not in _schedule_rows(user)[1]
+    # Released at its end: no trigger, no record, and no firing after it ran anything.
+    assert not [each for each in mistral.cron_triggers.list() if each.name.startswith(name)]
     assert name not in {each.name for each in mistral.environments.list()}
+    every_run = [run for run in heat.software_deployments.list()
+                 if getattr(runner.operation_of_run(run), 'id', None)
+                 in schedule_operations(mistral, name)]
+    assert len(every_run) == 2
 
 
 def test_another_project_and_the_admin_neither_see_nor_change_a_schedule(
@@ -121,7 +136,7 @@ def test_another_project_and_the_admin_neither_see_nor_change_a_schedule(
     assert name in _schedule_rows(user)[1]
 
 
-def test_a_change_makes_the_trigger_again_and_a_gone_server_is_named_on_its_row(
+def test_a_change_makes_a_new_trigger_and_a_gone_server_is_named_on_its_row(
         cloud, user, mistral, demo_resources, made_schedules):
     url = f'/project/components/{demo_resources["mysql"]}/run/'
     response = user.post(url, dict(NEVER, servers=[demo_resources['db_server_1']],
@@ -137,10 +152,12 @@ def test_a_change_makes_the_trigger_again_and_a_gone_server_is_named_on_its_row(
         NEVER, servers=[demo_resources['db_server_1'], demo_resources['db_server_2']],
         repeat='15 4 * * 1', input__backup_dir='after'))
     assert 'Changed the schedule of BACKUP.' in dashboard.messages(response.text)
-    [made] = [each for each in mistral.cron_triggers.list() if each.name == name]
+    record = mistral.environments.get(name).variables
+    # A new trigger, the old one gone: no firing of it ran.
+    [made] = [each for each in mistral.cron_triggers.list() if each.name.startswith(name)]
+    assert made.name == record['trigger'] != name
     assert made.pattern == '15 4 * * 1'
     assert json.loads(made.workflow_input)['input_values']['backup_dir'] == 'after'
-    record = mistral.environments.get(name).variables
     assert record['server_ids'] == [demo_resources['db_server_1'],
                                     demo_resources['db_server_2']]
 

@@ -1,6 +1,6 @@
-"""Change Schedule (Run Action's form filled in from a schedule's record, its trigger made
-again under its name, its secrets kept apart until the new trigger stands), and Mistral's
-lists read past its 1,000-row page."""
+"""Change Schedule (Run Action's form filled in from a schedule's record, a new trigger made
+before the old one goes, its secrets kept apart until the new trigger stands, a firing of the
+old trigger left to finish), and Mistral's lists read past its 1,000-row page."""
 
 from unittest import mock
 
@@ -45,8 +45,9 @@ class ChangeScheduleTests(ComponentsTestCase):
         self.assertEqual([data.DB_1, data.DB_2], form['servers'].value())
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
-    def test_a_change_makes_the_trigger_again_under_its_name_acting_for_the_user(self):
+    def test_a_change_makes_a_new_trigger_acting_for_the_user_then_deletes_the_old(self):
         self.serve()
+        self.mock_firing.return_value = False
         self.mock_schedule_record_get.return_value = record(owner='someone')
         calls = mock.Mock()
         for name in ('cron_trigger_delete', 'cron_trigger_create', 'schedule_record_save'):
@@ -57,15 +58,35 @@ class ChangeScheduleTests(ComponentsTestCase):
 
         self.assertNoFormErrors(res)
         self.assertRedirectsNoFollow(res, INDEX_URL)
-        self.assertEqual(['cron_trigger_delete', 'cron_trigger_create', 'schedule_record_save'],
+        self.assertEqual(['cron_trigger_create', 'schedule_record_save', 'cron_trigger_delete'],
                          [call[0] for call in calls.mock_calls])
         args, kwargs = self.mock_cron_trigger_create.call_args
-        self.assertEqual((NAME, '30 4 * * 1', [data.DB_2], 'test_user'),
-                         (args[1], kwargs['pattern'], args[2]['server_ids'],
-                          args[2]['started_by']))
         saved = self.mock_schedule_record_save.call_args.args[2]
+        self.assertEqual((saved['trigger'], '30 4 * * 1', [data.DB_2], 'test_user',
+                          saved['trigger']),
+                         (args[1], kwargs['pattern'], args[2]['server_ids'],
+                          args[2]['started_by'], args[2]['trigger']))
+        self.assertTrue(saved['trigger'].startswith(NAME + '.'))
+        self.mock_cron_trigger_delete.assert_called_once_with(helpers.IsHttpRequest(), NAME)
         self.assertEqual(('30 4 * * 1', 'test_user', False),
                          (saved['pattern'], saved['owner'], saved['paused']))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_change_while_the_schedule_fires_leaves_that_firing_its_trigger_and_secrets(self):
+        self.serve_a_secret_input()
+        self.mock_firing.return_value = True
+        self.mock_schedule_record_get.return_value = record(
+            secret_names=['db_password'], secret_ref=NAME + '/old')
+
+        res = self.client.post(change_url(), mysql_form(repeat='0 2 * * *',
+                                                        input__db_password='swordfish'))
+
+        self.mock_firing.assert_called_once_with(helpers.IsHttpRequest(), NAME)
+        # Its release deletes them when it ends (the rolling workflow's release).
+        self.mock_cron_trigger_delete.assert_not_called()
+        self.mock_secrets_forget.assert_not_called()
+        self.assertIn('The firing now running goes on as it was; the next firing runs the '
+                      'change.', [str(m) for m in get_messages(res.wsgi_request)])
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_paused_schedule_changes_and_stays_paused(self):
@@ -81,16 +102,14 @@ class ChangeScheduleTests(ComponentsTestCase):
                          (saved['pattern'], saved['owner'], saved['paused']))
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
-    def test_a_change_mistral_refused_puts_the_old_trigger_back(self):
+    def test_a_change_mistral_refused_leaves_the_old_trigger_as_it_was(self):
         self.serve()
         self.mock_schedule_record_get.return_value = record()
-        self.mock_cron_trigger_create.side_effect = [ConnectionError('refused'), None]
+        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
 
         res = self.client.post(change_url(), mysql_form(repeat='30 4 * * 1'))
 
-        self.assertEqual(['30 4 * * 1', '0 2 * * *'],
-                         [kwargs['pattern'] for _args, kwargs
-                          in self.mock_cron_trigger_create.call_args_list])
+        self.mock_cron_trigger_delete.assert_not_called()
         self.mock_schedule_record_save.assert_not_called()
         [message] = [str(m) for m in get_messages(res.wsgi_request)]
         self.assertIn('It keeps what it ran and when.', message)
@@ -103,6 +122,7 @@ class ChangeScheduleTests(ComponentsTestCase):
             input_values={'backup_dir': 'nightly'}, secret_names=['db_password'],
             secret_ref=old_ref)
         self.mock_secrets_get.return_value = {'db_password': 'hunter2'}
+        self.mock_firing.return_value = False
 
         res = self.client.get(change_url())
         self.assertEqual('hunter2', res.context['form']['input__db_password'].value())
@@ -117,12 +137,13 @@ class ChangeScheduleTests(ComponentsTestCase):
         self.assertEqual(new_ref, self.mock_cron_trigger_create.call_args.args[2]['secret_ref'])
         self.mock_secrets_forget.assert_called_once_with(helpers.IsHttpRequest(), old_ref)
 
-        # Refused: the old trigger is back, with the old secrets, and the new ones go.
+        # Refused: the old trigger stays, with the old secrets, and the new ones go.
         self.mock_secrets_forget.reset_mock()
-        self.mock_cron_trigger_create.side_effect = [ConnectionError('refused'), None]
+        self.mock_cron_trigger_delete.reset_mock()
+        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
         self.client.post(change_url(), mysql_form(repeat='0 2 * * *',
                                                   input__db_password='swordfish'))
-        self.assertEqual(old_ref, self.mock_cron_trigger_create.call_args.args[2]['secret_ref'])
+        self.mock_cron_trigger_delete.assert_not_called()
         self.mock_secrets_forget.assert_called_once_with(
             helpers.IsHttpRequest(), self.mock_secrets_put.call_args.args[1])
 

@@ -7,6 +7,7 @@ import json
 import os
 import tempfile
 from unittest import mock
+import uuid
 
 from django.conf import settings
 from django.contrib.messages import get_messages
@@ -43,7 +44,7 @@ RECORD = {'component_id': data.MYSQL_ID, 'component_name': 'mysql', 'run_name': 
 SCHEDULE_MOCKS = {**TRIGGER_MOCKS, api.mistral: (
     'schedule_records', 'schedule_record_get', 'schedule_record_save',
     'schedule_record_delete', 'cron_triggers_list', 'cron_trigger_create',
-    'cron_trigger_delete', 'rolling_runs_list'),
+    'cron_trigger_delete', 'rolling_runs_list', 'firing'),
     api.swift: ('secrets_put', 'secrets_get', 'secrets_forget')}
 
 
@@ -57,9 +58,10 @@ def trigger(name=NAME, next_time='2999-01-01 02:00:00'):
                                             'next_execution_time': next_time})
 
 
-def execution(state='SUCCESS', output=None, schedule=NAME):
+def execution(state='SUCCESS', output=None, schedule=NAME,
+              execution_id='6c5b4a39-2817-4e6d-9c0b-a1b2c3d4e5f6'):
     return api.mistral.Execution(executions.Execution(None, {
-        'id': '6c5b4a39-2817-4e6d-9c0b-a1b2c3d4e5f6', 'state': state, 'state_info': None,
+        'id': execution_id, 'state': state, 'state_info': None,
         'project_id': '1', 'created_at': '2026-11-24 02:00:01',
         'input': json.dumps({'schedule': schedule}), 'output': json.dumps(output or {})}))
 
@@ -210,6 +212,7 @@ class SchedulesPanelTests(helpers.TestCase):
         self.mock_schedule_records.return_value = records
         self.mock_cron_triggers_list.return_value = triggers
         self.mock_rolling_runs_list.return_value = list(runs)
+        self.mock_firing.return_value = False
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_row_shows_what_runs_where_and_when_its_last_operation_and_masks_secrets(self):
@@ -245,6 +248,20 @@ class SchedulesPanelTests(helpers.TestCase):
 
         self.assertEqual(gone, rows[NAME].problem())
         self.assertIn('Mistral could not act for test_user', str(rows['hdd-late'].problem()))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_paused_schedules_row_shows_its_firing_still_running(self):
+        # Newest first: a firing of the kept trigger that ran nothing, then one that ended
+        # before the firing still running.
+        running = '0b6f3d2e-9a51-4c7e-8d20-5e4f3a2b1c0d'
+        self._serve([record(paused=True)], [trigger()], [
+            execution('ERROR', {'retired': True}, execution_id=str(uuid.uuid4())),
+            execution('SUCCESS', execution_id=str(uuid.uuid4())),
+            execution('RUNNING', execution_id=running)])
+
+        [row] = self.client.get(INDEX_URL).context['table'].data
+
+        self.assertEqual((running, 'Paused'), (row.last.id, row.state))
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_mistral_down_is_said_not_an_empty_list(self):
@@ -286,7 +303,8 @@ class SchedulesPanelTests(helpers.TestCase):
 
         self.client.post(INDEX_URL, {'action': f'schedules__delete__{NAME}'})
 
-        self.assertEqual(['trigger', 'record', 'secrets'], [call[0] for call in calls.mock_calls])
+        # The record first: a firing that ends meanwhile finds it gone and releases the rest.
+        self.assertEqual(['record', 'trigger', 'secrets'], [call[0] for call in calls.mock_calls])
         self.mock_secrets_forget.assert_called_once_with(helpers.IsHttpRequest(),
                                                          NAME + '/kept')
 

@@ -102,11 +102,18 @@ def listed(request):
     records = api.mistral.schedule_records(request)
     triggers = {each.name: each for each in api.mistral.cron_triggers_list(request)}
     # The latest operations of every schedule, within Mistral's largest page.
+    # A firing still running before any later one that ended (a paused schedule's last).
     latest = {}
     for execution in api.mistral.rolling_runs_list(request, min(1000, 20 + 2 * len(records))):
-        latest.setdefault(execution.workflow_input.get('schedule'), execution)
+        if execution.retired:
+            continue
+        schedule = execution.workflow_input.get('schedule')
+        if schedule not in latest or (execution.running and not latest[schedule].running):
+            latest[schedule] = execution
     names = server_names.names(request)
-    return [Schedule(each.name, each.variables, triggers.get(each.name), latest.get(each.name),
+    return [Schedule(each.name, each.variables,
+                     triggers.get(runner_schedules.trigger_of(each.name, each.variables)),
+                     latest.get(each.name),
                      names, server_names.missing(request, each.variables.get('server_ids', [])))
             for each in records]
 
@@ -134,6 +141,9 @@ class _Calls:
 
     def trigger_delete(self, name):
         api.mistral.cron_trigger_delete(self.request, name)
+
+    def firing(self, trigger):
+        return api.mistral.firing(self.request, trigger)
 
     def keep_secrets(self, owner, input_values):
         try:
@@ -174,8 +184,16 @@ def keep_retention(request):
     return runner_schedules.keep_retention(_Calls(request), *retention_settings())
 
 
+GOES_ON = _("The firing now running goes on; no more firings.")
+
+
+def _said_if_going_on(request, goes_on):
+    if goes_on:
+        messages.info(request, GOES_ON)
+
+
 def pause(request, name):
-    runner_schedules.pause(_Calls(request), name)
+    _said_if_going_on(request, runner_schedules.pause(_Calls(request), name))
 
 
 def resume(request, name):
@@ -183,8 +201,10 @@ def resume(request, name):
 
 
 def change(request, name, record):
-    runner_schedules.change(_Calls(request), name, record)
+    if runner_schedules.change(_Calls(request), name, record):
+        messages.info(request, _("The firing now running goes on as it was; the next firing "
+                                 "runs the change."))
 
 
 def delete(request, name):
-    runner_schedules.delete(_Calls(request), name)
+    _said_if_going_on(request, runner_schedules.delete(_Calls(request), name))

@@ -30,6 +30,7 @@ from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner.mistral import service
 from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
@@ -38,6 +39,7 @@ from heat_deploy_runner import retention
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
 from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner import schedules
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import settling
 from heat_deploy_runner.signals import FAILED
@@ -57,6 +59,8 @@ STOPPED = gettext_noop('Stopped: servers failed: %(failed)s, more than the %(all
                        'allowed; not started: %(not_started)s.')
 SECRETS_GONE = gettext_noop('The secret inputs kept for this run in Object Storage '
                             '(%(container)s/%(name)s) are gone: nothing was started.')
+RETIRED = gettext_noop('Skipped: the schedule was paused, changed or deleted; this trigger '
+                       'goes once the firing still running has ended.')
 ALL_BUSY = gettext_noop('Skipped: every server is still running an earlier run '
                         '(%(servers)s).')
 
@@ -80,20 +84,30 @@ def is_busy(clients, server_id, configs):
 
 class PlanAction(actions.Action):
     """Whether the operation can start, and its batches. With ``skip_busy`` (a schedule's
-    firing), servers still running an earlier run are left out, never run twice at once."""
+    firing), servers still running an earlier run are left out, never run twice at once. A
+    firing of a ``trigger`` its ``schedule`` no longer fires through (paused, changed or
+    deleted while an earlier firing ran) runs nothing."""
 
-    def __init__(self, config_id, server_ids, batch_size=0, skip_busy=False):
+    def __init__(self, config_id, server_ids, batch_size=0, skip_busy=False, schedule=None,
+                 trigger=None):
         super().__init__()
         self.config_id = config_id
         self.server_ids = list(server_ids)
         self.batch_size = batch_size
         self.skip_busy = skip_busy
+        self.schedule = schedule
+        self.trigger = trigger
 
     def run(self, context):
         clients = clients_mod.clients_for(context.security)
         heat = clients.heat
         started_at = datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
-        plan = {'batches': [], 'skipped': [], 'problem': None, 'started_at': started_at}
+        plan = {'batches': [], 'skipped': [], 'problem': None, 'started_at': started_at,
+                'retired': False}
+        if self.trigger and not schedules.fires_through(
+                service.environment(clients.session, self.schedule), self.schedule,
+                self.trigger):
+            return dict(plan, problem=str(Message(RETIRED)), retired=True)
         try:
             heat.software_configs.get(self.config_id)
         except heat_exc.HTTPNotFound:
@@ -110,6 +124,38 @@ class PlanAction(actions.Action):
                 return plan
         plan['batches'] = batches_of(servers, self.batch_size)
         return plan
+
+
+class ReleaseAction(actions.Action):
+    """The end of every rolling execution. A schedule's firing whose ``trigger`` the
+    schedule no longer fires through (paused, changed or deleted while it ran: those leave
+    the trigger, and the trust Mistral acts through, to the firing) deletes it once no other
+    firing of it runs, with the secret inputs the schedule no longer keeps: the trigger last,
+    as its trust goes with it."""
+
+    def __init__(self, schedule=None, trigger=None, secret_ref=None):
+        super().__init__()
+        self.schedule = schedule
+        self.trigger = trigger
+        self.secret_ref = secret_ref
+
+    def run(self, context):
+        if not self.trigger:
+            return {'released': False}
+        clients = clients_mod.clients_for(context.security)
+        record = service.environment(clients.session, self.schedule)
+        own = context.execution.workflow_execution_id
+        if schedules.fires_through(record, self.schedule, self.trigger) or any(
+                schedules.is_firing_of(self.trigger, workflow_input)
+                for execution_id, workflow_input
+                in service.running_operations(clients.session)
+                if execution_id != own):
+            return {'released': False}
+        if self.secret_ref and (record or {}).get('secret_ref') != self.secret_ref:
+            if clients.swift is not None:
+                secret_store.forget(clients.swift, self.secret_ref)
+        service.cron_trigger_delete(clients.session, self.trigger)
+        return {'released': True}
 
 
 class StartAction(actions.Action):

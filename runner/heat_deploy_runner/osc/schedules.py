@@ -88,8 +88,8 @@ class ListSchedule(command.Lister):
         calls = _calls(clients)
         with failures.calling(failures.MISTRAL, 'retrieve the schedules'):
             triggers = {each.name: each for each in calls.triggers()}
-            found = [_shown(clients, each.name, each.variables, triggers.get(each.name))
-                     for each in calls.records()]
+            found = [_shown(clients, each.name, each.variables, triggers.get(
+                schedules.trigger_of(each.name, each.variables))) for each in calls.records()]
         return ([column.replace('_', ' ').title() for column in self.COLUMNS],
                 [[each[column] for column in self.COLUMNS] for each in found])
 
@@ -156,7 +156,8 @@ def _changing(calls, doing, outcome, change):
 def _shown_schedule(clients, calls, name):
     with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
         record = calls.record_get(name)
-        trigger = {each.name: each for each in calls.triggers()}.get(name)
+        trigger = {each.name: each for each in calls.triggers()}.get(
+            schedules.trigger_of(name, record))
     shown = _shown(clients, name, record, trigger)
     return tuple(shown), tuple(shown.values())
 
@@ -207,8 +208,10 @@ class ChangeSchedule(command.ShowOne):
         with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
             calls.record_get(name)
         record = _record(clients, parsed_args)
-        _changing(calls, 'change the schedule', 'It keeps what it ran and when.',
-                  lambda: schedules.change(calls, name, record))
+        if _changing(calls, 'change the schedule', 'It keeps what it ran and when.',
+                     lambda: schedules.change(calls, name, record)):
+            self.app.stderr.write('The firing now running goes on as it was; the next firing '
+                                  'runs the change.\n')
         return _shown_schedule(clients, calls, name)
 
 
@@ -230,12 +233,17 @@ class _Change(command.Command):
             if paused is self.refused_when_paused:
                 raise osc_exc.CommandError(
                     f'The schedule {name} is {"already" if paused else "not"} paused.')
-            type(self).change(calls, name)
+            if type(self).change(calls, name):
+                self.app.stdout.write(GOES_ON + '\n')
+
+
+# What pause and delete say when the schedule is firing (its trigger goes when that ends).
+GOES_ON = 'The firing now running goes on; no more firings.'
 
 
 class PauseSchedule(_Change):
     """Pause a schedule: it does not run until resumed (its Mistral trigger is deleted, its
-    record kept)."""
+    record kept). A firing running now goes on to its end."""
 
     doing = 'pause'
     change = schedules.pause
@@ -252,7 +260,7 @@ class ResumeSchedule(_Change):
 
 class DeleteSchedule(_Change):
     """Delete a schedule: its trigger, its record and its secret inputs kept in Object
-    Storage. Operations it started are kept."""
+    Storage (once a firing running now has ended). Operations it started are kept."""
 
     doing = 'delete'
     change = schedules.delete

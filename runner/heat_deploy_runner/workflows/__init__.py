@@ -8,9 +8,9 @@ from importlib import resources
 
 from heat_deploy_runner.run_request import RunRequest
 
-ROLLING_WORKFLOW = 'heat_deploy.rolling_v2'
+ROLLING_WORKFLOW = 'heat_deploy.rolling_v3'
 # Every rolling workflow released: triggers made for an older one keep firing it.
-ROLLING_WORKFLOWS = ('heat_deploy.rolling_v1', ROLLING_WORKFLOW)
+ROLLING_WORKFLOWS = ('heat_deploy.rolling_v1', 'heat_deploy.rolling_v2', ROLLING_WORKFLOW)
 # An operation started at once, followed to its end (following.py).
 FOLLOW_WORKFLOW = 'heat_deploy.follow_v1'
 # The workflows whose execution's id is an operation's.
@@ -45,7 +45,8 @@ def ensure(mistral, project_id, name=ROLLING_WORKFLOW):
 def schedule_input(record, name, owner):
     """The rolling workflow's input for a firing of the schedule ``name`` whose record (as
     the dashboard's Schedules keep it in a Mistral environment) is ``record``, acting for
-    ``owner``: leaving out servers still running an earlier run."""
+    ``owner``: leaving out servers still running an earlier run. It carries the trigger it
+    fires through (the record's ``trigger``, else the schedule's name), to release it."""
     return dict(RunRequest.from_record(record).workflow_input(owner, record.get('secret_ref')),
-                skip_busy=True, schedule=name, server_names=record.get('server_names') or {},
-                link=record.get('link'))
+                skip_busy=True, schedule=name, trigger=record.get('trigger') or name,
+                server_names=record.get('server_names') or {}, link=record.get('link'))

@@ -1,7 +1,8 @@
-"""An in-memory Mistral: the environments, cron triggers and workflows python-mistralclient's
-v2 client manages, for one project, as schedules use them."""
+"""An in-memory Mistral: the environments, cron triggers, workflows and executions
+python-mistralclient's v2 client manages, for one project, as schedules use them."""
 
 import itertools
+import json
 
 from mistralclient.api import base as mistral_base
 
@@ -78,6 +79,26 @@ class _Workflows:
         return [made]
 
 
+class _Executions:
+    """The executions a test adds (fire), listed as Mistral filters them by workflow name
+    and state ('in:a,b')."""
+
+    def __init__(self, mistral):
+        self.mistral = mistral
+        self.rows = []
+
+    def fire(self, workflow_name, workflow_input, state='RUNNING'):
+        self.rows.append(_Row(id=f'ex-{next(self.mistral.ids)}', workflow_name=workflow_name,
+                              state=state, input=json.dumps(workflow_input),
+                              project_id=self.mistral.project_id))
+
+    def list(self, workflow_name=None, state=None, limit=None):
+        def among(value, query):
+            return query is None or value in query.removeprefix('in:').split(',')
+        return [each for each in self.rows
+                if among(each.workflow_name, workflow_name) and among(each.state, state)][:limit]
+
+
 class FakeMistral:
     def __init__(self, project_id):
         self.project_id = project_id
@@ -86,3 +107,4 @@ class FakeMistral:
         self.environments = _Environments(self)
         self.cron_triggers = _CronTriggers(self)
         self.workflows = _Workflows(self)
+        self.executions = _Executions(self)

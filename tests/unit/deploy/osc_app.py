@@ -26,6 +26,7 @@ class _Stacks:
 class App:
     def __init__(self, heat, servers=(), swift=None, mistral=None):
         heat.stacks = _Stacks('demo')
+        self.stdout = io.StringIO()
         self.stderr = io.StringIO()
         self.client_manager = argparse.Namespace(software_runs=argparse.Namespace(
             heat=heat, project_id=PROJECT, username=USER, swift=swift, mistral=mistral,

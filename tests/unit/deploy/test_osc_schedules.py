@@ -105,6 +105,26 @@ def test_pause_resume_and_delete(nightly, app, mistral, swift):
     assert secret_ref not in swift.containers[secret_store.CONTAINER]
 
 
+def test_pause_and_delete_leave_a_running_firing_its_trigger_and_secrets(
+        nightly, app, mistral, swift):
+    name = nightly['name']
+    record = mistral.environments.get(name).variables
+    mistral.executions.fire(workflows.ROLLING_WORKFLOW,
+                            workflows.schedule_input(record, name, USER))
+
+    command_run(osc_schedules.PauseSchedule, app, name)
+    assert shown(osc_schedules.ShowSchedule, app, name)['state'] == 'paused'
+    # Deleting the trigger would delete the trust the firing acts through: it releases both
+    # when it ends (the rolling workflow's release).
+    assert name in mistral.cron_triggers.rows
+    assert app.stdout.getvalue().endswith(osc_schedules.GOES_ON + '\n')
+
+    command_run(osc_schedules.DeleteSchedule, app, name)
+    assert name not in mistral.environments.rows
+    assert name in mistral.cron_triggers.rows
+    assert record['secret_ref'] in swift.containers[secret_store.CONTAINER]
+
+
 def command_run(command_class, app, *argv):
     made, parsed = command(command_class, app, *argv)
     return made.take_action(parsed)

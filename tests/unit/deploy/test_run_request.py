@@ -63,9 +63,12 @@ def test_a_schedules_firing_is_its_request_for_its_owner_leaving_busy_servers_ou
     made = workflows.schedule_input(record, 'hdd-2', 'bob')
 
     assert made == dict(REQUEST.workflow_input('bob', 'hdd-2'), skip_busy=True,
-                        schedule='hdd-2', server_names={'s1': 'db-1'},
+                        schedule='hdd-2', trigger='hdd-2', server_names={'s1': 'db-1'},
                         link='https://dash/ops/{operation}/')
     assert set(made) <= _declared_inputs()
+    # A schedule made again fires through a trigger of another name, which it carries.
+    again = workflows.schedule_input(dict(record, trigger='hdd-2.5e1f'), 'hdd-2', 'bob')
+    assert (again['schedule'], again['trigger']) == ('hdd-2', 'hdd-2.5e1f')
 
 
 def test_a_schedule_recorded_without_names_or_link_fires_with_none():

@@ -1,0 +1,38 @@
+"""Mistral's own API, called from inside an action on the action's session (the firing's
+trust): one function per call, on keystoneauth alone, as a Mistral host need not have
+python-mistralclient."""
+
+import json
+
+from keystoneauth1 import exceptions as ks_exc
+
+from heat_deploy_runner import workflows
+
+_WORKFLOW_SERVICE = {'service_type': 'workflowv2', 'interface': 'public'}
+
+
+def environment(session, name):
+    """The variables of the project's environment of this name, or None when it has none."""
+    try:
+        found = session.get(f'/environments/{name}', endpoint_filter=_WORKFLOW_SERVICE)
+    except ks_exc.NotFound:
+        return None
+    variables = found.json().get('variables') or '{}'
+    return json.loads(variables) if isinstance(variables, str) else variables
+
+
+def running_operations(session):
+    """(id, input as a dict) of the project's rolling executions that have not ended."""
+    found = session.get('/executions', endpoint_filter=_WORKFLOW_SERVICE, params={
+        'workflow_name': 'in:' + ','.join(workflows.ROLLING_WORKFLOWS),
+        'state': 'in:' + ','.join(workflows.RUNNING_STATES), 'limit': 1000})
+    return [(each['id'], json.loads(each.get('input') or '{}'))
+            for each in found.json().get('executions', [])]
+
+
+def cron_trigger_delete(session, name):
+    """Delete the trigger, and with it (Mistral does) its trust; one already gone is fine."""
+    try:
+        session.delete(f'/cron_triggers/{name}', endpoint_filter=_WORKFLOW_SERVICE)
+    except ks_exc.NotFound:
+        pass
