@@ -28,6 +28,7 @@ import pytest
 
 from devcloud import credentials
 from devcloud.services import identity
+from heat_deploy_runner import schedules as runner_schedules
 from tests.integration import corpus
 
 MARK = uuid.uuid4().hex[:10]
@@ -455,7 +456,9 @@ def schedule(user, mistral, demo_resources):
     [name] = [each.name for each in mistral.environments.list()
               if each.variables.get('input_values', {}).get('backup_dir') == marker]
     yield name
-    mistral.cron_triggers.delete(name)
+    # Changed by the cases, it fires through a trigger of another name (schedules).
+    mistral.cron_triggers.delete(runner_schedules.trigger_of(
+        name, mistral.environments.get(name).variables))
     mistral.environments.delete(name)
 
 
