@@ -180,7 +180,9 @@ def cron_trigger_delete(request, name):
 @profiler.trace
 def firing(request, trigger):
     """Whether a firing of the project's cron trigger runs now."""
-    return schedules.firing(mistralclient(request), request.user.project_id, trigger)
+    found = mistralclient(request).executions.list(**schedules.RUNNING_OPERATIONS)
+    return schedules.firing([(each.id, each.project_id, each.input) for each in found],
+                            request.user.project_id, trigger)
 
 
 @profiler.trace

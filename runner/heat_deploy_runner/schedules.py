@@ -39,6 +39,7 @@ from heat_deploy_runner import masking
 from heat_deploy_runner import retention
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
+from heat_deploy_runner.workflows import trigger_of
 
 LOG = logging.getLogger(__name__)
 
@@ -47,6 +48,10 @@ SCHEDULE_PREFIX = 'hdd-'
 # Mistral's [api] max_limit by default: it answers a longer list page by page.
 PAGE = 1000
 MISTRAL_TIME = '%Y-%m-%d %H:%M:%S'
+# Mistral's executions list's filters for the project's rolling executions that have not
+# ended: where a firing of a trigger is looked for (firing).
+RUNNING_OPERATIONS = {'workflow_name': 'in:' + ','.join(workflows.ROLLING_WORKFLOWS),
+                      'state': 'in:' + ','.join(workflows.RUNNING_STATES), 'limit': PAGE}
 
 ACTIVE, PAUSED, DONE, NO_TRIGGER = 'active', 'paused', 'done', 'no trigger'
 # The project's retention schedule: one name in every project (Mistral's names are the
@@ -140,11 +145,6 @@ def last_change(record):
     return (history(record) or [None])[-1]
 
 
-def trigger_of(name, record):
-    """The name of the cron trigger the schedule ``name`` fires through."""
-    return record.get('trigger') or name
-
-
 def fires_through(record, name, trigger):
     """Whether the schedule ``name`` (its record None: deleted) still fires through the
     cron trigger ``trigger``."""
@@ -229,7 +229,9 @@ class MistralCalls:
 
     def firing(self, trigger):
         """Whether a firing of the cron trigger runs now."""
-        return firing(self.mistral, self.project_id, trigger)
+        return firing([(each.id, each.project_id, each.input)
+                       for each in self.mistral.executions.list(**RUNNING_OPERATIONS)],
+                      self.project_id, trigger)
 
     def keep_secrets(self, owner, input_values):
         plain, secret = secret_store.split(input_values)
@@ -254,15 +256,13 @@ class MistralCalls:
                         secret_store.CONTAINER, ref, exc_info=True)
 
 
-def firing(mistral, project_id, trigger):
-    """Whether a firing of the project's cron trigger ``trigger`` runs now
-    (python-mistralclient v2)."""
-    return any(
-        execution.project_id == project_id
-        and is_firing_of(trigger, json.loads(execution.input or '{}'))
-        for execution in mistral.executions.list(
-            workflow_name='in:' + ','.join(workflows.ROLLING_WORKFLOWS),
-            state='in:' + ','.join(workflows.RUNNING_STATES), limit=PAGE))
+def firing(executions, project_id, trigger, but=None):
+    """Whether a firing of the project's cron trigger ``trigger`` runs now, other than the
+    execution ``but``: ``executions`` are (id, project id, input as JSON) of Mistral's
+    executions listed with RUNNING_OPERATIONS (Mistral lists an admin every project's)."""
+    return any(execution_id != but and owner == project_id
+               and is_firing_of(trigger, json.loads(workflow_input or '{}'))
+               for execution_id, owner, workflow_input in executions)
 
 
 def _keeping_secrets(calls, name, record):

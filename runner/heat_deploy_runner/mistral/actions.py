@@ -144,12 +144,9 @@ class ReleaseAction(actions.Action):
             return {'released': False}
         clients = clients_mod.clients_for(context.security)
         record = service.environment(clients.session, self.schedule)
-        own = context.execution.workflow_execution_id
-        if schedules.fires_through(record, self.schedule, self.trigger) or any(
-                schedules.is_firing_of(self.trigger, workflow_input)
-                for execution_id, workflow_input
-                in service.running_operations(clients.session)
-                if execution_id != own):
+        if schedules.fires_through(record, self.schedule, self.trigger) or schedules.firing(
+                service.running_operations(clients.session), context.security.project_id,
+                self.trigger, but=context.execution.workflow_execution_id):
             return {'released': False}
         if self.secret_ref and (record or {}).get('secret_ref') != self.secret_ref:
             if clients.swift is not None:

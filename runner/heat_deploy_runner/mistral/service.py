@@ -6,7 +6,7 @@ import json
 
 from keystoneauth1 import exceptions as ks_exc
 
-from heat_deploy_runner import workflows
+from heat_deploy_runner import schedules
 
 _WORKFLOW_SERVICE = {'service_type': 'workflowv2', 'interface': 'public'}
 
@@ -22,11 +22,11 @@ def environment(session, name):
 
 
 def running_operations(session):
-    """(id, input as a dict) of the project's rolling executions that have not ended."""
-    found = session.get('/executions', endpoint_filter=_WORKFLOW_SERVICE, params={
-        'workflow_name': 'in:' + ','.join(workflows.ROLLING_WORKFLOWS),
-        'state': 'in:' + ','.join(workflows.RUNNING_STATES), 'limit': 1000})
-    return [(each['id'], json.loads(each.get('input') or '{}'))
+    """(id, project id, input as JSON) of the project's rolling executions that have not
+    ended (schedules.firing reads them)."""
+    found = session.get('/executions', endpoint_filter=_WORKFLOW_SERVICE,
+                        params=schedules.RUNNING_OPERATIONS)
+    return [(each['id'], each.get('project_id'), each.get('input'))
             for each in found.json().get('executions', [])]
 
 

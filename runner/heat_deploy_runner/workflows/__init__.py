@@ -42,11 +42,17 @@ def ensure(mistral, project_id, name=ROLLING_WORKFLOW):
     return made.id
 
 
+def trigger_of(name, record):
+    """The name of the cron trigger the schedule ``name`` (its record ``record``) fires
+    through: the record's ``trigger``, else, for a schedule never made again, its own."""
+    return record.get('trigger') or name
+
+
 def schedule_input(record, name, owner):
     """The rolling workflow's input for a firing of the schedule ``name`` whose record (as
     the dashboard's Schedules keep it in a Mistral environment) is ``record``, acting for
     ``owner``: leaving out servers still running an earlier run. It carries the trigger it
-    fires through (the record's ``trigger``, else the schedule's name), to release it."""
+    fires through, to release it."""
     return dict(RunRequest.from_record(record).workflow_input(owner, record.get('secret_ref')),
-                skip_busy=True, schedule=name, trigger=record.get('trigger') or name,
+                skip_busy=True, schedule=name, trigger=trigger_of(name, record),
                 server_names=record.get('server_names') or {}, link=record.get('link'))
