@@ -2,8 +2,8 @@
 form, `openstack software component run`) to its end, and how soon after its last run ends
 its outcome is recorded.
 
-Every such operation is followed by an execution of the project's heat_deploy.follow_v1,
-made with the operation's id (heat_deploy_runner.following): its wait action looks at each
+Every such operation is followed by an execution of the project's follow workflow
+(following.follow), made with the operation's id: its wait action looks at each
 run every 1.5 s in Mistral's executor until none is running, then its conclude action
 records the outcome (with ended_at) as the execution's output and posts the notices.
 

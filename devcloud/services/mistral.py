@@ -59,6 +59,15 @@ host = 127.0.0.1
 type = remote
 host = 127.0.0.1
 
+# An executor lost mid-action (killed, its host restarted) leaves the action RUNNING until
+# the engine's heartbeat checker fails it ("Heartbeat wasn't received."); the workflows then
+# run it again. Mistral's defaults wait 15 x 20 s, and an hour for an action no executor
+# has taken yet; these wait 20 s, and a minute (executors report every 5 s).
+[action_heartbeat]
+check_interval = 5
+max_missed_heartbeats = 4
+first_heartbeat_timeout = 60
+
 [oslo_policy]
 enforce_scope = False
 enforce_new_defaults = False

@@ -1,5 +1,5 @@
 """An operation started at once (Run Action, Deploy, the command line) followed to its end
-with no page open: an execution of the project's follow workflow (workflows/follow_v1.yaml)
+with no page open: an execution of the project's follow workflow (workflows/follow_v2.yaml)
 on Mistral, made with the operation's id, watches its runs as a page's poll did (a Zaqar
 result applied, a run past its deadline recorded as timed out, both in Heat), then records
 the outcome as its output and posts the notices subscribed to it. Its runs carry
@@ -16,6 +16,7 @@ from heat_deploy_runner import workflows
 def follow_input(started, server_names=None, link=None) -> dict:
     """The follow workflow's input for a starting.Started whose runs carry its operation."""
     first = started.created[0] if started.created else None
+    ends = [run.deadline for run in started.created if run.deadline]
     return {
         'config_id': started.operation.source,
         'action_name': first.action if first else None,
@@ -25,6 +26,8 @@ def follow_input(started, server_names=None, link=None) -> dict:
                          if server in {run.server_id for run in started.created}
                          or server in {each for each, _m in started.failures}},
         'link': link,
+        # How long its trust must last (mistral.trusts).
+        'until': max(ends).isoformat() if ends else None,
     }
 
 

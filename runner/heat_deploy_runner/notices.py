@@ -134,16 +134,26 @@ def notice(kept: dict, *, operation_id: str, action: str, component: dict,
     }
 
 
-def post(zaqar, subject_ids, message: dict) -> list[str]:
+def post(zaqar, subject_ids, message: dict, once=False) -> list[str]:
     """Post the message to each subscribed queue of the subjects (the always queue, and the
     on-failure queue when it tells of a failure); the queues posted to. A queue with no
-    subscription gets nothing: no message waits where nobody reads."""
+    subscription gets nothing: no message waits where nobody reads. ``once``: a queue that
+    holds this operation's notice already (posted by a try that was cut short) gets none
+    again; it costs a read of the queue's messages."""
     posted = []
     for subject_id in dict.fromkeys(each for each in subject_ids if each):
         for when in (WHEN if message['failed'] else (ALWAYS,)):
             name = queue_name(subject_id, when)
             if not list(zaqar.subscriptions(name, limit=1)):
                 continue
-            zaqar.queue(name).post({'body': message, 'ttl': MESSAGE_TTL})
+            if not (once and _holds(zaqar.queue(name), message['operation'])):
+                zaqar.queue(name).post({'body': message, 'ttl': MESSAGE_TTL})
             posted.append(name)
     return posted
+
+
+def _holds(queue, operation_id):
+    # echo: messages this client posted are listed too; include_claimed: those a
+    # subscriber's delivery has claimed.
+    return any(isinstance(each.body, dict) and each.body.get('operation') == operation_id
+               for each in queue.messages(echo=True, include_claimed=True))

@@ -1,9 +1,11 @@
-"""The actions of the rolling workflows (workflows/rolling_v1.yaml, rolling_v2.yaml), the
-follow workflow (follow_v1.yaml) and retention's (retention_v1.yaml), run by Mistral's
-executor.
+"""The actions of the rolling workflows (workflows/rolling_v*.yaml), the follow workflows
+(follow_v*.yaml) and retention's (retention_v1.yaml), run by Mistral's executor.
 
-Each calls the same code as the dashboard's Run Action: ``trigger`` (StartAction; the name
-the released workflow gives it) starts the runs of one batch (or one try of it), ``wait``
+An operation started through Mistral's API first makes the trust its later actions act
+through (``entrust``; trusts), each given it as ``trust_id``; a firing acts through its
+trigger's. Each calls the same code as the dashboard's Run Action: ``trigger``
+(StartAction; the name the released workflow gives it) starts the runs of one batch (or one
+try of it), ``wait``
 watches them as a page's poll did before Mistral followed operations (applying results
 Heat does not read itself, and time-outs), ``conclude`` records the outcome and posts the
 notices subscribed to it. A server's failure is data the workflow counts, never an action
@@ -11,7 +13,10 @@ error; an action fails only when it cannot do its job at all (bad input, Heat re
 call).
 
 Mistral makes a new action object per call: nothing is kept between calls but the workflow's
-own variables.
+own variables. It delivers an action at most once, and fails one whose executor was lost only
+once its heartbeats stop; the workflows then run it again (their retry on a missed
+heartbeat). So each action can be run again: one run again (``_run_again``) makes no second
+run on a server and posts no second notice.
 """
 
 import dataclasses
@@ -25,17 +30,20 @@ from swiftclient import exceptions as swift_exc
 
 import heat_deploy_runner as runner
 from heat_deploy_runner.cancel import is_cancelled
+from heat_deploy_runner import deadlines
 from heat_deploy_runner import derived
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner.mistral import service
+from heat_deploy_runner.mistral import trusts
 from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner import outcome
 from heat_deploy_runner import retention
+from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
 from heat_deploy_runner.run_request import RunRequest
@@ -99,6 +107,7 @@ class PlanAction(actions.Action):
         self.trigger = trigger
 
     def run(self, context):
+        # The first step: the starter's token is still good.
         clients = clients_mod.clients_for(context.security)
         heat = clients.heat
         started_at = datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
@@ -126,33 +135,65 @@ class PlanAction(actions.Action):
         return plan
 
 
-class ReleaseAction(actions.Action):
-    """The end of every rolling execution. A schedule's firing whose ``trigger`` the
-    schedule no longer fires through (paused, changed or deleted while it ran: those leave
-    the trigger, and the trust Mistral acts through, to the firing) deletes it once no other
-    firing of it runs, with the secret inputs the schedule no longer keeps: the trigger last,
-    as its trust goes with it."""
+class EntrustAction(actions.Action):
+    """The first step of an operation started through Mistral's API, while the starter's
+    token is still good: the trust its later steps act through (``trust_id``; trusts),
+    expiring after ``until`` (its last run's deadline) or after ``rounds`` runs of
+    ``timeout_minutes`` one after another. A firing acts through its trigger's trust:
+    ``trust_id`` None. Run again after an executor's loss, it makes a second trust and the
+    first expires unused."""
 
-    def __init__(self, schedule=None, trigger=None, secret_ref=None):
+    def __init__(self, until=None, timeout_minutes=0, rounds=1, retry_delay=0):
+        super().__init__()
+        self.until = until
+        self.timeout_minutes = timeout_minutes
+        self.rounds = rounds
+        self.retry_delay = retry_delay
+
+    def run(self, context):
+        if context.security.trust_id:
+            return {'trust_id': None}
+        expires = trusts.expires_at(
+            datetime.now(timezone.utc), deadlines.parse_time(self.until),
+            int(self.timeout_minutes or 0), int(self.rounds or 1), int(self.retry_delay or 0))
+        session = clients_mod.session_for(context.security)
+        return {'trust_id': trusts.make(session, clients_mod.service_user_id(), expires)}
+
+
+class ReleaseAction(actions.Action):
+    """The end of every operation's execution (follow_v2, rolling_v3 and later). The trust
+    the operation made for itself (``trust_id``) goes, as the very last call. A schedule's
+    firing whose ``trigger`` the schedule no longer fires through (paused, changed or
+    deleted while it ran: those leave the trigger, and the trust Mistral acts through, to
+    the firing) deletes it once no other firing of it runs, with the secret inputs the
+    schedule no longer keeps: the trigger last, as its trust goes with it."""
+
+    def __init__(self, schedule=None, trigger=None, secret_ref=None, trust_id=None):
         super().__init__()
         self.schedule = schedule
         self.trigger = trigger
         self.secret_ref = secret_ref
+        self.trust_id = trust_id
 
     def run(self, context):
-        if not self.trigger:
-            return {'released': False}
+        released = bool(self.trigger) and self._release_trigger(context)
+        if self.trust_id:
+            trusts.delete(clients_mod.session_for(context.security, self.trust_id),
+                          self.trust_id)
+        return {'released': released}
+
+    def _release_trigger(self, context):
         clients = clients_mod.clients_for(context.security)
         record = service.environment(clients.session, self.schedule)
         if schedules.fires_through(record, self.schedule, self.trigger) or schedules.firing(
                 service.running_operations(clients.session), context.security.project_id,
                 self.trigger, but=context.execution.workflow_execution_id):
-            return {'released': False}
+            return False
         if self.secret_ref and (record or {}).get('secret_ref') != self.secret_ref:
             if clients.swift is not None:
                 secret_store.forget(clients.swift, self.secret_ref)
         service.cron_trigger_delete(clients.session, self.trigger)
-        return {'released': True}
+        return True
 
 
 class StartAction(actions.Action):
@@ -163,7 +204,7 @@ class StartAction(actions.Action):
     def __init__(self, config_id, action_name, server_ids, started_by, started_at,
                  name=None, input_values=None, transport=DEFAULT_TRANSPORT,
                  timeout_minutes=DEFAULT_TIMEOUT_MINUTES, secret_ref=None, try_number=None,
-                 tries=None):
+                 tries=None, trust_id=None):
         super().__init__()
         self.config_id = config_id
         self.action_name = action_name
@@ -179,6 +220,7 @@ class StartAction(actions.Action):
         # Which try on these servers, of how many (rolling_v2 tries a failed server again).
         self.try_number = try_number
         self.tries = tries
+        self.trust_id = trust_id
 
     def run_request(self):
         return RunRequest(config_id=self.config_id, action=self.action_name,
@@ -187,13 +229,19 @@ class StartAction(actions.Action):
                           timeout_minutes=self.timeout_minutes, name=self.name)
 
     def run(self, context):
-        clients = clients_mod.clients_for(context.security)
+        clients = clients_mod.clients_for(context.security, self.trust_id)
         counted = bool(self.tries and self.tries > 1)
         operation = Operation(context.execution.workflow_execution_id, self.started_by,
                               self.started_at, self.config_id, runner=operations.FOLLOWED,
                               try_number=self.try_number if counted else None,
                               tries=self.tries if counted else None)
+        made_before = (_made_before(clients.heat, operation, self.server_ids)
+                       if _run_again(clients, context) else {})
         request = self.run_request()
+        request = dataclasses.replace(request, server_ids=tuple(
+            server for server in request.server_ids if server not in made_before))
+        if not request.server_ids:
+            return {'deployment_ids': list(made_before.values()), 'failed_to_start': []}
         if self.secret_ref:
             try:
                 secrets = secret_store.get(clients.swift, self.secret_ref)
@@ -208,8 +256,25 @@ class StartAction(actions.Action):
             made = runner.start(clients.heat, clients.find_transport, request, operation)
         except InputError as refused:
             return actions.Result(error=str(refused.message))
-        return {'deployment_ids': [run.id for run in made.created],
+        return {'deployment_ids': list(made_before.values()) + [run.id for run in made.created],
                 'failed_to_start': [[server, str(message)] for server, message in made.failures]}
+
+
+def _run_again(clients, context):
+    """Whether Mistral runs this action again, after an earlier run of it was cut short."""
+    return service.action_attempts(clients.session, context.execution.task_execution_id) > 1
+
+
+def _made_before(heat, operation, server_ids):
+    """{server: run id} of the runs of this operation's try already made on these servers."""
+    made = {}
+    for server in server_ids:
+        for row in heat.software_deployments.list(server_id=server):
+            found = Run.from_heat(row).operation
+            if (found and found.id == operation.id
+                    and found.try_number == operation.try_number):
+                made[server] = row.id
+    return made
 
 
 class WaitAction(actions.Action):
@@ -217,12 +282,13 @@ class WaitAction(actions.Action):
     ``done``; the servers whose run failed (``failed``), of those the ones cancelled
     (``cancelled``) and the others (``retryable``). A run deleted meanwhile has ended."""
 
-    def __init__(self, deployment_ids):
+    def __init__(self, deployment_ids, trust_id=None):
         super().__init__()
         self.deployment_ids = deployment_ids
+        self.trust_id = trust_id
 
     def run(self, context):
-        clients = clients_mod.clients_for(context.security)
+        clients = clients_mod.clients_for(context.security, self.trust_id)
         # Derived configs never change: each is read once per call, not once per poll.
         configs = {}
         give_up = time.monotonic() + WAIT_SECONDS
@@ -276,7 +342,8 @@ class ConcludeAction(actions.Action):
     workflow execution's id."""
 
     def __init__(self, config_id, action_name, deployment_ids, refused=None,
-                 not_started=None, schedule=None, server_names=None, link=None):
+                 not_started=None, schedule=None, server_names=None, link=None,
+                 trust_id=None):
         super().__init__()
         self.config_id = config_id
         self.action_name = action_name
@@ -286,9 +353,10 @@ class ConcludeAction(actions.Action):
         self.schedule = schedule
         self.server_names = server_names or {}
         self.link = link
+        self.trust_id = trust_id
 
     def run(self, context):
-        clients = clients_mod.clients_for(context.security)
+        clients = clients_mod.clients_for(context.security, self.trust_id)
         operation_id = context.execution.workflow_execution_id
         configs, found, gone = {}, [], []
         for run_id in self.deployment_ids:
@@ -301,10 +369,10 @@ class ConcludeAction(actions.Action):
             found.append(run.described(configs[run.config_id]))
         kept = outcome.outcome(found, self.refused, self.not_started, gone)
         if clients.zaqar is not None:
-            self._notify(clients, operation_id, kept)
+            self._notify(clients, operation_id, kept, once=_run_again(clients, context))
         return kept
 
-    def _notify(self, clients, operation_id, kept):
+    def _notify(self, clients, operation_id, kept, once):
         source = _config_or_none(clients.heat, self.config_id) or {}
         message = notices.notice(
             kept, operation_id=operation_id, action=self.action_name,
@@ -312,7 +380,7 @@ class ConcludeAction(actions.Action):
             schedule=self.schedule, server_names=self.server_names, link=self.link)
         try:
             kept['notified'] = notices.post(
-                clients.zaqar, [operation_id, self.config_id, self.schedule], message)
+                clients.zaqar, [operation_id, self.config_id, self.schedule], message, once)
         except Exception as error:
             # The outcome is recorded still; the operation's page says the notice failed.
             kept['notice_failed'] = str(error)[:200]

@@ -36,3 +36,12 @@ def cron_trigger_delete(session, name):
         session.delete(f'/cron_triggers/{name}', endpoint_filter=_WORKFLOW_SERVICE)
     except ks_exc.NotFound:
         pass
+
+
+def action_attempts(session, task_execution_id):
+    """How many times the task's action has been run, this time included: more than one
+    after Mistral ran it again (its executor was lost mid-action, and the task's retry
+    policy ran it once more)."""
+    found = session.get(f'/tasks/{task_execution_id}/action_executions',
+                        endpoint_filter=_WORKFLOW_SERVICE)
+    return len(found.json().get('action_executions', []))

@@ -2,6 +2,10 @@
 follow workflow's input, and the execution made through python-mistralclient's own
 executions manager, against an in-memory Mistral API that checks the input as Mistral does."""
 
+from datetime import datetime
+from datetime import timedelta
+from datetime import timezone
+import functools
 import json
 
 from mistralclient.api import base as mistral_base
@@ -9,6 +13,7 @@ from mistralclient.api.v2 import executions as mistral_executions
 import pytest
 import yaml
 
+from heat_deploy_runner import deadlines
 from heat_deploy_runner import following
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
@@ -99,9 +104,26 @@ def test_the_follow_input_names_the_operations_runs_and_the_servers_refused(star
         'deployment_ids': [run.id for run in started.created],
         'refused': [['s3', 'Could not start BACKUP on server s3: its deployment could not be '
                      'created.']],
-        'server_names': {'s1': 'db-1', 's3': 'db-3'}, 'link': 'https://dash/{operation}'}
+        'server_names': {'s1': 'db-1', 's3': 'db-3'}, 'link': 'https://dash/{operation}',
+        # NO_SIGNAL runs have no deadline.
+        'until': None}
     # Mistral sends it to the workflow as JSON.
     assert json.loads(json.dumps(made)) == made
+
+
+def test_the_follow_input_says_until_when_its_trust_must_last_the_latest_deadline(
+        heat, swift):
+    source = heat.add_config(name='mysql', group='component', config={'configs': [
+        {'actions': ['BACKUP'], 'tool': 'script', 'config': 'echo'}]})
+    operation = Operation.new('alice', source, runner=operations.FOLLOWED)
+    started = start(heat, functools.partial(transport_for, swift=swift), RunRequest(
+        config_id=source, action='BACKUP', server_ids=('s1', 's2'),
+        transport='TEMP_URL_SIGNAL', timeout_minutes=30), operation)
+
+    until = following.follow_input(started)['until']
+
+    assert until == max(run.deadline for run in started.created).isoformat()
+    assert deadlines.parse_time(until) - datetime.now(timezone.utc) > timedelta(minutes=29)
 
 
 def test_an_operation_is_followed_by_an_execution_of_its_id(mistral, started):

@@ -39,8 +39,10 @@ def context():
 def cloud(heat, swift, monkeypatch):
     clients = session_clients.Clients(
         heat, functools.partial(runner.transport_for, swift=swift), swift)
-    monkeypatch.setattr(clients_mod, 'clients_for', lambda security: clients)
+    monkeypatch.setattr(clients_mod, 'clients_for', lambda security, trust_id=None: clients)
     monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
+    # Each action's first run (test_mistral_reruns runs them again).
+    monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 1)
     return clients
 
 
@@ -49,8 +51,10 @@ def notified_cloud(heat, swift, zaqar, monkeypatch):
     """The clients of a cloud with Zaqar in its catalog: notices are posted."""
     clients = session_clients.Clients(
         heat, functools.partial(runner.transport_for, swift=swift, zaqar=zaqar), swift, zaqar)
-    monkeypatch.setattr(clients_mod, 'clients_for', lambda security: clients)
+    monkeypatch.setattr(clients_mod, 'clients_for', lambda security, trust_id=None: clients)
     monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
+    # Each action's first run (test_mistral_reruns runs them again).
+    monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 1)
     return clients
 
 

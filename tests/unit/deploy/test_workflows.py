@@ -125,3 +125,38 @@ def test_every_registered_action_is_used_by_a_shipped_workflow():
             for task in _workflow(filename)[1]['tasks'].values()}
 
     assert set(_registered()) <= used, set(_registered()) - used
+
+
+@pytest.mark.parametrize('filename', [each for each in FILES
+                                      if 'heat_deploy.entrust' in _strings(_workflow(each)[1])])
+def test_every_action_after_the_operations_trust_is_made_acts_through_it(filename):
+    # One left out would act with the starter's token, and stop when it ends.
+    _name, workflow = _workflow(filename)
+    registered = _registered()
+
+    for task_name, task in workflow['tasks'].items():
+        action = registered.get(task['action'])
+        if action and 'trust_id' in inspect.signature(action).parameters:
+            assert (task.get('input') or {}).get('trust_id') == '<% $.trust_id %>', task_name
+    # The operation's trust goes on every way out: an error, and the end.
+    assert workflow['task-defaults']['on-error'] == ['release']
+    assert not any('on-error' in task for name, task in workflow['tasks'].items()
+                   if name != 'release')
+    assert [name for name, task in workflow['tasks'].items()
+            if set(_transitions(task)) <= ENGINE_COMMANDS] == ['release']
+
+
+@pytest.mark.parametrize('filename', [each for each in FILES
+                                      if 'missed' in (_workflow(each)[1].get('vars') or {})])
+def test_every_task_is_run_again_when_mistral_failed_it_for_a_lost_executor(filename):
+    # Mistral delivers an action at most once: without this, a lost executor ends the
+    # operation with its servers not run.
+    _name, workflow = _workflow(filename)
+    assert workflow['vars']['missed'] == "Heartbeat wasn't received."
+
+    for task_name, task in workflow['tasks'].items():
+        retry = task.get('retry') or {}
+        assert retry.get('count', 0) >= 1, task_name
+        again = (retry.get('break-on') == '<% task().result != $.missed %>'
+                 or 'true => task().result = $.missed' in retry.get('continue-on', ''))
+        assert again, task_name

@@ -1,0 +1,65 @@
+"""An action Mistral runs again, after its executor was lost mid-action (Mistral fails it once
+its heartbeats stop, and the workflow's retry runs it once more): it makes no second run on
+a server, and posts no second notice. Mistral's count of the task's action executions
+(mistral.service.action_attempts) tells a run again from a first."""
+
+import pytest
+
+from heat_deploy_runner.mistral import actions
+from heat_deploy_runner import notices
+from heat_deploy_runner import operations
+from tests.unit.deploy.test_mistral_actions import _ended
+from tests.unit.deploy.test_mistral_actions import cloud  # noqa: F401 (a fixture)
+from tests.unit.deploy.test_mistral_actions import component  # noqa: F401 (a fixture)
+from tests.unit.deploy.test_mistral_actions import context  # noqa: F401 (a fixture)
+from tests.unit.deploy.test_mistral_actions import EXECUTION_ID
+from tests.unit.deploy.test_mistral_actions import notified_cloud  # noqa: F401 (a fixture)
+
+
+@pytest.fixture
+def run_again(monkeypatch):
+    monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 2)
+
+
+def _start(context, component, servers, try_number=1):  # noqa: F811
+    return actions.StartAction(component, 'BACKUP', servers, 'alice', '2026-11-27T22:00:00Z',
+                               try_number=try_number, tries=3).run(context)
+
+
+def test_a_start_run_again_makes_only_the_runs_its_cut_short_try_did_not(
+        cloud, context, heat, component, run_again):  # noqa: F811
+    first = _start(context, component, ['s1'])
+    # An earlier try of s2 is not this one.
+    _start(context, component, ['s2'])
+
+    again = _start(context, component, ['s1', 's2'], try_number=2)
+    assert len(again['deployment_ids']) == 2
+    again_s1 = _start(context, component, ['s1'])
+
+    assert again_s1 == {'deployment_ids': first['deployment_ids'], 'failed_to_start': []}
+    tries = sorted((row.server_id, operations.operation_of_run(row).try_number)
+                   for row in heat.software_deployments.list())
+    assert tries == [('s1', 1), ('s1', 2), ('s2', 1), ('s2', 2)]
+
+
+def test_a_first_start_lists_nothing(cloud, context, heat, component):  # noqa: F811
+    heat.fail('software_deployments.list', AssertionError('listed'))
+    assert len(_start(context, component, ['s1', 's2'])['deployment_ids']) == 2
+
+
+def test_a_conclusion_run_again_posts_its_notice_only_where_it_is_missing(
+        notified_cloud, context, heat, zaqar, component, monkeypatch):  # noqa: F811
+    notices.subscribe(zaqar, component, notices.ALWAYS, 'https://hooks.example.com/a')
+    notices.subscribe(zaqar, EXECUTION_ID, notices.ALWAYS, 'https://hooks.example.com/b')
+    ids = _start(context, component, ['s1'])['deployment_ids']
+    _ended(heat, ids[0], 'COMPLETE')
+    conclude = actions.ConcludeAction(component, 'BACKUP', ids)
+    first = conclude.run(context)
+    # The cut-short try had posted to the operation's queue only.
+    zaqar.queues[notices.queue_name(component, notices.ALWAYS)].clear()
+    monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 2)
+
+    again = conclude.run(context)
+
+    assert again['notified'] == first['notified']
+    assert all(len(zaqar.bodies(name)) == 1 for name in first['notified'])
