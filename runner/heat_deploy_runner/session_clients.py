@@ -47,9 +47,10 @@ def on_session(session, interface='public', region_name=None) -> Clients:
             os_options={'endpoint_type': interface, 'region_name': region_name})
     messaging = endpoint(session, 'messaging', **where)
     if messaging:
-        extra['zaqar'] = zaqar_client.Client(messaging, version=2, conf={'auth_opts': {
-            'backend': 'keystone', 'options': {
-                'os_auth_token': session.get_token(),
+        # Given the session, not its token: each call asks it for a token, renewed as the
+        # session renews it (a --wait, an action, for as long as they follow).
+        extra['zaqar'] = zaqar_client.Client(messaging, version=2, session=session, conf={
+            'auth_opts': {'backend': 'keystone', 'options': {
                 'os_project_id': session.get_project_id()}}})
     return Clients(heat, functools.partial(transports.transport_for, **extra),
                    extra.get('swift'), extra.get('zaqar'), session)

@@ -128,9 +128,13 @@ def test_a_run_waited_for_ends_zero_and_shows_on_the_operation_page(
             'retention_days'] == '3'
 
 
-def test_a_failing_run_exits_non_zero_naming_its_server_and_exit_code(cloud, cli_runs):
+def test_a_failing_run_exits_non_zero_naming_its_server_and_exit_code(
+        cloud, cli_runs, tmp_path):
+    # Its inputs from a file, as secrets are given: a number and a string, typed.
+    given = tmp_path / 'inputs.json'
+    given.write_text('{"path": "/no/such/dir", "threshold_percent": 95}')
     done = _openstack(cloud, 'software', 'component', 'run', 'monitoring', 'CHECK',
-                      '--server', 'demo-mon-1', '--input', 'path=/no/such/dir', '--wait')
+                      '--server', 'demo-mon-1', '--input-file', str(given), '--wait')
 
     assert done.returncode == 1, done.stderr
     assert 'demo-mon-1: FAILED, exit code 1' in done.stderr

@@ -3,7 +3,11 @@ the command line. One RunRequest, checked as the form checks it; started now (ru
 then followed by Mistral where it is in the catalog (following.follow), or in batches on
 Mistral (rolling.start); with --wait, followed to its end here as well."""
 
+import getpass
 import logging
+import sys
+
+import yaml
 
 from osc_lib.cli import format_columns
 from osc_lib.command import command
@@ -16,6 +20,7 @@ from heat_deploy_runner import following as mistral_following
 from heat_deploy_runner import inputs
 from heat_deploy_runner import linking
 from heat_deploy_runner import listing
+from heat_deploy_runner import masking
 from heat_deploy_runner.osc.components import COMPONENT_HELP
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc import following
@@ -35,18 +40,56 @@ from heat_deploy_runner.starting import derived_name
 LOG = logging.getLogger(__name__)
 
 
-def input_texts(pairs):
-    """{name: text} of NAME=VALUE words; the value may hold '=' and be empty."""
+def input_texts(pairs, ask=None):
+    """{name: text} of NAME=VALUE words; the value may hold '=' and be empty. A secret's
+    NAME alone (masking.is_secret_name) is asked for with ``ask(name)``, on a terminal only:
+    a value in the command line stays in the shell's history and shows in `ps`."""
     texts = {}
     for pair in pairs:
         name, equals, text = pair.partition('=')
-        if not equals:
+        if not equals and masking.is_secret_name(name.strip()):
+            if ask is None:
+                raise osc_exc.CommandError(
+                    f'Give {name.strip()} a value: it is asked for on a terminal only. '
+                    'Without one, give it in a file with --input-file.')
+            text = ask(name.strip())
+        elif not equals:
             raise osc_exc.CommandError(f'Give each input as NAME=VALUE, not "{pair}".')
         if not name.strip():
             # Not the value: it may be a secret.
             raise osc_exc.CommandError('Give each input as NAME=VALUE: one has no name.')
         texts[name.strip()] = text
     return texts
+
+
+def asking():
+    """How a secret input's value is asked for: on the terminal, not echoed; None when
+    the command's input is not a terminal (a script's, a pipe's)."""
+    if not sys.stdin.isatty():
+        return None
+    return lambda name: getpass.getpass(f'Value of {name} (not shown): ')
+
+
+def file_values(path):
+    """{name: value} of an --input-file: a YAML (or JSON) mapping of input names to their
+    values, each a value of its input's type or its text."""
+    if not path:
+        return {}
+    try:
+        with open(path, encoding='utf-8') as opened:
+            loaded = yaml.safe_load(opened)
+    except (OSError, UnicodeDecodeError) as error:
+        raise osc_exc.CommandError(f'Could not read the input file {path}: '
+                                   f'{getattr(error, "strerror", None) or error}.') from None
+    except yaml.YAMLError:
+        raise osc_exc.CommandError(
+            f'The input file {path} is neither YAML nor JSON.') from None
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict) or not all(isinstance(key, str) for key in loaded):
+        raise osc_exc.CommandError(
+            f'The input file {path} must map input names to values, as "name: value".')
+    return loaded
 
 
 def server_ids(clients, component, texts):
@@ -114,7 +157,11 @@ def add_how_it_runs(parser):
     parser.add_argument('--input', metavar='<name=value>', action='append', default=[],
                         dest='inputs',
                         help='A value for one of the declared inputs, checked against '
-                             'its type (repeat for more); the others keep their defaults.')
+                             'its type (repeat for more); the others keep their defaults. '
+                             'A secret input (its name ends in password, secret, token, '
+                             'private_key or signature) given as its NAME alone is asked '
+                             'for on the terminal, unseen.')
+    add_input_file(parser)
     parser.add_argument('--transport', metavar='<transport>', choices=runner.TRANSPORT_NAMES,
                         help='How the server sends its result back: '
                              f'{", ".join(runner.TRANSPORT_NAMES)} (default: the first '
@@ -125,6 +172,14 @@ def add_how_it_runs(parser):
         MAX_TIMEOUT_MINUTES), default=DEFAULT_TIMEOUT_MINUTES,
         help='How long the server may take to report its result (default '
              f'{DEFAULT_TIMEOUT_MINUTES}).')
+    return parser
+
+
+def add_input_file(parser):
+    parser.add_argument('--input-file', metavar='<file>',
+                        help='A YAML or JSON file mapping input names to values (its '
+                             'values first, then each --input\'s): secrets stay out of '
+                             'the shell\'s history and `ps`.')
     return parser
 
 
@@ -143,11 +198,21 @@ def transport(clients, asked):
     return DEFAULT_TRANSPORT
 
 
-def typed_inputs(declared_inputs, pairs):
-    """The values of the NAME=VALUE words, typed as the form types them; an input the form
+def given_texts(declared_inputs, parsed_args):
+    """{name: text} of the --input-file's values, then of the NAME=VALUE words (which win),
+    a secret's asked for (input_texts)."""
+    texts = {name: value if isinstance(value, str)
+             else inputs.as_text(_type_of(declared_inputs, name), value)
+             for name, value in file_values(parsed_args.input_file).items()}
+    texts.update(input_texts(parsed_args.inputs, asking()))
+    return texts
+
+
+def typed_inputs(declared_inputs, parsed_args):
+    """The values given_texts gives, typed as the form types them; an input the form
     requires (no default, not a boolean) must be given."""
-    values = inputs.from_texts(declared_inputs, input_texts(pairs))
-    given = set(input_texts(pairs))
+    given = given_texts(declared_inputs, parsed_args)
+    values = inputs.from_texts(declared_inputs, given)
     missing = [each['name'] for each in declared_inputs
                if each.get('name') and each.get('default') is None
                and each.get('type') != inputs.BOOLEAN and each['name'] not in given]
@@ -156,6 +221,11 @@ def typed_inputs(declared_inputs, pairs):
             f'Give a value for {", ".join(missing)} with --input NAME=VALUE: '
             f'{"it has" if len(missing) == 1 else "they have"} no default.')
     return values
+
+
+def _type_of(declared_inputs, name):
+    return next((each.get('type') for each in declared_inputs if each.get('name') == name),
+                None)
 
 
 def add_request_arguments(parser):
@@ -210,7 +280,7 @@ def run_request(clients, parsed_args):
         return component, RunRequest(
             config_id=component.id, action=action,
             server_ids=tuple(server_ids(clients, component, parsed_args.servers)),
-            input_values=typed_inputs(component.inputs, parsed_args.inputs),
+            input_values=typed_inputs(component.inputs, parsed_args),
             transport=transport(clients, parsed_args.transport),
             timeout_minutes=parsed_args.timeout,
             name=component.run_name, batch_size=parsed_args.batch_size or 0,
@@ -393,7 +463,7 @@ class CreateRun(StartingCommand):
             request = RunRequest(
                 config_id=config['id'], action=action,
                 server_ids=(clients.servers.find(parsed_args.server).id,),
-                input_values=typed_inputs(config.get('inputs') or [], parsed_args.inputs),
+                input_values=typed_inputs(config.get('inputs') or [], parsed_args),
                 transport=transport(clients, parsed_args.transport),
                 timeout_minutes=parsed_args.timeout,
                 name=name or config.get('name') or config['id'])

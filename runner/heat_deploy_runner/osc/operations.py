@@ -18,7 +18,8 @@ from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import inputs
 from heat_deploy_runner import listing
 from heat_deploy_runner.operations import FOLLOWED
-from heat_deploy_runner.osc.component_run import input_texts
+from heat_deploy_runner.osc.component_run import add_input_file
+from heat_deploy_runner.osc.component_run import given_texts
 from heat_deploy_runner.osc.component_run import positive
 from heat_deploy_runner.osc.component_run import StartingCommand
 from heat_deploy_runner.osc.component_run import transport
@@ -258,14 +259,17 @@ class RerunFailedOperation(StartingCommand):
     """Run an operation's action again on the servers whose run failed or was cancelled,
     with the inputs those runs had, as the dashboard's "Run Again on Failed" does. Secret
     inputs are not taken from the runs: give them again with --input, or they keep their
-    defaults. Starts a new operation; with --wait, follows it as `component run` does."""
+    defaults (a secret's NAME alone asks for it on a terminal, and --input-file reads them
+    from a file). Starts a new operation; with --wait, follows it as `component run` does."""
 
     def get_parser(self, prog_name):
         parser = _parser(super().get_parser(prog_name))
         parser.add_argument('--input', metavar='<name=value>', action='append', default=[],
                             dest='inputs',
                             help='A value instead of the one the failed runs had (repeat '
-                                 'for more).')
+                                 'for more); a secret input\'s NAME alone is asked for on '
+                                 'the terminal.')
+        add_input_file(parser)
         parser.add_argument('--transport', metavar='<transport>', choices=TRANSPORT_NAMES,
                             help='How the servers send their results back (default: as the '
                                  'failed runs did).')
@@ -292,7 +296,8 @@ class RerunFailedOperation(StartingCommand):
                 'No failed run of this operation can be run again: each succeeded, is still '
                 'running, or did not come from a software component.')
         first = failed[0]
-        texts = dict(runs.rerun_inputs(first.config), **input_texts(parsed_args.inputs))
+        texts = dict(runs.rerun_inputs(first.config),
+                     **given_texts(component.inputs, parsed_args))
         with failures.calling(failures.HEAT, f'start {first.action}', 'Nothing was started.'):
             request = RunRequest(
                 config_id=component.id, action=first.action,

@@ -341,3 +341,70 @@ def test_the_runners_log_is_shown_on_the_command_line_with_debug_only():
         root.removeHandler(console)
         root.setLevel(level)
     assert shown.getvalue().splitlines() == ['kept', 'told']
+
+
+def test_inputs_from_a_file_typed_and_each_input_option_winning(heat, mysql, app, tmp_path):
+    given = tmp_path / 'inputs.yaml'
+    given.write_text('retention_days: 3\ndb_password: from-the-file\n')
+
+    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
+          '--input-file', str(given), '--input', 'retention_days=4')
+
+    [made] = _new_runs(heat)
+    values = {each['name']: each.get('value')
+              for each in heat.configs[made['config_id']]['inputs']}
+    assert (values['retention_days'], values['db_password']) == ('4', 'from-the-file')
+
+
+def test_a_secret_named_alone_is_asked_for_on_a_terminal_unseen(heat, mysql, app, monkeypatch):
+    asked = []
+    monkeypatch.setattr(component_run, 'asking',
+                        lambda: lambda name: asked.append(name) or 'typed-unseen')
+
+    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
+          '--input', 'db_password')
+
+    [made] = _new_runs(heat)
+    values = {each['name']: each.get('value')
+              for each in heat.configs[made['config_id']]['inputs']}
+    assert (asked, values['db_password']) == (['db_password'], 'typed-unseen')
+
+
+def test_without_a_terminal_a_secret_is_not_asked_for(monkeypatch):
+    monkeypatch.setattr(component_run.sys, 'stdin', io.StringIO('piped'))
+    assert component_run.asking() is None
+
+
+@pytest.mark.parametrize('content, said', [
+    (None, 'Could not read the input file'),
+    ('- just\n- a list\n', 'must map input names to values'),
+    ('retention_days: [unclosed\n', 'is neither YAML nor JSON'),
+    ('retention_days: abc\n', 'The input retention_days must be a number, not "abc".'),
+    ('retention: 3\n', 'No input retention is declared'),
+])
+def test_a_bad_input_file_is_refused_and_nothing_made(
+        heat, swift, mysql, app, tmp_path, content, said):
+    given = tmp_path / 'inputs.yaml'
+    if content is not None:
+        given.write_text(content)
+    before = (dict(heat.configs), dict(heat.deployments))
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--input-file', str(given))
+
+    with pytest.raises(osc_exc.CommandError) as refused:
+        made.take_action(parsed)
+
+    assert said in str(refused.value)
+    assert (heat.configs, heat.deployments) == before
+
+
+def test_without_a_terminal_a_secret_named_alone_is_refused(heat, mysql, app, monkeypatch):
+    monkeypatch.setattr(component_run, 'asking', lambda: None)
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--input', 'db_password')
+
+    with pytest.raises(osc_exc.CommandError) as refused:
+        made.take_action(parsed)
+
+    assert 'give it in a file with --input-file' in str(refused.value)
+    assert _new_runs(heat) == []

@@ -1,0 +1,44 @@
+"""The clients the runner's calls are made on (session_clients): Zaqar's asks the session
+for a token at each call, so a --wait or an action that follows for hours keeps reading
+results after the token it started with has ended."""
+
+from unittest import mock
+
+import requests
+
+from heat_deploy_runner import session_clients
+
+
+class _Session:
+    """A keystoneauth session whose token is renewed between calls."""
+
+    def __init__(self):
+        self.tokens = iter(['token-1', 'token-2'])
+
+    def get_token(self):
+        return next(self.tokens)
+
+    def get_project_id(self):
+        return 'p1'
+
+    def get_endpoint(self, service_type, **where):
+        return {'messaging': 'http://zaqar.example.com:8888'}.get(
+            service_type, f'http://{service_type}.example.com/v1')
+
+
+def test_zaqars_client_asks_the_session_for_a_token_at_each_call():
+    sent = []
+
+    def request(http, method, url, headers=None, **kwargs):
+        sent.append(headers['X-Auth-Token'])
+        answer = requests.Response()
+        answer.status_code = 200
+        answer._content = b'{"messages": {"total": 0, "claimed": 0, "free": 0}}'
+        return answer
+
+    zaqar = session_clients.on_session(_Session()).zaqar
+    with mock.patch.object(requests.Session, 'request', request):
+        for _call in range(2):
+            zaqar.queue('q', auto_create=False).stats
+
+    assert sent == ['token-1', 'token-2']
