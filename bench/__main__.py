@@ -157,6 +157,13 @@ class Bench:
         self.results['follow_cost'] = follow_cost.measure_follow(
             self.heat, self.swift, self.session, self.layout, self.demo['mysql'])
 
+    def follower_pacing(self):
+        bench_cloud.progress(f'follower pacing: Heat calls per run-hour, '
+                             f'{follow_cost.PACED_MINUTES} minutes of runs with an hour\'s '
+                             'timeout, and a deadline\'s lag')
+        self.results['follower_pacing'] = follow_cost.measure_pacing(
+            self.heat, self.swift, self.session, self.layout, self.demo['mysql'])
+
     def schedule_calls(self):
         self.results['schedule_calls'] = schedule_calls.measure_schedules(
             self.horizon, self.dashboard, self.heat, self.session, self.demo['mysql'], 'mysql',
@@ -187,6 +194,7 @@ class Bench:
         self.rolling_cost()
         self.cli_run_cost()
         self.follow_cost()
+        self.follower_pacing()
         # After rolling_cost, so the page's executions list holds operations of the
         # project's, as it would; its schedules are deleted before the figures after it.
         self.schedule_calls()
@@ -233,7 +241,7 @@ class Bench:
 # The figures that can run alone, for working on one without waiting for the whole bench.
 ALONE = {'concurrent_polls': Bench.concurrent_polls, 'backend_calls': Bench.backend_calls,
          'rolling_cost': Bench.rolling_cost, 'cli_run_cost': Bench.cli_run_cost,
-         'follow_cost': Bench.follow_cost,
+         'follow_cost': Bench.follow_cost, 'follower_pacing': Bench.follower_pacing,
          'schedule_calls': Bench.schedule_calls, 'archive_cost': Bench.archive_cost,
          'retention_cost': Bench.retention_cost,
          'cloud_memory': Bench.cloud_memory, 'signal_to_screen': Bench.signal_to_screen}

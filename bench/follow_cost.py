@@ -30,6 +30,13 @@ Per operation:
 
 The sizes take turns round by round, one warm-up round first (it makes the project's copy of
 the workflow); each operation's runs are deleted afterwards, not timed.
+
+Pacing (measure_pacing; issue #38's goals): an operation of PACED_SERVERS runs with an hour's
+timeout, followed for PACED_MINUTES, its Heat calls in that time counted as above and given
+per run-hour (calls / runs x 60 / PACED_MINUTES: the first minutes' quicker looks count as if
+the whole hour were as young, so the figure errs high); and one run with a minute's timeout
+that never reports: the seconds from its deadline to the timeout Heat recorded (its
+updated_time, whole seconds).
 """
 
 from datetime import datetime
@@ -43,9 +50,11 @@ import requests
 
 from devcloud import credentials
 import heat_deploy_runner as runner
+from heat_deploy_runner import deadlines
 from heat_deploy_runner import derived
 from heat_deploy_runner import following
 from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner import tempurl
 
 from bench import cloud as bench_cloud
@@ -73,6 +82,13 @@ QUIET_SECONDS = 60
 # The project's newest executions, compared before and after an operation: far more than
 # one operation could make.
 NEWEST = 100
+# Pacing: runs with an hour's timeout followed this long, and a run timed out after a minute.
+PACED_SERVERS = 2
+PACED_MINUTES = 5
+PACED_TIMEOUT_MINUTES = 60
+LAG_TIMEOUT_MINUTES = 1
+GOAL_HEAT_CALLS_PER_RUN_HOUR = 240
+GOAL_DEADLINE_LAG_SECONDS = 15
 # The notices' link to the operation's page, as the form gives it (following.operation_link).
 LINK_PATH = 'project/deployments/operations/{operation}/'
 
@@ -204,20 +220,61 @@ class _Follower:
         did not end as it should (said in failures). Its runs are deleted afterwards."""
         self._quiet()
         before = {each.id for each in self._newest()}
+        return self._with_runs(servers, DEFAULT_TIMEOUT_MINUTES,
+                               lambda started: self._followed(started, before))
+
+    def paced(self):
+        """The Heat calls per run-hour of a follower of runs with an hour's timeout."""
+        self._quiet()
+        return self._with_runs(PACED_SERVERS, PACED_TIMEOUT_MINUTES, self._paced)
+
+    def deadline_lag(self):
+        """The seconds from a run's deadline to its timeout recorded in Heat."""
+        self._quiet()
+        return self._with_runs(1, LAG_TIMEOUT_MINUTES, self._timed_out)
+
+    def _with_runs(self, servers, timeout_minutes, measure_them):
         started = runner.start(
             self.heat, self.find_transport, runner.RunRequest(
                 config_id=self.config_id, action=ACTION, server_ids=seed.FAKE_SERVERS[:servers],
-                input_values=rolling_cost.INPUTS, transport=TRANSPORT),
+                input_values=rolling_cost.INPUTS, transport=TRANSPORT,
+                timeout_minutes=timeout_minutes),
             runner.Operation.new(credentials.DEMO_USER, self.config_id,
                                  runner=runner.FOLLOWED))
         try:
             if started.failures or len(started.created) != servers:
                 self.failures.append(f'{servers} servers: not started: {started.failures}')
                 return None
-            return self._followed(started, before)
+            return measure_them(started)
         finally:
             for run in started.created:
                 self.left.extend(runner.delete(self.heat, run.id, self.find_transport))
+
+    def _paced(self, started):
+        servers = len(started.created)
+        offset = self.log_path.stat().st_size
+        execution = following.follow(self.mistral, self.project_id, started, {}, self.link)
+        time.sleep(PACED_MINUTES * 60)
+        calls = count_calls(lines_from(self.log_path, offset),
+                            [run.id for run in started.created]
+                            + [run.config_id for run in started.created] + [self.config_id])
+        for run in started.created:
+            self._end(run)
+        if self._finished(execution.id).state != 'SUCCESS':
+            self.failures.append(f'paced follower {execution.id} did not end SUCCESS')
+        return {'servers': servers, 'minutes': PACED_MINUTES, 'heat_calls': calls,
+                'per_run_hour': calls['total'] / servers * 60 / PACED_MINUTES}
+
+    def _timed_out(self, started):
+        [run] = started.created
+        execution = following.follow(self.mistral, self.project_id, started, {}, self.link)
+        self._finished(execution.id)
+        shown = self.heat.software_deployments.get(run.id)
+        recorded = deadlines.parse_time(shown.updated_time)
+        if shown.status != 'FAILED' or recorded is None:
+            self.failures.append(f'run {run.id} not timed out: {shown.status}')
+            return None
+        return {'lag_seconds': (recorded - deadlines.deadline(run.config)).total_seconds()}
 
     def _followed(self, started, before):
         servers = len(started.created)
@@ -309,4 +366,23 @@ def measure_follow(heat, swift, session, layout, config_id):
     }
     for line in table(result):
         bench_cloud.progress(line)
+    return result
+
+
+def measure_pacing(heat, swift, session, layout, config_id):
+    follower = _Follower(heat, swift, rolling_cost.mistral(session), session.get_project_id(),
+                         config_id, layout.path('logs', 'heat-api.log'),
+                         layout.dashboard_url + LINK_PATH)
+    result = {'paced': follower.paced(), 'deadline': follower.deadline_lag(),
+              'max_poll_seconds': actions.MAX_POLL_SECONDS,
+              'goal_heat_calls_per_run_hour': GOAL_HEAT_CALLS_PER_RUN_HOUR,
+              'goal_deadline_lag_seconds': GOAL_DEADLINE_LAG_SECONDS,
+              'failures': follower.failures,
+              'cleanup_leftovers': [str(message) for message in follower.left]}
+    if result['paced']:
+        bench_cloud.progress(f'paced follower: {result["paced"]["per_run_hour"]:.0f} Heat calls '
+                             f'per run-hour ({result["paced"]["heat_calls"]["by_kind"]})')
+    if result['deadline']:
+        bench_cloud.progress(f'deadline to recorded timeout: '
+                             f'{result["deadline"]["lag_seconds"]:.0f} s')
     return result

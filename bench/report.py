@@ -242,6 +242,30 @@ def _follow_cost(results):
     return rows
 
 
+def _follower_pacing(results):
+    """Issue #38's goals: the follower's Heat calls per run-hour for runs with an hour's
+    timeout (at most 240), and the seconds from a deadline to its recorded timeout (at most
+    15)."""
+    found = results.get('follower_pacing')
+    if not found:
+        return []
+    rows = []
+    paced, lag = found.get('paced'), found.get('deadline')
+    if paced:
+        per_hour = paced['per_run_hour']
+        goal = found['goal_heat_calls_per_run_hour']
+        rows.append((f'Mistral following runs with an hour\'s timeout ({paced["servers"]} runs, '
+                     f'{paced["minutes"]} minutes)',
+                     f'{per_hour:.0f} Heat API calls per run-hour', '-', '-',
+                     f'<= {goal}', _yes(per_hour <= goal)))
+    if lag:
+        goal = found['goal_deadline_lag_seconds']
+        rows.append(('a run that never reports: its deadline to its timeout in Heat',
+                     _s(lag['lag_seconds']), '-', '-', f'<= {goal} s',
+                     _yes(lag['lag_seconds'] <= goal)))
+    return rows
+
+
 def _slashed(values):
     return '/'.join(str(value) for value in values)
 
@@ -405,6 +429,7 @@ def markdown(results):
     rows = (_list_cost(results) + _backend_calls(results) + _signal_to_screen(results)
             + _poll_cost(results) + _concurrent_polls(results) + _trigger_cost(results)
             + _rolling_cost(results) + _cli_run_cost(results) + _follow_cost(results)
+            + _follower_pacing(results)
             + _schedule_calls(results)
             + _archive_cost(results) + _retention_cost(results)
             + _config_cache(results)

@@ -32,6 +32,7 @@ import heat_deploy_runner as runner
 from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner import deadlines
 from heat_deploy_runner import derived
+from heat_deploy_runner.expiry import is_overdue
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
@@ -42,6 +43,7 @@ from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner import outcome
+from heat_deploy_runner import results
 from heat_deploy_runner import retention
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
@@ -53,9 +55,14 @@ from heat_deploy_runner import settling
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
 
-# As often as the run page polls (deployment_poller.js), so that a run from Mistral and one
-# from the form see a server's result equally soon.
+# A young run is looked at as often as the run page polls (deployment_poller.js), so that a
+# short run from Mistral and one from the form see a server's result equally soon; an older
+# one less often (its age over PACE), up to MAX_POLL_SECONDS: a result is then applied, and
+# a deadline recorded, within that, for a Heat read per wait call and a cheap look where the
+# result arrives (a Swift HEAD, a Zaqar queue's stats) between them.
 POLL_SECONDS = 1.5
+MAX_POLL_SECONDS = 15
+PACE = 10
 # One wait call returns within this; the workflow calls again while runs are in progress,
 # so no action runs for hours and a cancelled execution stops within a call.
 WAIT_SECONDS = 50
@@ -280,7 +287,11 @@ def _made_before(heat, operation, server_ids):
 class WaitAction(actions.Action):
     """The batch's runs, watched until none is in progress or WAIT_SECONDS have passed:
     ``done``; the servers whose run failed (``failed``), of those the ones cancelled
-    (``cancelled``) and the others (``retryable``). A run deleted meanwhile has ended."""
+    (``cancelled``) and the others (``retryable``). A run deleted meanwhile has ended.
+
+    Each run is read from Heat (and settled) once per call, and again only when its result
+    may have arrived (results.may_have_result: one cheap look where it arrives) or its
+    deadline has passed: a cancel made meanwhile is seen at the next call."""
 
     def __init__(self, deployment_ids, trust_id=None):
         super().__init__()
@@ -292,17 +303,34 @@ class WaitAction(actions.Action):
         # Derived configs never change: each is read once per call, not once per poll.
         configs = {}
         give_up = time.monotonic() + WAIT_SECONDS
+        rows = {run_id: _settled_or_gone(clients, run_id, configs)
+                for run_id in self.deployment_ids}
         while True:
-            rows = [row for row in (_settled_or_gone(clients, run_id, configs)
-                                    for run_id in self.deployment_ids) if row is not None]
-            running = [row for row in rows if row.status == IN_PROGRESS]
+            running = [row for row in rows.values()
+                       if row is not None and row.status == IN_PROGRESS]
             if not running or time.monotonic() >= give_up:
                 break
-            time.sleep(POLL_SECONDS)
-        failed = [row for row in rows if row.status == FAILED]
+            time.sleep(_pause(running, datetime.now(timezone.utc)))
+            for row in running:
+                if is_overdue(row, row.config) or results.may_have_result(
+                        row.config, clients.find_transport):
+                    rows[row.id] = _settled_or_gone(clients, row.id, configs)
+        ended = [row for row in rows.values() if row is not None]
+        failed = [row for row in ended if row.status == FAILED]
         return {'done': not running, 'failed': [row.server_id for row in failed],
                 'cancelled': [row.server_id for row in failed if is_cancelled(row)],
                 'retryable': [row.server_id for row in failed if not is_cancelled(row)]}
+
+
+def _pause(running, now):
+    """Seconds until the next look at the running runs: as their youngest's age says
+    (PACE), and no later than the first deadline."""
+    ages = [(now - started).total_seconds() for started in
+            (deadlines.parse_time(row.creation_time) for row in running) if started]
+    pause = min(MAX_POLL_SECONDS, max(POLL_SECONDS, min(ages, default=0) / PACE))
+    ends = [deadlines.deadline(row.config) for row in running]
+    to_deadline = min(((end - now).total_seconds() for end in ends if end), default=pause)
+    return max(0, min(pause, to_deadline))
 
 
 def _settled_or_gone(clients, run_id, configs):

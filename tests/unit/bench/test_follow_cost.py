@@ -127,3 +127,16 @@ def test_the_printed_table_has_a_line_per_size():
     assert len(lines) == 3
     assert lines[1].split() == ['2', '1', '2', '2', '13', '6.5', '1.250', '/', '1.250', 's']
     assert lines[2].split() == ['20', 'no', 'operation', 'ended', 'as', 'it', 'should']
+
+
+def test_the_pacing_rows_read_against_issue_38s_goals():
+    table = report.markdown({'machine': _results()['machine'], 'follower_pacing': {
+        'paced': {'servers': 2, 'minutes': 5, 'per_run_hour': 150.4,
+                  'heat_calls': {'total': 25, 'by_kind': {}, 'others': 0}},
+        'deadline': {'lag_seconds': 16.0},
+        'goal_heat_calls_per_run_hour': 240, 'goal_deadline_lag_seconds': 15}})
+
+    assert ("| Mistral following runs with an hour's timeout (2 runs, 5 minutes) | 150 Heat "
+            'API calls per run-hour | - | - | <= 240 | yes |') in table
+    assert ('| a run that never reports: its deadline to its timeout in Heat | 16.000 s | - | '
+            '- | <= 15 s | **no** |') in table

@@ -15,15 +15,18 @@ from zaqarclient.transport import errors as zaqar_errors
 
 import heat_deploy_runner as runner
 from heat_deploy_runner import archive
+from heat_deploy_runner import derived
 from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner import expiry
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner import notices
 from heat_deploy_runner import operations
+from heat_deploy_runner.run import Run
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import session_clients
 from heat_deploy_runner import settling
+from heat_deploy_runner import tempurl
 from heat_deploy_runner import workflows
 
 EXECUTION_ID = '7d3a63a5-4a7e-4ad4-9d54-0b5b1f3a6c11'
@@ -230,24 +233,59 @@ def test_wait_gives_the_workflow_back_control_while_runs_go_on(
         'done': False, 'failed': [], 'cancelled': [], 'retryable': []}
 
 
-def test_wait_sees_a_result_the_server_sent_while_it_waited(cloud, context, heat, component):
+def test_wait_reads_heat_again_once_the_servers_result_has_arrived(
+        cloud, context, heat, swift, component, monkeypatch):
     made = actions.StartAction(component, 'BACKUP', ['s1'], 'alice',
                                '2026-11-24T10:00:00Z').run(context)
     [run_id] = made['deployment_ids']
-    polls = []
+    derived_id = heat.deployments[run_id]['config_id']
+    signal = tempurl.signal_location(derived.derived_input_values(heat.configs[derived_id]))
+    looks = []
+    head = swift.head_object
+
+    def head_object(container, name, headers=None):
+        looks.append(name)
+        if len(looks) == 3:
+            # The server PUTs its result to its TempURL.
+            swift.put_object(container, name, '{"deploy_status_code": 0}')
+        return head(container, name)
+    monkeypatch.setattr(swift, 'head_object', head_object)
     read = heat.software_deployments.get
 
-    def get(deployment_id):
-        polls.append(deployment_id)
-        if len(polls) == 3:
+    def show(deployment_id):
+        # Heat's show applies the result waiting in Swift.
+        if swift.containers[signal[0]].get(signal[1]):
             heat.deployments[run_id]['status'] = 'COMPLETE'
         return read(deployment_id)
-    heat.software_deployments.get = get
+    monkeypatch.setattr(heat.software_deployments, 'get', show)
+
     assert actions.WaitAction([run_id]).run(context)['done']
-    assert len(polls) > 2
-    # Its derived config read once, not once per poll.
-    derived_id = heat.deployments[run_id]['config_id']
+
+    # Heat is read once at the start, then once the result is there.
+    assert len(looks) == 3
+    assert heat.deployments[run_id]['status'] == 'COMPLETE'
     assert [call[1] for call in heat.called('software_configs.get')].count((derived_id,)) == 1
+
+
+def test_a_run_is_looked_at_less_often_as_it_ages_and_on_time_for_its_deadline():
+    now = datetime.datetime(2026, 11, 27, 23, 0, tzinfo=datetime.timezone.utc)
+
+    def running(age_seconds, deadline_in=3600):
+        signal = ('https://swift.example.com/v1/AUTH_p/c/o?temp_url_expires='
+                  f'{int((now + datetime.timedelta(seconds=deadline_in)).timestamp())}')
+        return Run('r', 's1', 'c', status='IN_PROGRESS',
+                   creation_time=(now - datetime.timedelta(seconds=age_seconds)).isoformat(),
+                   config={'inputs': [{'name': 'deploy_signal_id', 'value': signal},
+                                      {'name': 'deploy_signal_transport',
+                                       'value': 'TEMP_URL_SIGNAL'}]})
+
+    with mock.patch.object(actions, 'POLL_SECONDS', 1.5):
+        assert actions._pause([running(5)], now) == 1.5
+        assert actions._pause([running(60)], now) == 6
+        assert actions._pause([running(3000)], now) == actions.MAX_POLL_SECONDS
+        # The youngest sets the pace; a deadline nearer than the pace, the wake.
+        assert actions._pause([running(3000), running(20)], now) == 2
+        assert actions._pause([running(3000, deadline_in=4)], now) == 4
 
 
 def test_wait_tells_cancelled_servers_from_those_to_try_again(cloud, context, heat, component):
