@@ -201,13 +201,17 @@ def test_no_trust_of_its_starter_is_left_once_every_operation_has_ended(
 
 
 def test_an_operation_whose_starter_lost_their_role_stops_and_says_so(
-        mistral, heat, timeline):
+        cloud, mistral, heat, timeline):
     started, _trusts_before = timeline
 
     ended = _ended(mistral, started['member'], 120)
 
     assert ended.state == 'ERROR'
     assert re.sub(r'\s+', ' ', ended.state_info).startswith(LOST), ended.state_info
+    user = dashboard.Dashboard(cloud.layout.dashboard_url)
+    user.login()
+    page = user.get(f'/project/deployments/operations/{started["member"]}/')
+    assert LOST in re.sub(r'\s+', ' ', page.text)
     # The run itself goes on on its server.
     [run] = _runs_of(heat, started['member'])
     assert waiting.finished(heat, run.id, timeout=RUN_SECONDS * 2).status == 'COMPLETE'

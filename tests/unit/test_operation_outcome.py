@@ -152,6 +152,19 @@ class FollowedOperationPageTests(helpers.TestCase):
         self.assertNotContains(res, 'hdd-outcome')
 
     @helpers.create_mocks(PAGE_MOCKS)
+    def test_a_follower_whose_starter_lost_their_role_says_so_in_its_own_words(self):
+        lost = ('Stopped: Mistral could not go on acting for the user who started this (the '
+                'user lost a role, or a service failed). Runs already started go on; their '
+                'pages show how they end.')
+        self.mock_execution_get.return_value = follower('ERROR', {'stop': lost, 'result': lost})
+
+        res = self._get(followed_runs())
+
+        self.assertContains(res, 'Stopped: Mistral could not go on acting for the user who '
+                                 'started this')
+        self.assertNotContains(res, 'stopped following this operation')
+
+    @helpers.create_mocks(PAGE_MOCKS)
     def test_an_operation_nothing_follows_says_so_and_asks_mistral_nothing(self):
         res = self._get(operation_data.runs())
 

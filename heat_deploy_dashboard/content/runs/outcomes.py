@@ -33,7 +33,10 @@ def summary(operation, execution, names):
     shown = {'following': execution.running, 'note': FOLLOWING if execution.running else None}
     if found is None:
         if not execution.running and not execution.rolling:
-            shown['note'] = FOLLOW_STOPPED % {'id': execution.id}
+            # The workflow's own sentence, when it says why (its starter lost their role).
+            stop = execution.output.get('stop')
+            shown['note'] = (stop if isinstance(stop, str) and stop
+                             else FOLLOW_STOPPED % {'id': execution.id})
         return shown
     shown.update({
         'outcome': found,
