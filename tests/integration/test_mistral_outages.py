@@ -47,13 +47,12 @@ def told(zaqar, demo_resources):
     receiver.shutdown()
 
 
-def _killed(cloud, service):
-    """SIGKILL to the service's processes, as a host lost or the OOM killer would; started
-    again at once (its tasks in flight are lost)."""
+def _kill(cloud, service):
+    """SIGKILL to the service's processes, as a host lost or the OOM killer would: its tasks
+    in flight are lost."""
     proc = cloud.sup.running(service)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    cloud.start_service(service)
 
 
 @contextlib.contextmanager
@@ -109,7 +108,8 @@ def test_an_executor_killed_during_a_batchs_wait_loses_and_doubles_nothing(
     operation_id = _backup(mistral, rolling, demo_resources, pause_seconds=15)
     _task_running(mistral, operation_id, 'wait_batch')
 
-    _killed(cloud, 'mistral-executor')
+    _kill(cloud, 'mistral-executor')
+    cloud.start_service('mistral-executor')
 
     _ran_once_each_and_told_once(mistral, operation_id, operation_runs, told, demo_resources)
 
@@ -121,9 +121,7 @@ def test_an_executor_killed_during_a_start_loses_and_doubles_nothing(
         operation_id = _backup(mistral, rolling, demo_resources, pause_seconds=1,
                                batch_size=0)
         _task_running(mistral, operation_id, 'run_batch')
-        proc = cloud.sup.running('mistral-executor')
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        _kill(cloud, 'mistral-executor')
     cloud.start_service('mistral-executor')
 
     _ran_once_each_and_told_once(mistral, operation_id, operation_runs, told, demo_resources)
@@ -136,9 +134,7 @@ def test_an_executor_killed_during_a_conclusion_loses_and_doubles_nothing(
     # The conclusion posts its notice to Zaqar, frozen: it waits there.
     with _frozen(cloud, 'zaqar'):
         _task_running(mistral, operation_id, 'conclude')
-        proc = cloud.sup.running('mistral-executor')
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        _kill(cloud, 'mistral-executor')
     cloud.start_service('mistral-executor')
 
     _ran_once_each_and_told_once(mistral, operation_id, operation_runs, told, demo_resources)
