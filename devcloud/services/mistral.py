@@ -62,10 +62,10 @@ host = 127.0.0.1
 # An executor lost mid-action (killed, its host restarted) leaves the action RUNNING until
 # the engine's heartbeat checker fails it ("Heartbeat wasn't received."); the workflows then
 # run it again. Mistral's defaults wait 15 x 20 s, and an hour for an action no executor
-# has taken yet; these wait 20 s, and a minute (executors report every 5 s).
+# has taken yet; these wait 9 s, and a minute (executors report every 3 s).
 [action_heartbeat]
-check_interval = 5
-max_missed_heartbeats = 4
+check_interval = 3
+max_missed_heartbeats = 3
 first_heartbeat_timeout = 60
 
 [oslo_policy]

@@ -3,7 +3,7 @@ during a batch's wait, during a start and during a conclusion, and its engine re
 during a follow.
 
 Mistral delivers an action at most once, and fails an action whose executor was lost once
-its heartbeats stop (the local cloud's [action_heartbeat]: 20 s; a minute for an action no
+its heartbeats stop (the local cloud's [action_heartbeat]: 9 s; a minute for an action no
 executor had taken yet); the workflows run such an action again, and an action run again
 makes no second run and posts no second notice. So each server runs once, the outcome is
 recorded within the heartbeat window plus a minute, and one notice is posted. A service is
