@@ -22,9 +22,11 @@ run on a server and posts no second notice.
 import dataclasses
 from datetime import datetime
 from datetime import timezone
+import logging
 import time
 
 from heatclient import exc as heat_exc
+from keystoneauth1 import exceptions as ks_exc
 from mistral_lib import actions
 from swiftclient import exceptions as swift_exc
 
@@ -54,6 +56,8 @@ from heat_deploy_runner import secret_store
 from heat_deploy_runner import settling
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
+
+LOG = logging.getLogger(__name__)
 
 # A young run is looked at as often as the run page polls (deployment_poller.js), so that a
 # short run from Mistral and one from the form see a server's result equally soon; an older
@@ -148,7 +152,9 @@ class EntrustAction(actions.Action):
     expiring after ``until`` (its last run's deadline) or after ``rounds`` runs of
     ``timeout_minutes`` one after another. A firing acts through its trigger's trust:
     ``trust_id`` None. Run again after an executor's loss, it makes a second trust and the
-    first expires unused."""
+    first expires unused. Where Keystone makes no trust (trusts turned off, a user it will
+    not delegate for, Keystone not answering), the operation goes on with the starter's
+    token, as before trusts: followed for as long as that token lasts."""
 
     def __init__(self, until=None, timeout_minutes=0, rounds=1, retry_delay=0):
         super().__init__()
@@ -164,7 +170,12 @@ class EntrustAction(actions.Action):
             datetime.now(timezone.utc), deadlines.parse_time(self.until),
             int(self.timeout_minutes or 0), int(self.rounds or 1), int(self.retry_delay or 0))
         session = clients_mod.session_for(context.security)
-        return {'trust_id': trusts.make(session, clients_mod.service_user_id(), expires)}
+        try:
+            return {'trust_id': trusts.make(session, clients_mod.service_user_id(), expires)}
+        except ks_exc.ClientException as refused:
+            LOG.warning('Keystone made no trust for operation %s; it is followed with its '
+                        "starter's token: %s", context.execution.workflow_execution_id, refused)
+            return {'trust_id': None}
 
 
 class ReleaseAction(actions.Action):
@@ -185,8 +196,14 @@ class ReleaseAction(actions.Action):
     def run(self, context):
         released = bool(self.trigger) and self._release_trigger(context)
         if self.trust_id:
-            trusts.delete(clients_mod.session_for(context.security, self.trust_id),
-                          self.trust_id)
+            try:
+                trusts.delete(clients_mod.session_for(context.security, self.trust_id),
+                              self.trust_id)
+            except ks_exc.ClientException:
+                # The operation has ended as it did: the trust expires on its own (and one
+                # whose starter lost their role cannot be used to delete itself).
+                LOG.warning('The trust %s of operation %s was left to expire', self.trust_id,
+                            context.execution.workflow_execution_id, exc_info=True)
         return {'released': released}
 
     def _release_trigger(self, context):

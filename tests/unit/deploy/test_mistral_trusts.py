@@ -139,3 +139,20 @@ def test_the_last_step_deletes_the_operations_trust(keystone, monkeypatch):
     # A firing's (no trust of its own) deletes none.
     actions.ReleaseAction().run(_context('trigger-trust'))
     assert keystone.deleted == ['trust-1']
+
+
+def test_where_keystone_refuses_a_trust_the_operation_goes_on_with_the_token(
+        keystone, monkeypatch):
+    monkeypatch.setattr(clients_mod, 'service_user_id', lambda: 'mistral-user')
+    monkeypatch.setattr(keystone, 'request', mock.Mock(side_effect=ks_exc.Forbidden()))
+
+    assert actions.EntrustAction(until='2026-11-28T02:00:00+00:00').run(_context()) == {
+        'trust_id': None}
+
+
+def test_a_trust_keystone_will_not_delete_is_left_to_expire_and_the_operation_ends(
+        keystone, monkeypatch):
+    monkeypatch.setattr(clients_mod, '_trust_session', lambda trust_id: _token_session())
+    monkeypatch.setattr(keystone, 'request', mock.Mock(side_effect=ks_exc.Unauthorized()))
+
+    assert actions.ReleaseAction(trust_id='trust-1').run(_context()) == {'released': False}
