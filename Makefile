@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install demo test lint unit packaging integration browser screenshots tour bench clean
+.PHONY: install demo test lint unit packaging integration browser screenshots tour bench soak clean
 
 install: $(INSTALLED)
 
@@ -60,6 +60,10 @@ tour: install
 # The benchmarks, on a fresh local cloud of their own: bench/RESULTS.md and bench/results.json.
 bench: install
 	$(BIN)/python -m bench
+
+# Half an hour on a fresh cloud of its own, a service killed every two minutes (soak/).
+soak: install
+	$(BIN)/python -m soak
 
 clean:
 	rm -rf build $(VENV)

@@ -39,9 +39,10 @@ HEAT_QUOTA = 20000
 
 
 @contextlib.contextmanager
-def fresh_cloud():
-    """A started cloud with the demo stack; stopped on the way out, whatever happens."""
-    the_layout = layout()
+def fresh_cloud(the_layout=None):
+    """A started cloud with the demo stack (the bench's ``layout``, unless another is given:
+    the soak's); stopped on the way out, whatever happens."""
+    the_layout = the_layout or layout()
     shutil.rmtree(the_layout.data_dir, ignore_errors=True)
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     the_cloud = cloud_mod.Cloud(the_layout, lambda message: progress(f'cloud: {message}'),

@@ -1,0 +1,169 @@
+"""`make soak` (not in `make test`): a fresh local cloud used for MINUTES (30) the way
+operators use the plugin at night. A schedule fires every minute on every server, with tries;
+20 users' pages poll; the command line starts a run every minute and cancels every other one;
+every two minutes one service is SIGKILLed and started again 20 s later (Heat API and engine,
+Swift proxy and object server, Zaqar, Mistral executor and engine, memcached, a Horizon
+worker, in turn). Then the schedules are deleted, everything is let end, and the figures
+(figures.py) are printed and written to build/soak/results.json; the exit status is 1 when a
+goal is missed.
+
+    .venv/bin/python -m soak [MINUTES]
+"""
+
+from datetime import datetime
+from datetime import timezone
+import http.server
+import json
+import sys
+import threading
+import time
+
+from devcloud import layout as layout_mod
+from devcloud import servers as servers_mod
+from devcloud.services import identity
+from heat_deploy_runner import derived
+from heat_deploy_runner import notices
+from heat_deploy_runner.run import Run
+from heat_deploy_runner import session_clients
+from heat_deploy_runner import workflows
+
+from bench import cloud as bench_cloud
+from bench import rolling_cost
+from soak import figures
+from soak import load
+from tests.integration.test_unattended import _Receiver
+
+MINUTES = 30
+PAGES = 20
+SOAK_PORT_BASE = 24000
+RESULTS = layout_mod.REPO_ROOT / 'build' / 'soak' / 'results.json'
+# The demo's servers by stack resource, as the servers' own folders are named.
+SERVER_NAMES = {'db_server_1': 'demo-db-1', 'db_server_2': 'demo-db-2',
+                'web_server': 'demo-web-1', 'monitor_server': 'demo-mon-1'}
+# (component, action, servers, inputs) of the schedules, one per server.
+SCHEDULES = (
+    ('mysql', 'BACKUP', ('demo-db-1', 'demo-db-2'), ('pause_seconds=5', 'backup_dir=soak')),
+    ('wordpress', 'ROTATE_KEYS', ('demo-web-1',), ('pause_seconds=5', 'db_dsn=mysql://db/x')),
+    ('monitoring', 'CHECK', ('demo-mon-1',), ('pause_seconds=5',)),
+)
+# Once the load stops: how long every operation and run is given to end.
+SETTLE_SECONDS = 300
+
+
+def _progress(message):
+    print(f'[soak] {message}', file=sys.stderr, flush=True)
+
+
+def _schedule(layout, component, action, servers, inputs):
+    argv = ['software', 'schedule', 'create', component, action, '--repeat', '* * * * *',
+            '--retries', '1', '--timeout', '2', '-f', 'json']
+    for server in servers:
+        argv += ['--server', server]
+    for each in inputs:
+        argv += ['--input', each]
+    return load.openstack(layout, *argv)['name']
+
+
+def _webhook(zaqar, subjects):
+    """A local webhook subscribed to the subjects' notices (its ``received`` bodies)."""
+    receiver = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Receiver)
+    receiver.received = []
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    url = f'http://127.0.0.1:{receiver.server_port}/notices'
+    for subject in subjects:
+        notices.subscribe(zaqar, subject, notices.ALWAYS, url)
+    return receiver
+
+
+def _settled(mistral, heat, deadline):
+    """Once no operation runs and no run is in progress, or at ``deadline``."""
+    while time.monotonic() < deadline:
+        running = mistral.executions.list(state='RUNNING', limit=10)
+        if not running and not any(each.status == 'IN_PROGRESS'
+                                   for each in heat.software_deployments.list()):
+            return
+        time.sleep(5)
+
+
+def _runs(heat):
+    found = []
+    for row in heat.software_deployments.list():
+        run = Run.from_heat(heat.software_deployments.get(row.id))
+        if run.operation:
+            found.append(run.described(derived.as_dict(
+                heat.software_configs.get(run.config_id))))
+    return found
+
+
+def _reported(layout, runs, names):
+    """The ids of the runs whose server's agent sent its result (heat-config-notify writes
+    what it sends beside the deployed marker first)."""
+    return {run.id for run in runs if run.server_id in names and servers_mod.deployed_marker(
+        layout, names[run.server_id], run.config_id).with_name(
+            f'{run.config_id}.notify.json').exists()}
+
+
+def _concluded(mistral):
+    """The ids of the operations whose execution recorded an outcome (a listing leaves the
+    output out: each is read)."""
+    return [each.id for each in mistral.executions.list(limit=1000)
+            if each.workflow_name in workflows.OPERATION_WORKFLOWS and isinstance(json.loads(
+                mistral.executions.get(each.id).output or '{}').get('outcome'), dict)]
+
+
+def soak(cloud, minutes):
+    layout = cloud.layout
+    session = identity.user_session(layout)
+    clients = session_clients.on_session(session)
+    heat, mistral = clients.heat, rolling_cost.mistral(session)
+    ids = {each.resource_name: each.physical_resource_id
+           for each in heat.resources.list('demo')}
+    names = {ids[resource]: name for resource, name in SERVER_NAMES.items()}
+    receiver = _webhook(clients.zaqar, [ids['mysql'], ids['wordpress'], ids['monitoring']])
+    made = [_schedule(layout, *each) for each in SCHEDULES]
+    pages = [load.Page(layout.dashboard_url) for _each in range(PAGES)]
+    command_line, killer = load.CommandLine(layout), load.Killer(cloud)
+    workers = pages + [command_line, killer]
+    for each in workers:
+        each.start()
+    _progress(f'{len(made)} schedules every minute, {PAGES} pages, the command line and a '
+              f'service killed every {killer.every} s, for {minutes} minutes')
+    time.sleep(minutes * 60)
+    for each in workers:
+        each.stop()
+    for name in made:
+        load.openstack(layout, 'software', 'schedule', 'delete', name)
+    _progress('load stopped; letting every operation and run end')
+    _settled(mistral, heat, time.monotonic() + SETTLE_SECONDS)
+    runs = _runs(heat)
+    found = figures.summary(
+        runs, _reported(layout, runs, names), _concluded(mistral),
+        [each['body'] for each in receiver.received],
+        [reply for page in pages for reply in page.replies], killer.outages,
+        datetime.now(timezone.utc))
+    found.update(minutes=minutes, command_line_errors=command_line.errors,
+                 restart_errors=killer.errors,
+                 pages_without_reply=sum(1 for page in pages for reply in page.replies
+                                         if reply[2] is None))
+    receiver.shutdown()
+    return found
+
+
+def main(args):
+    minutes = int(args[0]) if args else MINUTES
+    the_layout = layout_mod.Layout(layout_mod.REPO_ROOT / 'build' / 'soakcloud',
+                                   SOAK_PORT_BASE)
+    with bench_cloud.fresh_cloud(the_layout) as the_cloud:
+        found = soak(the_cloud, minutes)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(found, indent=1, sort_keys=True) + '\n')
+    for key in ('runs', 'operations_concluded', 'notices', 'page_replies', 'results_lost',
+                'left_running', 'run_twice', 'notices_missing', 'notices_doubled',
+                'server_errors', 'pages_without_reply', 'slowest_page_while_down_seconds'):
+        _progress(f'{key}: {found[key]}')
+    _progress(f'written to {RESULTS}')
+    return 0 if figures.met(found) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

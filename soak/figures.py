@@ -1,0 +1,73 @@
+"""The soak's figures, from what the cloud holds once the load has stopped: the runs (Heat),
+the operations (Mistral), the notices the webhook received, the pages' replies, and which
+runs their servers did report. Each goal is 0 but the slowest page's (the poll's 20 s)."""
+
+import collections
+
+from heat_deploy_runner import deadlines
+from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
+
+# deployment_poller.js gives up on a reply after this.
+PAGE_GOAL_SECONDS = 20
+# A run still running this long past its deadline was left by every watcher.
+STUCK_AFTER_SECONDS = 120
+
+
+def lost(runs, reported):
+    """The runs whose server reported (``reported``: their ids) that Heat shows still running
+    or timed out: a result that never reached the run."""
+    return [run.id for run in runs if run.id in reported
+            and (run.status == 'IN_PROGRESS' or run.reason.startswith(TIMED_OUT_PREFIX))]
+
+
+def stuck(runs, now):
+    """The runs still running STUCK_AFTER_SECONDS past their deadline."""
+    return [run.id for run in runs if run.status == 'IN_PROGRESS' and run.deadline
+            and (deadlines.utc(now) - run.deadline).total_seconds() > STUCK_AFTER_SECONDS]
+
+
+def doubled(runs):
+    """(operation, try, server) that got more than one run."""
+    counted = collections.Counter(
+        (run.operation.id, run.operation.try_number, run.server_id)
+        for run in runs if run.operation)
+    return sorted(key for key, count in counted.items() if count > 1)
+
+
+def notices(concluded, told):
+    """(missing, doubled): the operations that recorded an outcome (``concluded``: their ids)
+    and had no notice, or more than one, among the notice bodies ``told``."""
+    counted = collections.Counter(body.get('operation') for body in told)
+    return (sorted(each for each in concluded if not counted[each]),
+            sorted(each for each in concluded if counted[each] > 1))
+
+
+def pages(replies, outages):
+    """(server errors, the slowest reply while a service was down) of the pages' replies:
+    (started, seconds, status) each, status None when none came; ``outages``: (service,
+    from, to) each, in the same clock."""
+    errors = sum(1 for _started, _seconds, status in replies
+                 if status is None or status >= 500)
+    during = [seconds for started, seconds, _status in replies
+              if any(begin <= started <= end for _service, begin, end in outages)]
+    return errors, max(during, default=0.0)
+
+
+def summary(runs, reported, concluded, told, replies, outages, now):
+    missing, twice = notices(concluded, told)
+    errors, slowest = pages(replies, outages)
+    return {
+        'runs': len(runs), 'operations_concluded': len(concluded), 'notices': len(told),
+        'page_replies': len(replies), 'outages': [list(each) for each in outages],
+        'results_lost': lost(runs, reported), 'left_running': stuck(runs, now),
+        'run_twice': [list(each) for each in doubled(runs)],
+        'notices_missing': missing, 'notices_doubled': twice,
+        'server_errors': errors, 'slowest_page_while_down_seconds': round(slowest, 2),
+    }
+
+
+def met(found):
+    """Whether every goal holds."""
+    missed = [key for key in ('results_lost', 'left_running', 'run_twice', 'notices_missing',
+                              'notices_doubled', 'server_errors') if found[key]]
+    return not missed and found['slowest_page_while_down_seconds'] <= PAGE_GOAL_SECONDS

@@ -1,0 +1,130 @@
+"""What runs on the cloud during the soak, each in a thread of its own: users' pages, the
+command line starting and cancelling runs, and a service killed (SIGKILL) and started again
+every few minutes. The schedules firing every minute are Mistral's own."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import threading
+import time
+
+import psutil
+import requests
+
+from devcloud import layout as layout_mod
+from devcloud.services import identity
+from tests.integration import dashboard as dashboard_mod
+
+# deployment_poller.js: a page asks every 1.5 s and gives up on a reply after 20 s.
+POLL_SECONDS = 1.5
+PAGE_TIMEOUT = 20
+PAGE = '/project/deployments/'
+# The services killed, one after the other; a Horizon worker is one of gunicorn's.
+SERVICES = ('heat-api', 'heat-engine', 'swift-proxy', 'swift-object', 'zaqar',
+            'mistral-executor', 'mistral-engine', 'memcached', 'horizon-worker')
+DOWN_SECONDS = 20
+
+
+class Stoppable(threading.Thread):
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.stopping = threading.Event()
+
+    def stop(self):
+        self.stopping.set()
+        self.join(timeout=PAGE_TIMEOUT + 10)
+
+
+class Page(Stoppable):
+    """A user's page polling, as a browser tab left open: (started, seconds, status) each."""
+
+    def __init__(self, base_url):
+        super().__init__()
+        self.user = dashboard_mod.Dashboard(base_url)
+        self.user.login()
+        self.replies = []
+
+    def run(self):
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            try:
+                status = self.user.http.get(self.user.url(PAGE), timeout=PAGE_TIMEOUT).status_code
+            except requests.RequestException:
+                status = None
+            self.replies.append((started, time.monotonic() - started, status))
+            self.stopping.wait(max(0.0, POLL_SECONDS - (time.monotonic() - started)))
+
+
+def openstack(layout, *argv):
+    """An `openstack` command as the demo user: its stdout, parsed when it is JSON."""
+    env = dict(os.environ, **identity.cli_environment(layout))
+    done = subprocess.run([layout_mod.venv_bin('openstack'), *argv], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    if done.returncode:
+        raise RuntimeError(f'openstack {" ".join(argv)}: {done.stderr.strip()[-300:]}')
+    return json.loads(done.stdout) if done.stdout.startswith(('{', '[')) else done.stdout
+
+
+class CommandLine(Stoppable):
+    """Every ``every`` seconds, a CHECK started from the command line, cancelled after a
+    few seconds every other time: the operations it started."""
+
+    def __init__(self, layout, every=60):
+        super().__init__()
+        self.layout = layout
+        self.every = every
+        self.started = []
+        self.errors = []
+
+    def run(self):
+        while not self.stopping.wait(self.every):
+            try:
+                made = openstack(self.layout, 'software', 'component', 'run', 'monitoring',
+                                 'CHECK', '--server', 'demo-mon-1', '--timeout', '2',
+                                 '--input', 'pause_seconds=20', '-f', 'json')
+                self.started.append(made['operation'])
+                if len(self.started) % 2 and not self.stopping.wait(5):
+                    openstack(self.layout, 'software', 'operation', 'cancel',
+                              made['operation'], '-f', 'json')
+            except Exception as error:
+                # A service may be down: said in the figures, not fatal.
+                self.errors.append(str(error)[:300])
+
+
+class Killer(Stoppable):
+    """Every ``every`` seconds, the next service SIGKILLed and started again DOWN_SECONDS
+    later: (service, from, to) each, on the pages' clock."""
+
+    def __init__(self, cloud, every=120):
+        super().__init__()
+        self.cloud = cloud
+        self.every = every
+        self.outages = []
+        self.errors = []
+
+    def run(self):
+        for service in SERVICES * 100:
+            if self.stopping.wait(self.every):
+                return
+            began = time.monotonic()
+            if service == 'horizon-worker':
+                self._kill_a_horizon_worker()
+                self.stopping.wait(DOWN_SECONDS)
+            else:
+                proc = self.cloud.sup.running(service)
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                self.stopping.wait(DOWN_SECONDS)
+                try:
+                    self.cloud.start_service(service)
+                except Exception as error:
+                    self.errors.append(f'{service} did not start again: {error}'[:300])
+            self.outages.append((service, began, time.monotonic()))
+
+    def _kill_a_horizon_worker(self):
+        master = psutil.Process(self.cloud.sup.running('horizon').pid)
+        workers = master.children(recursive=True)
+        if workers:
+            os.kill(random.choice(workers).pid, signal.SIGKILL)

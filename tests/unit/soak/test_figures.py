@@ -1,0 +1,72 @@
+"""soak.figures reads the soak's goals from what the cloud holds once the load has stopped:
+results lost, runs left running, servers run twice by one operation, notices missing or
+doubled, server errors and the slowest page while a service was down."""
+
+from datetime import datetime
+from datetime import timedelta
+from datetime import timezone
+
+from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.run import Run
+from soak import figures
+
+NOW = datetime(2026, 11, 28, 1, 0, tzinfo=timezone.utc)
+
+
+def _run(run_id, server='s1', status='COMPLETE', reason='', operation='op-1', try_number=None,
+         deadline_ago=None):
+    kept = {'operation': operation, 'started_by': 'demo', 'started_at': '2026-11-28T00:00:00Z'}
+    if try_number:
+        kept.update({'try': try_number, 'tries': 2})
+    config = None
+    if deadline_ago is not None:
+        expires = int((NOW - timedelta(seconds=deadline_ago)).timestamp())
+        config = {'inputs': [{'name': 'deploy_signal_id', 'value':
+                              f'https://swift/v1/AUTH_p/c/o?temp_url_expires={expires}'}]}
+    return Run(run_id, server, 'c', status=status, status_reason=reason,
+               input_values={OPERATION_OPTION: kept}, config=config)
+
+
+def test_a_reported_run_still_running_or_timed_out_is_a_lost_result():
+    runs = [_run('r1'), _run('r2', status='IN_PROGRESS'),
+            _run('r3', status='FAILED', reason='Timed out: no result by ...'),
+            _run('r4', status='FAILED', reason='Cancelled by demo'),
+            _run('r5', status='IN_PROGRESS')]
+
+    assert figures.lost(runs, reported={'r1', 'r2', 'r3', 'r4'}) == ['r2', 'r3']
+
+
+def test_a_run_running_two_minutes_past_its_deadline_was_left():
+    runs = [_run('r1', status='IN_PROGRESS', deadline_ago=121),
+            _run('r2', status='IN_PROGRESS', deadline_ago=60),
+            _run('r3', status='COMPLETE', deadline_ago=600)]
+
+    assert figures.stuck(runs, NOW) == ['r1']
+
+
+def test_one_operations_second_run_of_one_try_on_a_server_is_a_double():
+    runs = [_run('r1'), _run('r2'), _run('r3', server='s2'),
+            _run('r4', try_number=1), _run('r5', try_number=2), _run('r6', operation='op-2')]
+
+    assert figures.doubled(runs) == [('op-1', None, 's1')]
+
+
+def test_each_concluded_operation_has_exactly_one_notice():
+    told = [{'operation': 'op-1'}, {'operation': 'op-2'}, {'operation': 'op-2'}]
+
+    assert figures.notices(['op-1', 'op-2', 'op-3'], told) == (['op-3'], ['op-2'])
+
+
+def test_pages_count_server_errors_and_the_slowest_reply_while_a_service_was_down():
+    replies = [(1.0, 0.2, 200), (5.0, 3.5, 200), (6.0, 0.4, 503), (7.0, 20.0, None),
+               (30.0, 9.0, 200)]
+
+    assert figures.pages(replies, [('zaqar', 4.0, 8.0)]) == (2, 20.0)
+
+
+def test_the_goals_hold_only_with_nothing_lost_doubled_or_failed():
+    found = figures.summary([_run('r1')], {'r1'}, ['op-1'], [{'operation': 'op-1'}],
+                            [(1.0, 0.3, 200)], [], NOW)
+    assert figures.met(found)
+    assert not figures.met(dict(found, server_errors=1))
+    assert not figures.met(dict(found, slowest_page_while_down_seconds=21))
