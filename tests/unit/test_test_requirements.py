@@ -14,7 +14,7 @@ from tests.unit import imports
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # The repository's own code, on the path of a checkout.
 OWN = {'tests', 'heat_deploy_dashboard', 'heat_deploy_runner', 'heat_deploy_notify',
-       'devcloud', 'bench'}
+       'devcloud', 'bench', 'soak'}
 # The README's install: the test requirements and the three distributions, without extras.
 PROJECTS = ('heat-deploy-dashboard', 'heat-deploy-runner', 'heat-deploy-notify')
 
