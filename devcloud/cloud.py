@@ -91,6 +91,13 @@ class Cloud:
         and return once it is ready (as the cloud's start waits for it)."""
         self.sup.start_service(name)
 
+    def restart_with(self, name, write_conf, *args):
+        """Start one service again with its configuration written anew by
+        ``write_conf(layout, *args)`` (a setting changed for a test, or its default again)."""
+        write_conf(self.layout, *args)
+        self.stop_service(name)
+        self.start_service(name)
+
     def stop(self):
         with _signals_held():
             self.sup.stop_all()

@@ -12,17 +12,14 @@ goal is missed.
 
 from datetime import datetime
 from datetime import timezone
-import http.server
 import json
 import sys
-import threading
 import time
 
 from devcloud import layout as layout_mod
 from devcloud import servers as servers_mod
 from devcloud.services import identity
 from heat_deploy_runner import derived
-from heat_deploy_runner import notices
 from heat_deploy_runner.run import Run
 from heat_deploy_runner import session_clients
 from heat_deploy_runner import workflows
@@ -31,7 +28,7 @@ from bench import cloud as bench_cloud
 from bench import rolling_cost
 from soak import figures
 from soak import load
-from tests.integration.test_unattended import _Receiver
+from tests.integration import webhook
 
 MINUTES = 30
 PAGES = 20
@@ -62,17 +59,6 @@ def _schedule(layout, component, action, servers, inputs):
     for each in inputs:
         argv += ['--input', each]
     return load.openstack(layout, *argv)['name']
-
-
-def _webhook(zaqar, subjects):
-    """A local webhook subscribed to the subjects' notices (its ``received`` bodies)."""
-    receiver = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Receiver)
-    receiver.received = []
-    threading.Thread(target=receiver.serve_forever, daemon=True).start()
-    url = f'http://127.0.0.1:{receiver.server_port}/notices'
-    for subject in subjects:
-        notices.subscribe(zaqar, subject, notices.ALWAYS, url)
-    return receiver
 
 
 def _settled(mistral, heat, deadline):
@@ -119,33 +105,33 @@ def soak(cloud, minutes):
     ids = {each.resource_name: each.physical_resource_id
            for each in heat.resources.list('demo')}
     names = {ids[resource]: name for resource, name in SERVER_NAMES.items()}
-    receiver = _webhook(clients.zaqar, [ids['mysql'], ids['wordpress'], ids['monitoring']])
-    made = [_schedule(layout, *each) for each in SCHEDULES]
-    pages = [load.Page(layout.dashboard_url) for _each in range(PAGES)]
-    command_line, killer = load.CommandLine(layout), load.Killer(cloud)
-    workers = pages + [command_line, killer]
-    for each in workers:
-        each.start()
-    _progress(f'{len(made)} schedules every minute, {PAGES} pages, the command line and a '
-              f'service killed every {killer.every} s, for {minutes} minutes')
-    time.sleep(minutes * 60)
-    for each in workers:
-        each.stop()
-    for name in made:
-        load.openstack(layout, 'software', 'schedule', 'delete', name)
-    _progress('load stopped; letting every operation and run end')
-    _settled(mistral, heat, time.monotonic() + SETTLE_SECONDS)
-    runs = _runs(heat)
-    found = figures.summary(
-        runs, _reported(layout, runs, names), _concluded(mistral),
-        [each['body'] for each in receiver.received],
-        [reply for page in pages for reply in page.replies], killer.outages,
-        datetime.now(timezone.utc))
-    found.update(minutes=minutes, command_line_errors=command_line.errors,
-                 restart_errors=killer.errors,
-                 pages_without_reply=sum(1 for page in pages for reply in page.replies
-                                         if reply[2] is None))
-    receiver.shutdown()
+    with webhook.subscribed(clients.zaqar, [ids['mysql'], ids['wordpress'],
+                                            ids['monitoring']]) as received:
+        made = [_schedule(layout, *each) for each in SCHEDULES]
+        pages = [load.Page(layout.dashboard_url) for _each in range(PAGES)]
+        command_line, killer = load.CommandLine(layout), load.Killer(cloud)
+        workers = pages + [command_line, killer]
+        for each in workers:
+            each.start()
+        _progress(f'{len(made)} schedules every minute, {PAGES} pages, the command line and a '
+                  f'service killed every {killer.every} s, for {minutes} minutes')
+        time.sleep(minutes * 60)
+        for each in workers:
+            each.stop()
+        for name in made:
+            load.openstack(layout, 'software', 'schedule', 'delete', name)
+        _progress('load stopped; letting every operation and run end')
+        _settled(mistral, heat, time.monotonic() + SETTLE_SECONDS)
+        runs = _runs(heat)
+        found = figures.summary(
+            runs, _reported(layout, runs, names), _concluded(mistral),
+            [each['body'] for each in received],
+            [reply for page in pages for reply in page.replies], killer.outages,
+            datetime.now(timezone.utc))
+        found.update(minutes=minutes, command_line_errors=command_line.errors,
+                     restart_errors=killer.errors,
+                     pages_without_reply=sum(1 for page in pages for reply in page.replies
+                                             if reply[2] is None))
     return found
 
 

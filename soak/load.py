@@ -64,7 +64,13 @@ def openstack(layout, *argv):
                           capture_output=True, text=True, timeout=300, check=False)
     if done.returncode:
         raise RuntimeError(f'openstack {" ".join(argv)}: {done.stderr.strip()[-300:]}')
-    return json.loads(done.stdout) if done.stdout.startswith(('{', '[')) else done.stdout
+    if argv[-2:] != ('-f', 'json'):
+        return done.stdout
+    try:
+        return json.loads(done.stdout)
+    except ValueError:
+        raise RuntimeError(f'openstack {" ".join(argv)} printed no JSON: '
+                           f'{done.stdout[:200]!r} {done.stderr.strip()[-200:]!r}') from None
 
 
 class CommandLine(Stoppable):

@@ -12,22 +12,19 @@ executor is back.
 """
 
 import contextlib
-import http.server
 import json
 import os
 import signal
-import threading
 import time
 
 import pytest
 
-from heat_deploy_runner import notices
 from heat_deploy_runner import workflows
 from tests.integration.test_command_line import _openstack
 from tests.integration.test_rolling_runs import operation_runs  # noqa: F401 (a fixture)
 from tests.integration.test_rolling_runs import rolling  # noqa: F401 (a fixture)
-from tests.integration.test_unattended import _Receiver
 from tests.integration import waiting
+from tests.integration import webhook
 
 # The longest the engine's checker waits for an action's heartbeat (first_heartbeat_timeout),
 # and a minute more for the workflow to go on.
@@ -37,14 +34,8 @@ RECORDED_WITHIN = 60 + 60
 @pytest.fixture(scope='module')
 def told(zaqar, demo_resources):
     """The bodies of the notices of mysql's operations, as a subscribed webhook gets them."""
-    receiver = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Receiver)
-    receiver.received = []
-    threading.Thread(target=receiver.serve_forever, daemon=True).start()
-    made = notices.subscribe(zaqar, demo_resources['mysql'], notices.ALWAYS,
-                             f'http://127.0.0.1:{receiver.server_port}/notices')
-    yield receiver.received
-    notices.unsubscribe(zaqar, demo_resources['mysql'], made.id)
-    receiver.shutdown()
+    with webhook.subscribed(zaqar, [demo_resources['mysql']]) as received:
+        yield received
 
 
 def _kill(cloud, service):

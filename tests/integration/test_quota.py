@@ -19,23 +19,17 @@ from tests.integration.test_command_line import _made
 from tests.integration.test_command_line import _openstack
 
 
-def _restart_engine(cloud, quota):
-    heat_service.write_conf(cloud.layout, quota)
-    cloud.sup.stop_service('heat-engine')
-    cloud.sup.start_service('heat-engine')
-
-
 @pytest.fixture(scope='module')
 def one_run_left(cloud, heat, find_transport):
     """The cap: one run more than the project has fits. The runs the module made are
     deleted afterwards."""
     before = {each.id for each in heat.software_deployments.list()}
     quota = len(heat.software_configs.list(limit=heat_service.DEFAULT_QUOTA)) + 1
-    _restart_engine(cloud, quota)
+    cloud.restart_with('heat-engine', heat_service.write_conf, quota)
     try:
         yield quota
     finally:
-        _restart_engine(cloud, heat_service.DEFAULT_QUOTA)
+        cloud.restart_with('heat-engine', heat_service.write_conf, heat_service.DEFAULT_QUOTA)
         for each in heat.software_deployments.list():
             if each.id not in before:
                 runner.delete(heat, each.id, find_transport)

@@ -12,30 +12,27 @@ The fourth's starter loses their role while it runs: it stops, with the sentence
 workflows say it with.
 """
 
-import http.server
 import json
 import os
 import re
 import subprocess
-import threading
 import uuid
 
 from keystoneclient.v3 import client as ks_client
 import pytest
-from zaqarclient.queues.v2 import client as zaqar_client
 
 from devcloud import credentials
 from devcloud import layout as layout_mod
 from devcloud.services import identity
 from devcloud.services import keystone as keystone_service
 import heat_deploy_runner as runner
-from heat_deploy_runner import notices
+from heat_deploy_runner import session_clients
 from heat_deploy_runner import workflows
 from tests.integration import dashboard
 from tests.integration.test_unattended import _operation_of
-from tests.integration.test_unattended import _Receiver
 from tests.integration.test_unattended import _runs_of
 from tests.integration import waiting
+from tests.integration import webhook
 
 TOKEN_SECONDS = 30
 # Past two token lives: the last poll and the conclusion come with no token of the start.
@@ -57,21 +54,16 @@ def _openstack_started(cloud, *argv, **login):
     return operation
 
 
-def _restart_keystone(cloud, seconds):
-    keystone_service.write_conf(cloud.layout, seconds)
-    cloud.sup.stop_service('keystone')
-    cloud.sup.start_service('keystone')
-
-
 @pytest.fixture(scope='module')
 def short_tokens(cloud, heat, find_transport):
     """Tokens of TOKEN_SECONDS; the runs the module made are deleted afterwards."""
     before = {each.id for each in heat.software_deployments.list()}
-    _restart_keystone(cloud, TOKEN_SECONDS)
+    cloud.restart_with('keystone', keystone_service.write_conf, TOKEN_SECONDS)
     try:
         yield
     finally:
-        _restart_keystone(cloud, keystone_service.TOKEN_EXPIRATION)
+        cloud.restart_with('keystone', keystone_service.write_conf,
+                           keystone_service.TOKEN_EXPIRATION)
         for each in heat.software_deployments.list():
             if each.id not in before:
                 runner.delete(heat, each.id, find_transport)
@@ -93,29 +85,14 @@ def _ended(mistral, operation_id, timeout):
     return waiting.wait_for(f'operation {operation_id} to end', check, timeout, interval=2)
 
 
-def _zaqar(session):
-    """A Zaqar client with a token of its own, new: a fixture's would have ended."""
-    return zaqar_client.Client(
-        session.get_endpoint(service_type='messaging', interface='public'), version=2,
-        conf={'auth_opts': {'backend': 'keystone', 'options': {
-            'os_auth_token': session.get_token(),
-            'os_project_id': session.get_project_id()}}})
-
-
 @pytest.fixture(scope='module')
 def notices_received(session, demo_resources):
-    """Every notice of the three demo components goes to a local webhook: its bodies."""
-    receiver = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Receiver)
-    receiver.received = []
-    threading.Thread(target=receiver.serve_forever, daemon=True).start()
-    url = f'http://127.0.0.1:{receiver.server_port}/notices'
-    made = [(subject, notices.subscribe(_zaqar(session), subject, notices.ALWAYS, url).id)
-            for subject in (demo_resources['mysql'], demo_resources['wordpress'],
-                            demo_resources['monitoring'])]
-    yield receiver.received
-    for subject, subscription_id in made:
-        notices.unsubscribe(_zaqar(session), subject, subscription_id)
-    receiver.shutdown()
+    """Every notice of the three demo components goes to a local webhook: its bodies. (Its
+    Zaqar client takes a token per call: one made now would end within the module.)"""
+    with webhook.subscribed(session_clients.on_session(session).zaqar,
+                            [demo_resources['mysql'], demo_resources['wordpress'],
+                             demo_resources['monitoring']]) as received:
+        yield received
 
 
 @pytest.fixture(scope='module')

@@ -9,10 +9,8 @@ while the others run.
 """
 
 import datetime
-import http.server
 import json
 import re
-import threading
 
 import pytest
 
@@ -27,30 +25,14 @@ from tests.integration import corpus
 from tests.integration import dashboard
 from tests.integration import test_schedules
 from tests.integration import waiting
-
-WEBHOOK_PATH = '/notices'
-
-
-class _Receiver(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get('Content-Length') or 0))
-        self.server.received.append(json.loads(body))
-        self.send_response(204)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
+from tests.integration import webhook as webhook_mod
 
 
 @pytest.fixture
 def webhook():
     """(the address of a local webhook receiver, the JSON bodies it has received)."""
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Receiver)
-    server.received = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f'http://127.0.0.1:{server.server_port}{WEBHOOK_PATH}', server.received
-    server.shutdown()
+    with webhook_mod.receiving() as found:
+        yield found
 
 
 @pytest.fixture(scope='module')
