@@ -64,7 +64,7 @@ def openstack(layout, *argv):
                           capture_output=True, text=True, timeout=300, check=False)
     if done.returncode:
         raise RuntimeError(f'openstack {" ".join(argv)}: {done.stderr.strip()[-300:]}')
-    if argv[-2:] != ('-f', 'json'):
+    if ('-f', 'json') not in zip(argv, argv[1:]):
         return done.stdout
     try:
         return json.loads(done.stdout)
