@@ -1,7 +1,10 @@
 """What the integration modules share beyond tests/conftest.py's cloud and clients."""
 
+from keystoneclient.v3 import client as ks_client
 import pytest
 
+from devcloud.services import identity
+import heat_deploy_runner as runner
 from tests.integration import dashboard
 
 
@@ -12,3 +15,18 @@ def user(cloud):
     session = dashboard.Dashboard(cloud.layout.dashboard_url)
     session.login()
     return session
+
+
+@pytest.fixture
+def cleanup(heat, find_transport):
+    """A list for the runs a test makes itself: deleted afterwards, whatever the test did."""
+    created = []
+    yield created
+    for deployment in created:
+        runner.delete(heat, deployment.id, find_transport)
+
+
+@pytest.fixture(scope='module')
+def keystone(cloud):
+    """Keystone's client as the cloud's admin (the trusts of every user)."""
+    return ks_client.Client(session=identity.admin_session(cloud.layout))

@@ -39,12 +39,59 @@ def _schedule_rows(user):
     return page, [name for name in names if name != runner_schedules.RETENTION]
 
 
-def test_a_schedule_every_minute_survives_restarts_and_a_pause_and_delete_mid_firing(
-        cloud, user, mistral, heat, swift, demo_resources, made_schedules):
+def _rotate_keys(server, repeat, **fields):
+    """Run Action's form for a ROTATE_KEYS of wordpress on the web server, repeated: a run
+    of 30 s, which ends well before the next minute's firing."""
+    return {'action': 'ROTATE_KEYS', 'servers': [server], 'transport': 'TEMP_URL_SIGNAL',
+            'timeout': '10', 'repeat': repeat, 'input__db_dsn': 'mysql://db/demo',
+            'input__cache_size_mb': '32', 'input__pause_seconds': '30',
+            'input__key_secret': '', **fields}
+
+
+def _operation_runs(heat, operation):
+    return [run for run in heat.software_deployments.list()
+            if getattr(runner.operation_of_run(run), 'id', None) == operation]
+
+
+def _ended(mistral, operation, what):
+    def finished():
+        execution = mistral.executions.get(operation)
+        return execution if execution.state in ('SUCCESS', 'ERROR') else None
+    execution = waiting.wait_for(what, finished, timeout=120)
+    assert execution.state == 'SUCCESS', execution.state_info
+
+
+def _result_nobody_applied(heat, find_transport, config_id, server, cleanup):
+    """A run on the server whose result waits in Swift with no follower and no page to apply
+    it: Heat's listing shows it running."""
+    [run] = runner.start(heat, find_transport, runner.RunRequest(
+        config_id=config_id, action='BACKUP', server_ids=(server,), name='unfollowed',
+        input_values={'pause_seconds': 0})).created
+    cleanup.append(run)
+    waiting.wait_for('its result in Swift', lambda: runner.may_have_result(
+        run.config, find_transport), timeout=90)
+    [row] = [each for each in heat.software_deployments.list(server_id=server)
+             if each.id == run.id]
+    assert row.status == 'IN_PROGRESS'
+    return run
+
+
+def test_a_schedule_every_minute_survives_restarts_and_a_pause_change_and_delete_mid_firing(
+        cloud, session, keystone, user, mistral, heat, swift, find_transport, demo_resources,
+        made_schedules, cleanup):
     """Paused while batch 1 of its firing runs, then deleted while batch 2 runs: the firing
     goes on to its end (the trigger, and the trust Mistral acts through, are kept until
-    then), then releases the trigger; nothing fires after."""
+    then), then releases the trigger; nothing fires after. A server whose last run's result
+    waited unapplied is settled, not left out as busy. Another schedule, changed while its
+    firing runs (the same minute, on the web server): its firing goes on as it was, then
+    releases the old trigger; the change's new trigger stays."""
     servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
+    unapplied = _result_nobody_applied(heat, find_transport, demo_resources['mysql'],
+                                       servers[0], cleanup)
+
+    def trusts():
+        return {each.id for each in keystone.trusts.list(trustor_user=session.get_user_id())}
+    trusts_before = trusts()
     _page, before = _schedule_rows(user)
     created_at = datetime.datetime.now(datetime.timezone.utc)
     response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
@@ -57,25 +104,30 @@ def test_a_schedule_every_minute_survives_restarts_and_a_pause_and_delete_mid_fi
     assert response.url.endswith('/project/schedules/')
     [name] = set(_schedule_rows(user)[1]) - set(before)
     made_schedules.append(name)
+    response = user.post(f'/project/components/{demo_resources["wordpress"]}/run/',
+                         _rotate_keys(demo_resources['web_server'], EVERY_MINUTE))
+    assert 'Scheduled ROTATE_KEYS on 1 server.' in dashboard.messages(response.text)
+    [changed] = set(_schedule_rows(user)[1]) - set(before) - {name}
+    made_schedules.append(changed)
 
-    # Horizon and Mistral's API restarted while it waits: the schedule is Mistral's, and
-    # its firings come from Mistral's engine.
+    # Horizon and Mistral's API restarted while they wait: the schedules are Mistral's, and
+    # their firings come from Mistral's engine.
     outages.restart(cloud, 'horizon')
     outages.restart(cloud, 'mistral-api')
     user.login()
-    assert name in _schedule_rows(user)[1]
+    assert {name, changed} <= set(_schedule_rows(user)[1])
 
-    def fired():
-        found = schedule_operations(mistral, name)
+    def fired(schedule):
+        found = schedule_operations(mistral, schedule)
         return found and next(iter(found))
-    operation = waiting.wait_for('the first firing', fired, timeout=FIRST_FIRING_SECONDS + 30)
+    operation = waiting.wait_for('the first firing', lambda: fired(name),
+                                 timeout=FIRST_FIRING_SECONDS + 30)
     fired_at = datetime.datetime.now(datetime.timezone.utc)
     assert (fired_at - created_at).total_seconds() <= FIRST_FIRING_SECONDS + 5
+    changed_operation = waiting.wait_for('the other firing', lambda: fired(changed),
+                                         timeout=30)
 
-    def runs_of_operation():
-        return [run for run in heat.software_deployments.list()
-                if getattr(runner.operation_of_run(run), 'id', None) == operation]
-    waiting.wait_for('batch 1', runs_of_operation, timeout=30)
+    waiting.wait_for('batch 1', lambda: _operation_runs(heat, operation), timeout=30)
     response = user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
     assert 'The firing now running goes on; no more firings.' in dashboard.messages(
         response.text)
@@ -85,19 +137,28 @@ def test_a_schedule_every_minute_survives_restarts_and_a_pause_and_delete_mid_fi
     row = row[:row.index('</tr>')]
     assert 'Paused' in row and f'/project/deployments/operations/{operation}/' in row
 
-    waiting.wait_for('batch 2', lambda: len(runs_of_operation()) == 2, timeout=120)
+    waiting.wait_for('the other run', lambda: _operation_runs(heat, changed_operation),
+                     timeout=30)
+    old_trigger = mistral.environments.get(changed).variables['trigger']
+    response = user.post(f'/project/schedules/{changed}/change/', _rotate_keys(
+        demo_resources['web_server'], NEVER['repeat'], input__cache_size_mb='128'))
+    assert ('The firing now running goes on as it was; the next firing runs the change.'
+            in dashboard.messages(response.text))
+    new_trigger = mistral.environments.get(changed).variables['trigger']
+    assert new_trigger != old_trigger
+    assert {old_trigger, new_trigger} <= {each.name for each in mistral.cron_triggers.list()}
+
+    waiting.wait_for('batch 2', lambda: len(_operation_runs(heat, operation)) == 2,
+                     timeout=120)
     response = user.post('/project/schedules/', {'action': f'schedules__delete__{name}'})
     assert 'The firing now running goes on; no more firings.' in dashboard.messages(
         response.text)
     assert name not in _schedule_rows(user)[1]
 
-    def finished():
-        execution = mistral.executions.get(operation)
-        return execution if execution.state in ('SUCCESS', 'ERROR') else None
-    execution = waiting.wait_for('the operation to finish', finished, timeout=120)
-    assert execution.state == 'SUCCESS', execution.state_info
-    runs = runs_of_operation()
+    _ended(mistral, operation, 'the paused and deleted firing to end')
+    runs = _operation_runs(heat, operation)
     assert sorted(run.server_id for run in runs) == sorted(servers)
+    assert heat.software_deployments.get(unapplied.id).status == 'COMPLETE'
     for run in runs:
         run = heat.software_deployments.get(run.id)
         assert run.status == 'COMPLETE', run.status_reason
@@ -109,6 +170,18 @@ def test_a_schedule_every_minute_survives_restarts_and_a_pause_and_delete_mid_fi
                  if getattr(runner.operation_of_run(run), 'id', None)
                  in schedule_operations(mistral, name)]
     assert len(every_run) == 2
+
+    _ended(mistral, changed_operation, 'the changed firing to end')
+    [run] = [heat.software_deployments.get(run.id)
+             for run in _operation_runs(heat, changed_operation)]
+    assert run.status == 'COMPLETE', run.status_reason
+    assert run.input_values['cache_size_mb'] == 32
+    triggers = {each.name: each.pattern for each in mistral.cron_triggers.list()
+                if each.name.startswith(changed)}
+    assert triggers == {new_trigger: NEVER['repeat']}
+    # Of the three triggers' trusts, only the one of the trigger left stays.
+    made = trusts() - trusts_before
+    assert len(made) == 1 and not trusts_before - trusts()
 
 
 def test_another_project_and_the_admin_neither_see_nor_change_a_schedule(

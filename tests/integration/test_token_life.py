@@ -18,7 +18,6 @@ import re
 import subprocess
 import uuid
 
-from keystoneclient.v3 import client as ks_client
 import pytest
 
 from devcloud import credentials
@@ -67,11 +66,6 @@ def short_tokens(cloud, heat, find_transport):
         for each in heat.software_deployments.list():
             if each.id not in before:
                 runner.delete(heat, each.id, find_transport)
-
-
-@pytest.fixture(scope='module')
-def keystone(cloud):
-    return ks_client.Client(session=identity.admin_session(cloud.layout))
 
 
 def _trusts_of(keystone, user_id):

@@ -1,7 +1,5 @@
 """Triggering one action on many servers, and what a failure leaves behind: nothing."""
 
-import pytest
-
 from devcloud import process
 import heat_deploy_runner as runner
 from tests.integration import waiting
@@ -30,14 +28,6 @@ def _stores(swift, container):
 def _containers_of(swift, run_name):
     _headers, containers = swift.get_account(prefix=f'{run_name}-', full_listing=True)
     return [c['name'] for c in containers]
-
-
-@pytest.fixture
-def cleanup(heat, find_transport):
-    created = []
-    yield created
-    for deployment in created:
-        runner.delete(heat, deployment.id, find_transport)
 
 
 def test_backup_on_two_servers_with_every_input_type_overridden(heat, find_transport,
