@@ -23,11 +23,16 @@ $(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt se
 demo: install
 	$(BIN)/python -m devcloud
 
-# The unit tests side by side (pytest-xdist, one process per core); the others share one
-# local cloud, started once by the first test that needs it.
+# The unit tests side by side (pytest-xdist, one process per core); the integration and
+# browser tests share one local cloud, started once by the first test that needs it, while
+# the packaging tests, which need none, run beside them (their output follows theirs).
 test: install lint
 	$(BIN)/python -m pytest -n auto tests/unit
-	$(BIN)/python -m pytest --durations=10 tests/packaging tests/integration tests/browser
+	@mkdir -p build; \
+	$(BIN)/python -m pytest tests/packaging > build/packaging-tests.log 2>&1 & packaging=$$!; \
+	$(BIN)/python -m pytest --durations=10 tests/integration tests/browser; others=$$?; \
+	wait $$packaging; packaged=$$?; cat build/packaging-tests.log; \
+	test $$others -eq 0 && test $$packaged -eq 0
 
 # OpenStack's Python style (flake8 with hacking, configured in .flake8), and ESLint over the
 # plugin's scripts (eslint.config.js, pinned by package-lock.json).
