@@ -56,9 +56,10 @@ def _require_in_project(request, get, object_id):
 
 
 @profiler.trace
-def start_runs(request, run_request, source=None):
+def start_runs(request, run_request, source=None, server_names=None):
     """Start the runner.RunRequest now, one run per server; a runner.Started. ``source``:
-    its config as a dict, when the caller has it (else it is read).
+    its config as a dict, when the caller has it (else it is read); ``server_names``: what
+    its sentences name the servers by.
 
     Raises runner.InputError, before anything is created, for values the
     runner refuses (an unavailable transport among them), and
@@ -73,7 +74,7 @@ def start_runs(request, run_request, source=None):
         lambda name: runner.transport_for(name, **_transport_clients(request, [name])),
         run_request, runner.Operation.new(request.user.username, run_request.config_id,
                                           runner=followed),
-        source)
+        source, server_names)
 
 
 @profiler.trace

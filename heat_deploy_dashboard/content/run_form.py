@@ -15,6 +15,7 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import following
+from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import verbatim_forms
 import heat_deploy_runner as runner
 from heat_deploy_runner import definition
@@ -147,6 +148,14 @@ def input_field(declared):
     return forms.CharField(strip=False, widget=widget, **kwargs)
 
 
+def _as_shown(value):
+    if value is None:
+        return ''
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return value
+
+
 def no_control_characters(value):
     """A name or action with a control character (an escape, a line break) would reach the
     server's hook and every page that shows it; Django's own check stops only NUL."""
@@ -243,6 +252,16 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
         """The form's runner.RunRequest, from its valid cleaned data."""
         raise NotImplementedError
 
+    def shown_request(self):
+        """The runner.RunRequest the form submits as it shows now, which the command shown
+        beside it is built from (cli): the submitted one once the form is valid; else one of
+        the fields as they show, whole numbers read as numbers and the rest as typed (its
+        inputs are shown_input_texts)."""
+        if self.is_bound and not self.errors:
+            return self.cleaned_data['request']
+        return self.run_request(dict(
+            {name: _as_shown(self[name].value()) for name in self.fields}, input_values={}))
+
     def _input_values(self, cleaned):
         # Every input on its own, so that each wrong one gets its own error.
         values = {}
@@ -264,7 +283,8 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
         run_request = self.cleaned_data['request']
         action = run_request.action
         try:
-            result = api.deploy.start_runs(request, run_request, source)
+            result = api.deploy.start_runs(request, run_request, source,
+                                           server_names.names(request))
         except runner.InputError as error:
             self.api_error(error.message.render(gettext))
             return None

@@ -20,12 +20,13 @@ from horizon.utils.memoized import memoized
 
 from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard import spare_cache
+from heat_deploy_runner import servers as runner_servers
 
 LOG = logging.getLogger(__name__)
 
 NAMES_SECONDS = 60
 _KEY = 'heat_deploy_dashboard:servers:%(project)s'
-SHORT_ID = 8
+SHORT_ID = runner_servers.SHORT_ID
 
 
 @memoized

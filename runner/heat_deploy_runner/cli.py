@@ -8,11 +8,12 @@ names (heatclient/osc/v1/software_config.py and software_deployment.py);
 component, run and operation are this distribution's (osc/).
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 import shlex
 
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
+from heat_deploy_runner.run_request import RunRequest
 
 DEFINITION_FILE = 'definition.yaml'
 BODY_FILE = 'config'
@@ -30,41 +31,54 @@ def config_delete(config_id: str) -> str:
     return _command('config', 'delete', config_id)
 
 
-def _how_it_runs(input_texts, transport, timeout_minutes):
-    """The inputs as typed (the command checks and converts them as the form does), and a
-    transport and timeout unless they are the default."""
+def _given(value) -> bool:
+    """Whether a value of the request is other than its empty default (0)."""
+    return str(value or '').strip() not in ('', '0')
+
+
+def _how_it_runs(request: RunRequest, input_texts: Mapping[str, str]) -> list[str]:
+    """The inputs as typed (the command checks and converts them as the form does), and the
+    request's every option that is not its default."""
     words = []
     for name, text in input_texts.items():
         words += ['--input', f'{name}={text}']
-    if transport and transport != DEFAULT_TRANSPORT:
-        words += ['--transport', transport]
-    if str(timeout_minutes or '') not in ('', str(DEFAULT_TIMEOUT_MINUTES)):
-        words += ['--timeout', str(timeout_minutes)]
+    if request.transport and request.transport != DEFAULT_TRANSPORT:
+        words += ['--transport', request.transport]
+    if str(request.timeout_minutes or '') not in ('', str(DEFAULT_TIMEOUT_MINUTES)):
+        words += ['--timeout', str(request.timeout_minutes)]
+    if _given(request.batch_size):
+        words += ['--batch-size', str(request.batch_size)]
+        if _given(request.max_failures):
+            words += ['--max-failures', str(request.max_failures)]
+    if _given(request.retries):
+        words += ['--retries', str(request.retries)]
+        if _given(request.retry_delay):
+            words += ['--retry-delay', str(request.retry_delay)]
     return words
 
 
-def run_action(*, component: str, action: str, server_ids: Iterable[str],
-               input_texts: Mapping[str, str], transport: str = DEFAULT_TRANSPORT,
-               timeout_minutes=DEFAULT_TIMEOUT_MINUTES, batch_size=None,
-               max_failures=None, lifecycle: bool = False, repeat: str = '',
-               once_at: str = '', schedule: str = '') -> str:
-    """The Run Action form's submit: `component run`, or with ``repeat`` or ``once_at``
-    `schedule create`, or `schedule change SCHEDULE` for the form that changes one; failures
-    allowed left out where it is the default."""
+def _server_word(server_id: str, names: Mapping[str, str]) -> str:
+    """A server by its name where no other server has it (the command line takes either)."""
+    name = names.get(server_id)
+    return name if name and list(names.values()).count(name) == 1 else server_id
+
+
+def run_action(request: RunRequest, *, component: str, input_texts: Mapping[str, str],
+               lifecycle: bool = False, repeat: str = '', once_at: str = '',
+               schedule: str = '', server_names: Mapping[str, str] | None = None) -> str:
+    """What the Run Action form submits (``request``, its inputs as typed): `component run`,
+    or with ``repeat`` or ``once_at`` `schedule create`, or `schedule change SCHEDULE` for
+    the form that changes one. ``server_names``: {id: name} of the project's servers."""
     if schedule:
         words = ['schedule', 'change', schedule]
     elif repeat or once_at:
         words = ['schedule', 'create']
     else:
         words = ['component', 'run']
-    words += [component, action]
-    for server_id in server_ids:
-        words += ['--server', server_id]
-    words += _how_it_runs(input_texts, transport, timeout_minutes)
-    if batch_size:
-        words += ['--batch-size', str(batch_size)]
-        if str(max_failures or '0') != '0':
-            words += ['--max-failures', str(max_failures)]
+    words += [component, request.action]
+    for server_id in request.server_ids:
+        words += ['--server', _server_word(server_id, server_names or {})]
+    words += _how_it_runs(request, input_texts)
     if lifecycle:
         words.append('--confirm-lifecycle')
     if repeat:
@@ -90,14 +104,13 @@ def deployment_metadata_show(server_id: str) -> str:
     return _command('deployment', 'metadata', 'show', server_id)
 
 
-def run_create(*, config_id: str, server_id: str, action: str, name: str,
-               input_texts: Mapping[str, str], transport: str = DEFAULT_TRANSPORT,
-               timeout_minutes=DEFAULT_TIMEOUT_MINUTES) -> str:
-    """The Deploy form's submit: one run of a config on one server, ``name`` what it is
-    named after (the config's own name by default)."""
-    words = ['run', 'create', '--config', config_id, '--server', server_id,
-             '--action', action, '--name', name]
-    return _command(*words, *_how_it_runs(input_texts, transport, timeout_minutes))
+def run_create(request: RunRequest, *, input_texts: Mapping[str, str]) -> str:
+    """What the Deploy form submits: one run of a config on one server, named after the
+    request's name (the config's own by default)."""
+    [server_id] = request.server_ids
+    words = ['run', 'create', '--config', request.config_id, '--server', server_id,
+             '--action', request.action, '--name', request.name or '']
+    return _command(*words, *_how_it_runs(request, input_texts))
 
 
 def run_delete(run_id: str) -> str:

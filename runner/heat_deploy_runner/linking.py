@@ -23,6 +23,7 @@ No Django here: the dashboard's pages and the command line (listing.py) use it,
 and it is tested on plain dicts and Runs.
 """
 
+import collections
 from collections import defaultdict
 from dataclasses import dataclass
 from dataclasses import field
@@ -64,6 +65,8 @@ class Component:
     resource_name: str | None = None
     # Every run of the component (or of a config derived from it): heat_deploy_runner.run.Run.
     deployments: list = field(default_factory=list)
+    # Whether its short name names no other component of the project (listing.find takes it).
+    named_alone: bool = False
 
     @property
     def actions(self):
@@ -185,6 +188,10 @@ def link(summaries, deployments, stack_names, read):
         # A component deployed as it is, without a derived copy, is pointed at by its runs.
         components.update(_components(configs, stack_names))
         _attach_by_config(components, configs, unnamed)
+    names = collections.Counter(name for each in components.values()
+                                for name in {each.short_name, each.name})
+    for each in components.values():
+        each.named_alone = names[each.short_name] == 1
     return sorted(components.values(), key=lambda c: (c.name, c.id))
 
 

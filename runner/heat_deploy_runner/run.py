@@ -67,6 +67,12 @@ class Run:
     def name(self) -> str | None:
         return self.config['name'] if self.config else None
 
+    @property
+    def named_after(self) -> str | None:
+        """What the run was named after (its name is NAME-ACTION): for a run of a
+        component, the component's name as its stack knows it ("mysql")."""
+        return self.name.removesuffix('-' + self.action) if self.name else None
+
     @functools.cached_property
     def operation(self) -> operations.Operation | None:
         return operations.operation_of_run(self)

@@ -19,7 +19,7 @@ The caller makes the calls on its own clients (the dashboard's API seam, the com
 session), so that the same servers are found, by the same rules, wherever a run starts.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 import dataclasses
 import logging
 
@@ -50,6 +50,17 @@ class ServerNotFound(LookupError):
     def __init__(self, message: Message):
         super().__init__(str(message))
         self.message = message
+
+
+# The first characters of an id, shown beside a name: enough to tell two servers apart.
+SHORT_ID = 8
+
+
+def called(server_id: str, names: Mapping[str, str] | None = None) -> str:
+    """A server as a sentence names it: its name and short id, or its id where nothing
+    names it."""
+    name = (names or {}).get(server_id)
+    return f'{name} ({server_id[:SHORT_ID]})' if name else server_id
 
 
 @dataclasses.dataclass(frozen=True)

@@ -7,7 +7,7 @@ deployment. A server whose steps fail is rolled back and reported; the
 other servers go ahead, so one broken server does not block the rest.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from dataclasses import field
 import logging
@@ -25,6 +25,7 @@ from heat_deploy_runner.operations import as_input_values
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner import servers as servers_mod
 from heat_deploy_runner.signals import SignalTransport
 
 LOG = logging.getLogger(__name__)
@@ -35,26 +36,26 @@ EMPTY_SERVER = gettext_noop('A server ID cannot be empty.')
 BAD_TIMEOUT = gettext_noop('The timeout must be a whole number of minutes '
                            'greater than zero.')
 SIGNAL_FAILED = gettext_noop(
-    'Could not start %(action)s on server %(server_id)s: the place for its '
+    'Could not start %(action)s on server %(server)s: the place for its '
     'result could not be prepared in Object Storage.')
 CONFIG_FAILED = gettext_noop(
-    'Could not start %(action)s on server %(server_id)s: its configuration '
+    'Could not start %(action)s on server %(server)s: its configuration '
     'could not be created.')
 DEPLOYMENT_FAILED = gettext_noop(
-    'Could not start %(action)s on server %(server_id)s: its deployment '
+    'Could not start %(action)s on server %(server)s: its deployment '
     'could not be created.')
 # Heat's refusals at its per-project caps (heat/engine/service.py), with the cap; its API
 # answers 400 with them.
 QUOTAS = (
     (re.compile(r'maximum software deployments per tenant, (\d+)'),
      gettext_noop(
-         'Could not start %(action)s on server %(server_id)s: the project has reached '
+         'Could not start %(action)s on server %(server)s: the project has reached '
          'Heat\'s limit of %(limit)s software deployments '
          '(max_software_deployments_per_tenant). Delete old runs, or ask your cloud '
          'administrator to raise the limit.')),
     (re.compile(r'maximum software configs per tenant, (\d+)'),
      gettext_noop(
-         'Could not start %(action)s on server %(server_id)s: the project has reached '
+         'Could not start %(action)s on server %(server)s: the project has reached '
          'Heat\'s limit of %(limit)s software configs (max_software_configs_per_tenant; '
          'every run has one). Delete old runs, or ask your cloud administrator to raise '
          'the limit.')),
@@ -117,7 +118,8 @@ def derived_name(name: str, action: str) -> str:
 
 
 def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRequest,
-          operation: Operation | None = None, source: dict | None = None) -> Started:
+          operation: Operation | None = None, source: dict | None = None,
+          server_names: Mapping[str, str] | None = None) -> Started:
     """Run the request's action of its config on every server of it.
 
     ``find_transport`` maps the request's transport name to a transport on the caller's
@@ -130,7 +132,8 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
     not answer before any run is made (what was made for the server is removed first); a
     server whose steps fail otherwise is left out and said in ``failures``. The derived
     configs are named "<name or source name>-<action>", and carry ``operation``, shared by
-    every run of this call (see operations).
+    every run of this call (see operations). ``server_names`` ({id: name}, where the caller
+    has them) name the servers in the sentences of ``failures`` (servers.called).
     """
     action = (request.action or '').strip()
     if not action:
@@ -153,14 +156,14 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
         if refused is not None:
             # Heat would refuse it alike: said without a call, nothing made for it.
             result.failures.append((server_id, Message(refused.template, dict(
-                refused.params, server_id=server_id))))
+                refused.params, server=servers_mod.called(server_id, server_names)))))
             continue
         try:
             deployment, config = _start_one(
                 heat, transport, source, run_name=run_name, action=action,
                 server_id=server_id, values=values,
                 timeout_minutes=request.timeout_minutes,
-                operation=operation)
+                operation=operation, server=servers_mod.called(server_id, server_names))
         except _ServerFailed as failure:
             if failure.unreachable is not None and not result.created:
                 # Every server would fail alike and nothing was made: the caller says which
@@ -176,7 +179,7 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
 def _start_one(heat, transport: SignalTransport, source: dict, *,
                run_name: str, action: str, server_id: str,
                values: dict, timeout_minutes: int,
-               operation: Operation | None):
+               operation: Operation | None, server: str):
     undo: list[tuple[str, Callable[[], object]]] = []
     failed_step = SIGNAL_FAILED
     try:
@@ -202,7 +205,7 @@ def _start_one(heat, transport: SignalTransport, source: dict, *,
     except Exception as error:
         LOG.exception('Starting %s on server %s failed', action, server_id)
         _undo(undo, server_id)
-        params = {'action': action, 'server_id': server_id}
+        params = {'action': action, 'server': server}
         raise _ServerFailed(
             _quota_refusal(error, params) or Message(failed_step, params),
             error if isinstance(error, ks_exc.ConnectionError) else None)

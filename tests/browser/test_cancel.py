@@ -80,7 +80,7 @@ def test_cancel_a_running_backup_then_see_its_late_result(cloud, demo_user, heat
     assert 'finished it anyway' in user.find('.alert-warning').text
     # What Heat recorded has no exit code, and says why rather than "not reported yet"; one
     # box of commands on the page.
-    assert 'None: the run was cancelled before its server reported' in user.find(
+    assert 'No exit code: the run was cancelled before its server reported' in user.find(
         '#deployment_details__outputs').text
     assert len(user.find_all('.hdd-cli')) == 1
     assert heat.software_deployments.get(run.id).status == 'FAILED'

@@ -208,15 +208,15 @@ def _operation_runs(heat, operation_id):
     return found
 
 
-def _pasted(cloud, page):
-    """The operation the page's "With the openstack client" command starts, pasted into a
-    shell as the demo user."""
+def _pasted(cloud, page, column='operation'):
+    """The operation the page's "With the openstack client" command starts (or the
+    ``column`` it prints), pasted into a shell as the demo user."""
     [command] = re.findall(r'<pre class="hdd-cli-command"[^>]*><code>(.*?)</code>', page, re.S)
     env = dict(os.environ, **identity.cli_environment(
         cloud.layout, credentials.DEMO_USER, credentials.DEMO_PASSWORD,
         credentials.DEMO_PROJECT))
     env['PATH'] = os.path.dirname(layout_mod.venv_bin('openstack')) + ':' + env['PATH']
-    pasted = subprocess.run(['sh', '-c', html.unescape(command) + ' -f value -c operation'],
+    pasted = subprocess.run(['sh', '-c', f'{html.unescape(command)} -f value -c {column}'],
                             env=env, capture_output=True, text=True, timeout=120, check=False)
     assert pasted.returncode == 0, pasted.stderr
     return pasted.stdout.strip()
@@ -239,6 +239,70 @@ def test_the_run_action_forms_command_pasted_into_a_shell_makes_the_forms_runs(
     from_form = _operation_runs(heat, posted.url.rstrip('/').rsplit('/', 1)[1])
     assert sorted(from_form) == sorted(servers)
     assert from_shell == from_form
+
+
+# What a run in batches with tries asks Mistral for (its workflow input), but who and where.
+REQUESTED = ('config_id', 'name', 'action_name', 'server_ids', 'input_values', 'transport',
+             'timeout_minutes', 'batch_size', 'max_failures', 'retries', 'retry_delay')
+# Run Action's fields for a BACKUP of both db servers in batches, with tries.
+IN_BATCHES = {'action': 'BACKUP', 'timeout': '5', 'batch_size': '1', 'max_failures': '1',
+              'retries': '1', 'retry_delay': '2', 'input__retention_days': '4',
+              'input__backup_dir': 'in batches', 'input__pause_seconds': '0'}
+
+
+def _ended(mistral, operation_id):
+    def check():
+        found = mistral.executions.get(operation_id)
+        return found if found.state in ('SUCCESS', 'ERROR') else None
+    found = waiting.wait_for(f'operation {operation_id} to end', check, timeout=180)
+    assert found.state == 'SUCCESS', found.state_info
+    return {key: json.loads(found.input)[key] for key in REQUESTED}
+
+
+def test_the_run_action_forms_command_with_batches_and_tries_makes_the_forms_operation(
+        cloud, heat, mistral, user, demo_resources, cli_runs):
+    form = f'/project/components/{demo_resources["mysql"]}/run/'
+    servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
+
+    from_shell = _pasted(cloud, user.get(form, params=dict(IN_BATCHES, server=servers)).text)
+    posted = user.post(form, dict(IN_BATCHES, servers=servers, transport='TEMP_URL_SIGNAL'))
+
+    from_form = posted.url.rstrip('/').rsplit('/', 1)[1]
+    asked = _ended(mistral, from_form)
+    assert (asked['batch_size'], asked['retries'], asked['retry_delay']) == (1, 1, 2)
+    assert _ended(mistral, from_shell) == asked
+    assert _operation_runs(heat, from_shell) == _operation_runs(heat, from_form)
+
+
+def _scheduled(mistral, name):
+    """What a schedule runs where and when (its record but whose and its history)."""
+    record = mistral.environments.get(name).variables
+    return (runner.RunRequest.from_record(record), record.get('pattern'),
+            record.get('once_at'), record.get('paused'))
+
+
+def test_the_commands_of_a_schedules_forms_make_and_keep_what_the_forms_do(
+        cloud, mistral, user, demo_resources, made_schedules):
+    form = f'/project/components/{demo_resources["mysql"]}/run/'
+    servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
+    values = dict(IN_BATCHES, repeat='0 3 1 1 *')
+    before = {each.name for each in mistral.environments.list()}
+
+    from_shell = _pasted(cloud, user.get(form, params=dict(values, server=servers)).text,
+                         column='name')
+    made_schedules.append(from_shell)
+    posted = user.post(form, dict(values, servers=servers, transport='TEMP_URL_SIGNAL'))
+    assert posted.url.endswith('/project/schedules/')
+    [from_form] = {each.name for each in mistral.environments.list()} - before - {from_shell}
+    made_schedules.append(from_form)
+
+    made = _scheduled(mistral, from_form)
+    assert made[0].retries == 1 and made[1:] == ('0 3 1 1 *', None, False)
+    assert _scheduled(mistral, from_shell) == made
+    # Its Change form's command, pasted as it is shown, gives it what it has.
+    changed = _pasted(cloud, user.get(f'/project/schedules/{from_form}/change/').text,
+                      column='name')
+    assert changed == from_form and _scheduled(mistral, from_form) == made
 
 
 def test_the_deploy_forms_command_pasted_into_a_shell_makes_the_forms_run(

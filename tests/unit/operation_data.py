@@ -15,16 +15,18 @@ OPERATION = runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user'
 
 
 def config_get(request, config_id):
-    """A side effect for api.heat.config_get: the source component, and the derived configs
-    of runs 1 to 3 carrying the operation."""
+    """A side effect for api.heat.config_get: the source component (Heat's name for it is
+    its stack's), and the derived configs of runs 1 to 3 carrying the operation, named after
+    it as its stack knows it."""
     if config_id == SOURCE:
         return software_configs.SoftwareConfig(None, {
-            'id': SOURCE, 'name': 'mysql', 'group': 'component', 'config': {},
+            'id': SOURCE, 'name': 'demo-mysql-wsddc3qmqnyi', 'group': 'component', 'config': {},
             'inputs': [], 'outputs': [], 'options': {}}, loaded=True)
     config = test_data.named_config(request, config_id)
     if config_id in ('config-001', 'config-002', 'config-003'):
         return software_configs.SoftwareConfig(None, dict(
-            config.to_dict(), options={OPERATION_OPTION: OPERATION.as_option()},
+            config.to_dict(), name='mysql-BACKUP',
+            options={OPERATION_OPTION: OPERATION.as_option()},
             inputs=[{'name': 'backup_dir', 'type': 'String', 'value': '/srv/<b>x</b>'}]),
             loaded=True)
     return config

@@ -155,15 +155,17 @@ class DeploymentDetailTests(helpers.TestCase):
         self.assertEqual(1, summary.count('class="btn btn-default btn-xs hdd-copy"'))
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
-    def test_the_summary_of_a_run_started_here_links_its_component(self):
+    def test_the_summary_of_a_run_started_here_links_its_component_by_its_name_in_its_stack(
+            self):
         operation = runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'demo',
                                      '2026-11-23T08:00:00Z', COMPONENT_ID)
         self.mock_deployment_get.return_value = _deployment(
             input_values={OPERATION_OPTION: operation.as_option()})
         self.mock_config_get.side_effect = lambda request, config_id: (
-            _config(options={OPERATION_OPTION: operation.as_option()})
+            _config(name='mysql <i>db</i>-BACKUP',
+                    options={OPERATION_OPTION: operation.as_option()})
             if config_id == FINISHED['config_id']
-            else _config(id=COMPONENT_ID, name='mysql <i>db</i>'))
+            else _config(id=COMPONENT_ID, name='demo-mysql-wsddc3qmqnyi'))
 
         res = self.client.get(self._url())
 

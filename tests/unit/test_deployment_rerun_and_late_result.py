@@ -127,7 +127,7 @@ class LateResultTests(helpers.TestCase):
         self.assertContains(res, 'Cancelled by demo')
         # What Heat recorded has no code, and that is not "yet": the run is over.
         self.assertNotContains(res, 'Not reported yet')
-        self.assertContains(res, 'None: the run was cancelled before its server reported')
+        self.assertContains(res, 'No exit code: the run was cancelled before its server reported')
         # One box of commands for the page, whichever tab is open.
         self.assertEqual(1, res.content.decode().count('<h4>With the openstack client'))
 

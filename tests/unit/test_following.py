@@ -34,7 +34,8 @@ LINK = 'http://testserver/project/deployments/operations/{operation}/'
 NAMED = {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2', 'elsewhere': 'not-this-one'}
 
 
-def _started_by_the_runner(heat, find_transport, run_request, operation, source=None):
+def _started_by_the_runner(heat, find_transport, run_request, operation, source=None,
+                           server_names=None):
     """runner.start as it answers: a run per server, carrying the operation it was given."""
     return runner.Started(created=data.triggered(
         [dict(data.DEPLOYMENTS[3], server_id=server) for server in run_request.server_ids]),

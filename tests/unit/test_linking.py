@@ -195,6 +195,17 @@ def test_identical_components_are_told_apart_by_the_derived_name():
     assert components['twin-mysql'].server_ids == ['staging-db']
 
 
+def test_a_component_is_named_alone_unless_another_has_its_name():
+    configs, deployments = _twin_stacks()
+
+    alone = _by_id(_link())
+    twins = _by_id(_link(configs, deployments, ['demo', 'staging']))
+
+    assert alone[data.MYSQL_ID].named_alone and alone[data.WORDPRESS_ID].named_alone
+    # Both are "mysql" in their stacks: the command line needs their ids.
+    assert not twins[data.MYSQL_ID].named_alone and not twins['twin-mysql'].named_alone
+
+
 def test_a_trigger_on_twins_goes_to_the_one_on_its_server():
     configs, deployments = _twin_stacks()
     # Both twins have the run name "mysql": only the server tells.

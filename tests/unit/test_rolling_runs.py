@@ -83,6 +83,27 @@ class RunInBatchesTests(ComponentsTestCase):
         self.assertEqual([('success', 'Started BACKUP on 2 servers, 1 at a time.')],
                          self._messages(res))
 
+    @helpers.create_mocks(ROLLING_MOCKS)
+    def test_the_command_shown_with_tries_is_the_one_the_form_submits(self):
+        """Shown again after a refused submit (a wrong input) and after one Mistral refused
+        (a valid form): the tries and batches are in it either way."""
+        test_data.with_workflows(self)
+        self.serve()
+        self.mock_rolling_start.side_effect = ConnectionError('refused')
+        tried = {'retries': '2', 'retry_delay': '10'}
+
+        wrong = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            input__retention_days='many', **tried))
+        refused = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            batch_size='1', max_failures='1', **tried))
+
+        self.assertIn('input__retention_days', wrong.context['form'].errors)
+        self.assertTrue(wrong.context['commands'].startswith(
+            'openstack software component run '))
+        self.assertIn('--retries 2 --retry-delay 10', wrong.context['commands'])
+        self.assertIn('--batch-size 1 --max-failures 1 --retries 2 --retry-delay 10',
+                      refused.context['commands'])
+
     def _serve_a_secret_input(self):
         test_data.with_workflows(self)
         self.serve_a_secret_input()

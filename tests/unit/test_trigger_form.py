@@ -107,7 +107,7 @@ class TriggerFormTests(ComponentsTestCase):
             '&input__backup_dir=backups'))
 
         self.assertEqual(
-            f'openstack software component run {data.MYSQL_ID} BACKUP --server {data.DB_2} '
+            f'openstack software component run mysql BACKUP --server {data.DB_2} '
             '--input retention_days=30', res.context['commands'])
         self.assertContains(res, 'it does not follow your changes')
 

@@ -68,7 +68,7 @@ class TriggerSubmitTests(ComponentsTestCase):
                  'compress': False, 'tables': ['users', 'posts', 'comments'],
                  'labels': {'schedule': 'nightly'}, 'backup_file': ''},
                 'TEMP_URL_SIGNAL', 30, 'mysql'),
-            mock.ANY)
+            mock.ANY, mock.ANY)
         self.assertEqual([('success', 'Started BACKUP on 2 servers.')],
                          self._messages(res))
 
@@ -257,7 +257,7 @@ class TriggerSubmitTests(ComponentsTestCase):
     def test_each_failed_server_gets_one_sentence(self):
         self.serve()
         failure = runner.Message(DEPLOYMENT_FAILED,
-                                 {'action': 'BACKUP', 'server_id': data.DB_2})
+                                 {'action': 'BACKUP', 'server': data.DB_2})
         result = started(data.DB_1)
         result.failures.append((data.DB_2, failure))
         self.mock_start_runs.return_value = result
@@ -277,7 +277,7 @@ class TriggerSubmitTests(ComponentsTestCase):
         self.mock_start_runs.return_value = runner.Started(
             failures=[(server, runner.Message(
                 SIGNAL_FAILED,
-                {'action': 'BACKUP', 'server_id': server}))
+                {'action': 'BACKUP', 'server': server}))
                 for server in (data.DB_1, data.DB_2)])
 
         res = self.post(trigger_url(data.MYSQL_ID), mysql_form())

@@ -1,6 +1,8 @@
 """Deploy any config to one server (`openstack software run create`), through the same
 runner as the components' Run Action form."""
 
+import dataclasses
+
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from horizon import forms
@@ -86,11 +88,10 @@ class DeployConfigForm(run_form.RunForm):
 
     def shown_commands(self):
         """The command that deploys what the form shows (`openstack software run create`)."""
-        return cli.run_create(
-            config_id=self.config['id'], server_id=self['server'].value() or 'SERVER',
-            action=self['action'].value() or '', name=self['name'].value() or '',
-            input_texts=self.shown_input_texts(), transport=self['transport'].value(),
-            timeout_minutes=self['timeout'].value())
+        request = self.shown_request()
+        if not request.server_ids[0]:
+            request = dataclasses.replace(request, server_ids=('SERVER',))
+        return cli.run_create(request, input_texts=self.shown_input_texts())
 
     def run_request(self, cleaned):
         return runner.RunRequest(

@@ -17,7 +17,7 @@ def exit_code_shown(run):
     if run.status == 'IN_PROGRESS':
         return _("Not reported yet")
     if runner.is_cancelled(run):
-        return _("None: the run was cancelled before its server reported")
+        return _("No exit code: the run was cancelled before its server reported")
     return _("Not reported")
 
 
@@ -40,7 +40,7 @@ class OverviewTab(tabs.Tab):
             'server': server_names.label(server_id, server_names.names(request).get(server_id)),
             'operation': operation,
             'operation_url': operation and run_tables.operation_url(operation.id),
-            'source': operations.source_link(request, operation),
+            'source': operations.source_link(request, operation, run),
             'status_reason': run.reason,
             'exit_code': exit_code_shown(run),
             'outputs': outputs,

@@ -182,7 +182,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             "%(action)s on %(count)d server", "%(action)s on %(count)d servers",
             count) % {'action': action, 'count': count}
         context['action'] = action
-        context['source'] = operations.source_link(self.request, operation)
+        context['source'] = operations.source_link(self.request, operation,
+                                                   runs_found[0] if runs_found else None)
         context['dependents'] = self._dependents(operation, context['source'])
         context['inputs'] = (runs.run_inputs(configs[runs_found[0].config_id]) if runs_found
                              else rolling.asked_inputs(execution))

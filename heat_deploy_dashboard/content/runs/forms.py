@@ -181,17 +181,18 @@ class RunActionForm(run_form.RunForm):
     def shown_commands(self, schedule=''):
         """The command that does what the form shows: `openstack software component run`, or
         `schedule create` with a time, `schedule change` for ``schedule``."""
-        action = self['action'].value() or ''
+        request = self.shown_request()
+        # By the name the page shows ("mysql") where the command line finds it alone by it.
+        component = self.component
+        named = component.short_name if component.named_alone else component.id
 
         def shown(name):
-            return (self[name].value() or '') if name in self.fields else ''
+            return str(self[name].value() or '').strip() if name in self.fields else ''
         return cli.run_action(
-            component=self.component.id, action=action,
-            server_ids=self['servers'].value() or [], input_texts=self.shown_input_texts(),
-            transport=self['transport'].value(), timeout_minutes=self['timeout'].value(),
-            batch_size=shown('batch_size'), max_failures=shown('max_failures'),
-            lifecycle=action in linking.LIFECYCLE_ACTIONS, repeat=shown('repeat').strip(),
-            once_at=shown('once_at').strip(), schedule=schedule)
+            request, component=named, input_texts=self.shown_input_texts(),
+            lifecycle=request.action in linking.LIFECYCLE_ACTIONS, repeat=shown('repeat'),
+            once_at=shown('once_at'), schedule=schedule,
+            server_names=server_names.names(self.request))
 
     def handle(self, request, data):
         """Where to go next: the page of the operation started, or the schedules; or False."""

@@ -61,10 +61,12 @@ def archived_runs(request, operation_id):
         return None
 
 
-def source_link(request, operation):
-    """{id, kind, name, url, component} of the config an operation's runs derive from (a
-    component, or a config deployed from the Configs panel), or None when it is gone or was
-    never kept."""
+def source_link(request, operation, run=None):
+    """{id, kind, name, label, url, component} of the config an operation's runs derive
+    from (a component, or a config deployed from the Configs panel), or None when it is gone
+    or was never kept. ``name`` is Heat's; ``label``, what the page shows, names a component
+    as the Components panel does where ``run``, one of the operation's, says so (Heat's name
+    is the stack's "demo-mysql-wsddc3qmqnyi")."""
     source = operation and operation.source and config_cache.get_many(
         request, [operation.source]).get(operation.source)
     if not source:
@@ -74,6 +76,7 @@ def source_link(request, operation):
         kind, page = _("Component"), 'horizon:project:components:detail'
     else:
         kind, page = _("Config"), 'horizon:project:configs:detail'
-    return {'id': operation.source, 'kind': kind,
-            'name': source.get('name') or operation.source,
+    name = source.get('name') or operation.source
+    return {'id': operation.source, 'kind': kind, 'name': name,
+            'label': (component and run is not None and run.named_after) or name,
             'url': reverse(page, args=[operation.source]), 'component': component}

@@ -113,12 +113,13 @@ class RunActionView(PolicyRequiredMixin, ComponentMixin, forms.ModalFormView):
 
     def get_initial(self):
         # A link may preselect the action (?action=BACKUP) and, to re-run a
-        # past run, its servers and input values (?server=...&input__name=...).
+        # past run, its servers, input values and how it runs
+        # (?server=...&input__name=...&batch_size=...).
         query = self.request.GET
         initial = {'action': query.get('action')}
         if query.getlist('server'):
             initial['servers'] = query.getlist('server')
         for name in query:
-            if name.startswith(run_form.INPUT_PREFIX) or name in ('transport', 'timeout'):
+            if name.startswith(run_form.INPUT_PREFIX) or name in run_form.RunForm.HOW_IT_RUNS:
                 initial[name] = query[name]
         return initial

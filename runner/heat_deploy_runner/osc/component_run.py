@@ -349,9 +349,10 @@ class StartingCommand(command.ShowOne):
             started = runner.start(
                 clients.heat, clients.find_transport, request,
                 runner.Operation.new(clients.username, request.config_id,
-                                     runner=runner.FOLLOWED if followed else None))
-        for server, message in started.failures:
-            self.app.stderr.write(f'{server}: {message}\n')
+                                     runner=runner.FOLLOWED if followed else None),
+                server_names=clients.servers.names())
+        for _server, message in started.failures:
+            self.app.stderr.write(f'{message}\n')
         # A server left out is a failure a script must see, --wait or not.
         self.failed = bool(started.failures)
         if not started.created:

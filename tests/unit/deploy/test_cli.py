@@ -4,6 +4,7 @@ import shlex
 import subprocess
 
 from heat_deploy_runner import cli
+from heat_deploy_runner.run_request import RunRequest
 
 
 def _run_in_shell(script):
@@ -25,37 +26,54 @@ def test_show_commands_name_the_object():
     assert cli.run_delete('d-1') == 'openstack software run delete d-1'
 
 
+def _request(**fields):
+    return RunRequest(**dict({'config_id': 'c-1', 'action': 'BACKUP', 'server_ids': ('s-1',)},
+                             **fields))
+
+
 def test_a_component_run_leaves_out_defaults_and_quotes_each_input():
-    plain = cli.run_action(component='c-1', action='BACKUP', server_ids=['s-1', 's-2'],
-                           input_texts={'dir': "it's here", 'labels': '{"x": 1}'},
-                           transport='TEMP_URL_SIGNAL', timeout_minutes='60',
-                           batch_size='', max_failures='0')
-    every = cli.run_action(component='c-1', action='CREATE', server_ids=['s-1'],
-                           input_texts={}, transport='NO_SIGNAL', timeout_minutes=5,
-                           batch_size=1, max_failures=2, lifecycle=True)
+    plain = cli.run_action(_request(server_ids=('s-1', 's-2')), component='c-1',
+                           input_texts={'dir': "it's here", 'labels': '{"x": 1}'})
+    every = cli.run_action(
+        _request(action='CREATE', transport='NO_SIGNAL', timeout_minutes=5, batch_size=1,
+                 max_failures=2, retries=3, retry_delay=30),
+        component='c-1', input_texts={}, lifecycle=True)
 
     assert _run_in_shell(plain) == [
         'software', 'component', 'run', 'c-1', 'BACKUP', '--server', 's-1', '--server', 's-2',
         '--input', "dir=it's here", '--input', 'labels={"x": 1}']
-    scheduled = cli.run_action(component='c-1', action='BACKUP', server_ids=['s-1'],
-                               input_texts={}, repeat='0 2 * * *')
-    changed = cli.run_action(component='c-1', action='BACKUP', server_ids=['s-1'],
-                             input_texts={}, once_at='2026-12-01 02:00', schedule='hdd-1')
-
-    assert shlex.split(scheduled)[1:4] + shlex.split(scheduled)[-2:] == [
-        'software', 'schedule', 'create', '--repeat', '0 2 * * *']
-    assert shlex.split(changed)[1:5] + shlex.split(changed)[-2:] == [
-        'software', 'schedule', 'change', 'hdd-1', '--once-at', '2026-12-01 02:00']
     assert shlex.split(every)[1:] == [
         'software', 'component', 'run', 'c-1', 'CREATE', '--server', 's-1', '--transport',
         'NO_SIGNAL', '--timeout', '5', '--batch-size', '1', '--max-failures', '2',
-        '--confirm-lifecycle']
+        '--retries', '3', '--retry-delay', '30', '--confirm-lifecycle']
+
+
+def test_tries_are_shown_without_batches_and_a_delay_only_with_tries():
+    tried = cli.run_action(_request(retries=2), component='c-1', input_texts={})
+    no_tries = cli.run_action(_request(retry_delay=30, max_failures=1), component='c-1',
+                              input_texts={})
+
+    assert shlex.split(tried)[-2:] == ['--retries', '2']
+    assert shlex.split(no_tries)[-2:] == ['--server', 's-1']
+
+
+def test_a_schedule_is_made_or_changed_with_its_time_and_every_option():
+    scheduled = cli.run_action(_request(batch_size=1, retries=1), component='c-1',
+                               input_texts={}, repeat='0 2 * * *')
+    changed = cli.run_action(_request(), component='c-1', input_texts={},
+                             once_at='2026-12-01 02:00', schedule='hdd-1')
+
+    assert shlex.split(scheduled)[1:] == [
+        'software', 'schedule', 'create', 'c-1', 'BACKUP', '--server', 's-1',
+        '--batch-size', '1', '--retries', '1', '--repeat', '0 2 * * *']
+    assert shlex.split(changed)[1:5] + shlex.split(changed)[-2:] == [
+        'software', 'schedule', 'change', 'hdd-1', '--once-at', '2026-12-01 02:00']
 
 
 def test_a_run_is_created_with_its_name_and_each_input_quoted():
     command = cli.run_create(
-        config_id='c-1', server_id='s-1', action='BACKUP', name='mysql', transport='NO_SIGNAL',
-        timeout_minutes=30, input_texts={'dir': "it's here", 'labels': '{"x": 1}'})
+        _request(name='mysql', transport='NO_SIGNAL', timeout_minutes=30),
+        input_texts={'dir': "it's here", 'labels': '{"x": 1}'})
 
     assert _run_in_shell(command) == [
         'software', 'run', 'create', '--config', 'c-1', '--server', 's-1', '--action',

@@ -305,7 +305,8 @@ def test_a_server_left_out_fails_the_command_even_without_wait(heat, mysql, app)
 
     with mock.patch.object(made, 'produce_output'):
         assert made.run(parsed) == 1
-    assert 's2: Could not start BACKUP on server s2' in app.stderr.getvalue()
+    assert ('Could not start BACKUP on server demo-db-2 (s2): its deployment could not be '
+            'created.\n') in app.stderr.getvalue()
 
 
 def test_a_run_deleted_while_followed_ends_the_wait_as_a_failure(heat, mysql, app):

@@ -121,6 +121,21 @@ def test_the_same_server_twice_runs_once(heat, source_id):
     assert len(result.created) == 1
 
 
+def test_a_server_that_could_not_start_is_named_as_its_caller_names_it(
+        heat, swift, source_id):
+    heat.fail('software_deployments.create', heat_exc.HTTPInternalServerError('no'))
+    the_id = '9597145b-0a95-4428-85b8-d52e98ecf8a2'
+
+    result = start(heat, lambda name: transport_for('TEMP_URL_SIGNAL', swift=swift),
+                   RunRequest(config_id=source_id, action='BACKUP', server_ids=(the_id, 's2')),
+                   server_names={the_id: 'demo-db-2'})
+
+    assert [str(message) for _server, message in result.failures] == [
+        'Could not start BACKUP on server demo-db-2 (9597145b): its deployment could not be '
+        'created.',
+        'Could not start BACKUP on server s2: its deployment could not be created.']
+
+
 def test_a_failing_server_leaves_nothing_and_the_others_go_ahead(
         heat, swift, source_id, caplog):
     heat.fail('software_deployments.create',
