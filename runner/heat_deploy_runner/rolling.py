@@ -1,11 +1,12 @@
 """Start a run request in batches: an execution of the project's rolling workflow on
 Mistral (workflows), whose id is the operation's. Its secret inputs are kept in the
-project's Object Storage first (secret_store), never in Mistral.
+project's Object Storage first (secret_store), never in Mistral. One start over a calls seam
+(``object_storage``, ``rolling_start(workflow_input)`` and secret_store's), with two
+implementations: MistralCalls, the command line's, and the dashboard's, through its API seam.
 """
 
 import dataclasses
 import logging
-import uuid
 
 from heat_deploy_runner.cancel import cancelled_description
 from heat_deploy_runner.messages import gettext_noop
@@ -23,50 +24,47 @@ SECRETS_NEED_OBJECT_STORAGE = gettext_noop(
     'batches, or leave %(names)s empty.')
 
 
-class SecretsNotKept(Exception):
-    """Object Storage did not keep the secret inputs: nothing was started."""
+class MistralCalls(secret_store.SwiftCalls):
+    """A run in batches' calls on python-mistralclient's v2 client and a swiftclient
+    Connection (None without Object Storage), for one project."""
+
+    def __init__(self, mistral, swift, project_id):
+        super().__init__(swift)
+        self.mistral = mistral
+        self.project_id = project_id
+
+    @property
+    def object_storage(self):
+        return self.swift is not None
+
+    def rolling_start(self, workflow_input):
+        workflow_id = workflows.ensure(self.mistral, self.project_id)
+        return self.mistral.executions.create(workflow_id, workflow_input=workflow_input)
 
 
-def start(mistral, swift, project_id: str, request: RunRequest, started_by: str,
-          server_names=None):
-    """The rolling workflow's new execution (python-mistralclient's) for ``request``, made
-    for ``started_by``; its notices name the servers by ``server_names`` ({id: name}).
-    Raises InputError for secret inputs without Object Storage (``swift`` None),
-    SecretsNotKept when Object Storage refuses them, and Mistral's error as it comes;
-    nothing is left behind when either refuses.
+def start(calls, request: RunRequest, started_by: str, server_names=None, link=None):
+    """The rolling workflow's new execution for ``request``, as ``calls.rolling_start``
+    gives it, made for ``started_by``; its notices name the servers by ``server_names``
+    ({id: name}) and link to ``link``. Raises InputError for secret inputs without Object
+    Storage, secret_store.NotKept when Object Storage refuses them, and Mistral's error as
+    it comes; nothing is left behind when either refuses.
     """
-    plain, secret = secret_store.split(request.input_values)
-    ref = None
-    if secret:
-        if swift is None:
-            raise InputError(Message(SECRETS_NEED_OBJECT_STORAGE,
-                                     {'names': ', '.join(sorted(secret))}))
-        ref = f'run/{uuid.uuid4()}'
-        try:
-            secret_store.put(swift, ref, secret, secret_store.run_lifetime_seconds(
-                len(request.server_ids), request.batch_size, request.timeout_minutes))
-        except Exception as error:
-            raise SecretsNotKept() from error
+    _plain, secret = secret_store.split(request.input_values)
+    if secret and not calls.object_storage:
+        raise InputError(Message(SECRETS_NEED_OBJECT_STORAGE,
+                                 {'names': ', '.join(sorted(secret))}))
+    plain, ref = secret_store.keep(calls, 'run', request.input_values,
+                                   secret_store.run_lifetime_seconds(
+                                       len(request.server_ids), request.batch_size,
+                                       request.timeout_minutes))
     try:
-        workflow_id = workflows.ensure(mistral, project_id)
-        return mistral.executions.create(workflow_id, workflow_input=dict(
+        return calls.rolling_start(dict(
             dataclasses.replace(request, input_values=plain).workflow_input(started_by, ref),
             server_names={server: name for server, name in (server_names or {}).items()
-                          if server in request.server_ids}))
+                          if server in request.server_ids}, link=link))
     except Exception:
-        _forget(swift, ref)
+        secret_store.forget_kept(calls, ref)
         raise
-
-
-def _forget(swift, ref):
-    if not ref:
-        return
-    try:
-        secret_store.forget(swift, ref)
-    except Exception:
-        # The caller says that nothing started; a leftover object is the project's own.
-        LOG.warning('Could not remove the secret inputs kept in %s/%s',
-                    secret_store.CONTAINER, ref, exc_info=True)
 
 
 def cancel(mistral, execution_id: str, user: str):

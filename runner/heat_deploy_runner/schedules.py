@@ -28,10 +28,8 @@ leaves nothing to keep it with (the record goes too), so a delete is not recorde
 """
 
 import dataclasses
-
 import datetime
 import json
-import logging
 import uuid
 
 from heat_deploy_runner.cancel import utc_text
@@ -40,8 +38,6 @@ from heat_deploy_runner import retention
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
 from heat_deploy_runner.workflows import trigger_of
-
-LOG = logging.getLogger(__name__)
 
 # Tells the project's schedules from its other triggers and environments.
 SCHEDULE_PREFIX = 'hdd-'
@@ -64,10 +60,6 @@ RETENTION_KIND = 'retention'
 # CHANGED. Not translated: a page translates what it shows.
 CREATED, CHANGED, RESUMED = 'created', 'changed', 'resumed'
 HISTORY_KEPT = 20
-
-
-class NotKept(Exception):
-    """Object Storage did not keep the secret inputs: nothing was scheduled or changed."""
 
 
 def is_not_found(error):
@@ -172,14 +164,14 @@ def retention_record(policy: retention.Policy, pattern=retention.PATTERN):
             'input_values': dataclasses.asdict(policy)}
 
 
-class MistralCalls:
+class MistralCalls(secret_store.SwiftCalls):
     """The calls a schedule's changes make, on python-mistralclient's v2 client and a
     swiftclient Connection (None without Object Storage), for one project and user: the
     command line's. The dashboard has its own, through its API seam."""
 
     def __init__(self, mistral, swift, project_id, username):
+        super().__init__(swift)
         self.mistral = mistral
-        self.swift = swift
         self.project_id = project_id
         self.username = username
 
@@ -233,28 +225,6 @@ class MistralCalls:
                        for each in self.mistral.executions.list(**RUNNING_OPERATIONS)],
                       self.project_id, trigger)
 
-    def keep_secrets(self, owner, input_values):
-        plain, secret = secret_store.split(input_values)
-        if not secret:
-            return plain, None
-        if self.swift is None:
-            raise NotKept()
-        ref = f'{owner}/{uuid.uuid4()}'
-        try:
-            secret_store.put(self.swift, ref, secret)
-        except Exception as error:
-            raise NotKept() from error
-        return plain, ref
-
-    def forget_secrets(self, ref):
-        if not ref:
-            return
-        try:
-            secret_store.forget(self.swift, ref)
-        except Exception:
-            LOG.warning('Could not remove the secret inputs kept in %s/%s',
-                        secret_store.CONTAINER, ref, exc_info=True)
-
 
 def firing(executions, project_id, trigger, but=None):
     """Whether a firing of the project's cron trigger ``trigger`` runs now, other than the
@@ -268,7 +238,7 @@ def firing(executions, project_id, trigger, but=None):
 def _keeping_secrets(calls, name, record):
     """The record as Mistral may hold it: its secret inputs kept in Object Storage, their
     names and reference in their place."""
-    plain, ref = calls.keep_secrets(name, record.get('input_values'))
+    plain, ref = secret_store.keep(calls, name, record.get('input_values'))
     secret_names = sorted(set(record.get('input_values') or {}) - set(plain))
     return dict(record, input_values=plain, secret_ref=ref, secret_names=secret_names)
 
@@ -305,13 +275,13 @@ def create(calls, record, name=None):
     try:
         calls.record_save(name, record, create=True)
     except Exception:
-        calls.forget_secrets(record['secret_ref'])
+        secret_store.forget_kept(calls, record['secret_ref'])
         raise
     try:
         _start_trigger(calls, name, record)
     except Exception:
         calls.record_delete(name)
-        calls.forget_secrets(record['secret_ref'])
+        secret_store.forget_kept(calls, record['secret_ref'])
         raise
     return name
 
@@ -359,13 +329,13 @@ def change(calls, name, record):
     except Exception:
         if made:
             calls.trigger_delete(trigger_of(name, after))
-        calls.forget_secrets(after['secret_ref'])
+        secret_store.forget_kept(calls, after['secret_ref'])
         raise
     # A paused schedule's trigger went with the pause, or goes with its last firing.
     goes_on = (calls.firing(trigger_of(name, before)) if paused
                else _retire_trigger(calls, name, before))
     if not goes_on:
-        calls.forget_secrets(before.get('secret_ref'))
+        secret_store.forget_kept(calls, before.get('secret_ref'))
     return goes_on
 
 
@@ -379,7 +349,7 @@ def delete(calls, name):
     calls.record_delete(name)
     if _retire_trigger(calls, name, record):
         return True
-    calls.forget_secrets(record.get('secret_ref'))
+    secret_store.forget_kept(calls, record.get('secret_ref'))
     return False
 
 

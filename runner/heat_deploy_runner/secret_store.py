@@ -9,15 +9,74 @@ workflow carries only the object's name; its trigger action reads the values bac
 before it makes a batch's runs. A run in batches' object expires by itself (X-Delete-After)
 once the operation cannot be running any more; a schedule's lives as long as the schedule.
 Heat keeps the values in the runs' derived configs, as for any run (the panels mask them).
+
+keep and forget_kept are the one way to keep them, over a calls seam (``secrets_put(ref,
+values, lifetime_seconds)``, ``secrets_forget(ref)``) with two implementations: SwiftCalls,
+the command line's, on a swiftclient Connection, and the dashboard's, through its API seam.
 """
 
 import json
+import logging
+import uuid
 
 from swiftclient import exceptions as swift_exc
 
 from heat_deploy_runner import masking
 
+LOG = logging.getLogger(__name__)
+
 CONTAINER = 'heat-deploy-secrets'
+
+
+class NotKept(Exception):
+    """Object Storage did not keep the secret inputs (or the project has none): nothing was
+    started, scheduled or changed."""
+
+
+class SwiftCalls:
+    """Keeping secrets on a swiftclient Connection, None where the project has no Object
+    Storage."""
+
+    def __init__(self, swift):
+        self.swift = swift
+
+    def secrets_put(self, ref, values, lifetime_seconds=None):
+        if self.swift is None:
+            raise NotKept()
+        put(self.swift, ref, values, lifetime_seconds)
+
+    def secrets_forget(self, ref):
+        forget(self.swift, ref)
+
+
+def keep(calls, owner, input_values, lifetime_seconds=None):
+    """(the input values Mistral may hold, the reference of the secret ones kept in Object
+    Storage for ``lifetime_seconds`` (None: until forgotten), or None when there are none).
+    ``owner`` names what they belong to (a schedule, a run in batches) in the object's name,
+    for an operator who looks; each keeping gets an object of its own (a schedule changed
+    keeps its old secrets until its new trigger stands). NotKept when Object Storage does not
+    keep them."""
+    plain, secret = split(input_values)
+    if not secret:
+        return plain, None
+    ref = f'{owner}/{uuid.uuid4()}'
+    try:
+        calls.secrets_put(ref, secret, lifetime_seconds)
+    except Exception as error:
+        raise NotKept() from error
+    return plain, ref
+
+
+def forget_kept(calls, ref):
+    """Remove kept secrets that nothing will read any more; a failure is logged (the object
+    is the project's own, and what failed is said already), not raised."""
+    if not ref:
+        return
+    try:
+        calls.secrets_forget(ref)
+    except Exception:
+        LOG.warning('Could not remove the secret inputs kept in %s/%s', CONTAINER, ref,
+                    exc_info=True)
 
 
 def split(input_values):

@@ -1,5 +1,3 @@
-import dataclasses
-
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import gettext
@@ -23,6 +21,7 @@ import heat_deploy_runner as runner
 from heat_deploy_runner import cli
 from heat_deploy_runner import cron
 from heat_deploy_runner import linking
+from heat_deploy_runner import rolling
 from heat_deploy_runner.run_request import MAX_RETRIES
 from heat_deploy_runner.run_request import MAX_RETRY_DELAY
 from heat_deploy_runner.run_request import MAX_SERVERS
@@ -219,21 +218,14 @@ class RunActionForm(run_form.RunForm):
         action, servers = data['action'], data['servers']
         doing = _("start %(action)s in batches") % {'action': action}
         try:
-            plain, secret_ref = kept_secrets.keep(
-                request, 'run', data['input_values'], secret_store.run_lifetime_seconds(
-                    len(servers), data['batch_size'], data['timeout']))
-        except kept_secrets.NotKept:
+            execution = rolling.start(_RollingCalls(request), data['request'],
+                                      request.user.username,
+                                      **following.notice_context(request, servers))
+        except secret_store.NotKept:
             errors.heat_failed(request, doing, _("Nothing was started."),
                                service=errors.SWIFT)
             return False
-        workflow_input = dict(
-            dataclasses.replace(data['request'], input_values=plain).workflow_input(
-                request.user.username, secret_ref),
-            **following.notice_context(request, servers))
-        try:
-            execution = api.mistral.rolling_start(request, workflow_input)
         except Exception:
-            kept_secrets.forget(request, secret_ref)
             errors.heat_failed(request, doing, _("Nothing was started."),
                                service=errors.MISTRAL)
             return False
@@ -273,3 +265,10 @@ class RunActionForm(run_form.RunForm):
             "Scheduled %(action)s on %(count)d servers.",
             len(servers)) % {'action': action, 'count': len(servers)})
         return reverse('horizon:project:schedules:index')
+
+
+class _RollingCalls(kept_secrets.SecretCalls):
+    """A run in batches' calls (runner.rolling.MistralCalls'), through the API seam."""
+
+    def rolling_start(self, workflow_input):
+        return api.mistral.rolling_start(self.request, workflow_input)

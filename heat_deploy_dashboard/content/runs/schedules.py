@@ -118,11 +118,11 @@ def listed(request):
             for each in records]
 
 
-class _Calls:
+class _Calls(kept_secrets.SecretCalls):
     """A schedule's calls (runner.schedules.MistralCalls'), through the API seam."""
 
     def __init__(self, request):
-        self.request = request
+        super().__init__(request)
         self.username = request.user.username
 
     def record_get(self, name):
@@ -144,15 +144,6 @@ class _Calls:
 
     def firing(self, trigger):
         return api.mistral.firing(self.request, trigger)
-
-    def keep_secrets(self, owner, input_values):
-        try:
-            return kept_secrets.keep(self.request, owner, input_values)
-        except kept_secrets.NotKept as error:
-            raise runner_schedules.NotKept() from error
-
-    def forget_secrets(self, ref):
-        kept_secrets.forget(self.request, ref)
 
 
 def create(request, record):

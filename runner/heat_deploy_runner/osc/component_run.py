@@ -34,6 +34,7 @@ from heat_deploy_runner.run_request import MAX_SERVERS
 from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import runs
+from heat_deploy_runner import secret_store
 from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.starting import derived_name
 
@@ -384,9 +385,10 @@ class StartingCommand(command.ShowOne):
             raise osc_exc.CommandError(_needs_mistral(request))
         with failures.calling(failures.MISTRAL, doing, 'Nothing was started.'):
             try:
-                return rolling.start(clients.mistral, clients.swift, clients.project_id,
-                                     request, clients.username, clients.servers.names())
-            except rolling.SecretsNotKept as error:
+                return rolling.start(
+                    rolling.MistralCalls(clients.mistral, clients.swift, clients.project_id),
+                    request, clients.username, clients.servers.names())
+            except secret_store.NotKept as error:
                 raise osc_exc.CommandError(failures.sentence(
                     doing, failures.SWIFT, 'Nothing was started.')) from error
 

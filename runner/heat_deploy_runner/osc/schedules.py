@@ -14,6 +14,7 @@ from heat_deploy_runner.osc.component_run import run_request
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner import retention
 from heat_deploy_runner import schedules
+from heat_deploy_runner import secret_store
 
 LOG = logging.getLogger(__name__)
 SCHEDULE_HELP = 'The schedule: its name (hdd-...), as `schedule list` shows it.'
@@ -148,7 +149,7 @@ def _changing(calls, doing, outcome, change):
     with failures.calling(failures.MISTRAL, doing, outcome):
         try:
             return change()
-        except schedules.NotKept as error:
+        except secret_store.NotKept as error:
             raise osc_exc.CommandError(failures.sentence(
                 doing, failures.SWIFT, outcome)) from error
 
