@@ -197,6 +197,7 @@ def _start_one(heat, transport: SignalTransport, source: dict, *,
                      lambda: heat.software_configs.delete(config.id)))
 
         failed_step = DEPLOYMENT_FAILED
+        undo.append(('deployment', lambda: _delete_stored_anyway(heat, config.id, server_id)))
         status, reason = transport.initial_status()
         deployment = heat.software_deployments.create(
             config_id=config.id, server_id=server_id, action=action,
@@ -209,6 +210,22 @@ def _start_one(heat, transport: SignalTransport, source: dict, *,
         raise _ServerFailed(
             _quota_refusal(error, params) or Message(failed_step, params),
             error if isinstance(error, ks_exc.ConnectionError) else None)
+
+
+def _delete_stored_anyway(heat, config_id: str, server_id: str) -> None:
+    """Delete the server's deployment of ``config_id`` if Heat stored it though its create
+    failed: Heat stores a deployment, then pushes the server's metadata, and answers 500 when
+    that fails (a Zaqar queue whose service is down). Left, it would run with its result's
+    place removed, and time out. Its delete may fail the same way after removing it."""
+    def stored():
+        return [row.id for row in heat.software_deployments.list(server_id=server_id)
+                if row.config_id == config_id]
+    for deployment_id in stored():
+        try:
+            heat.software_deployments.delete(deployment_id)
+        except Exception:
+            if deployment_id in stored():
+                raise
 
 
 def _undo(undo: list[tuple[str, Callable[[], object]]],

@@ -160,6 +160,23 @@ def test_without_object_storage_pages_work_and_a_tempurl_run_is_refused_whole(
     assert _state(heat, swift) == before
 
 
+def test_without_zaqar_a_run_on_a_server_reading_its_metadata_there_is_refused_whole(
+        cloud, user, heat, swift, demo_resources):
+    """Heat stores the run, then fails to push the server's metadata to its queue and answers
+    500: the run it stored goes with the rest (left, it ran without the place for its result
+    and timed out, as a soak found)."""
+    before = _state(heat, swift)
+
+    with outages.stopped(cloud, 'zaqar'):
+        submit = user.post(f'/project/components/{demo_resources["monitoring"]}/run/', {
+            'action': 'CHECK', 'servers': [demo_resources['monitor_server']],
+            'transport': 'TEMP_URL_SIGNAL', 'timeout': '5', 'input__threshold_percent': '90',
+            'input__pause_seconds': '0', 'input__path': '.'})
+
+    assert 'its deployment could not be created' in submit.text
+    assert _state(heat, swift) == before
+
+
 def test_once_heat_is_back_the_first_poll_that_follows_answers(
         cloud, user, heat, demo_resources):
     run = demo_resources['mysql_deployment_1']

@@ -29,9 +29,15 @@ class _Failures:
     def __init__(self):
         self.calls = []
         self._failures = {}
+        self._failures_after = {}
 
     def fail(self, method, error, when=lambda *args, **kwargs: True):
         self._failures[method] = (error, when)
+
+    def fail_after(self, method, error):
+        """``method`` does what it does, then raises ``error``: as Heat stores a deployment
+        and answers 500 when it cannot push the server's metadata to its Zaqar queue."""
+        self._failures_after[method] = error
 
     def _call(self, method, *args, **kwargs):
         self.calls.append((method, args, kwargs))
@@ -39,6 +45,10 @@ class _Failures:
             error, when = self._failures[method]
             if when(*args, **kwargs):
                 raise error
+
+    def _done(self, method):
+        if method in self._failures_after:
+            raise self._failures_after[method]
 
     def called(self, method):
         return [call for call in self.calls if call[0] == method]
@@ -150,6 +160,7 @@ class _Deployments:
             'status_reason': str(kwargs.get('status_reason')),
             'creation_time': _now(),
         }
+        self._heat._done('software_deployments.create')
         return self._resource(deployment_id)
 
     def update(self, deployment_id, **kwargs):
@@ -166,6 +177,7 @@ class _Deployments:
         self._heat._call('software_deployments.delete', deployment_id)
         self._found(deployment_id)
         del self._heat.deployments[deployment_id]
+        self._heat._done('software_deployments.delete')
 
 
 def _swift_error(status):

@@ -136,6 +136,24 @@ def test_a_server_that_could_not_start_is_named_as_its_caller_names_it(
         'Could not start BACKUP on server s2: its deployment could not be created.']
 
 
+def test_a_deployment_heat_stored_though_its_create_failed_goes_with_the_rest(
+        heat, swift, source_id):
+    # Heat stores it, then fails to push the server's metadata to a Zaqar queue that is
+    # down: 500. Its delete fails alike, after removing it.
+    heat.fail_after('software_deployments.create', heat_exc.HTTPInternalServerError('zaqar'))
+    heat.fail_after('software_deployments.delete', heat_exc.HTTPInternalServerError('zaqar'))
+    configs_before = set(heat.configs)
+
+    result = _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift), source_id,
+                  servers=['s1'])
+
+    assert result.created == []
+    assert [str(message) for _server, message in result.failures] == [
+        'Could not start BACKUP on server s1: its deployment could not be created.']
+    assert heat.deployments == {} and set(heat.configs) == configs_before
+    assert swift.containers == {}
+
+
 def test_a_failing_server_leaves_nothing_and_the_others_go_ahead(
         heat, swift, source_id, caplog):
     heat.fail('software_deployments.create',
