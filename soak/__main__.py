@@ -145,7 +145,8 @@ def main(args):
     RESULTS.write_text(json.dumps(found, indent=1, sort_keys=True) + '\n')
     for key in ('runs', 'operations_concluded', 'notices', 'page_replies', 'results_lost',
                 'left_running', 'run_twice', 'notices_missing', 'notices_doubled',
-                'server_errors', 'pages_without_reply', 'slowest_page_while_down_seconds'):
+                'server_errors', 'server_errors_by_outage', 'pages_without_reply',
+                'slowest_page_while_down_seconds'):
         _progress(f'{key}: {found[key]}')
     _progress(f'written to {RESULTS}')
     return 0 if figures.met(found) else 1

@@ -53,6 +53,18 @@ def pages(replies, outages):
     return errors, max(during, default=0.0)
 
 
+def failed_pages(replies, outages):
+    """{service: count} of the replies that were server errors or none, by the outage they
+    started in or within PAGE_GOAL_SECONDS after it ('none' for none): what to look at when
+    server_errors is not 0."""
+    found = collections.Counter()
+    for started, _seconds, status in replies:
+        if status is None or status >= 500:
+            found[next((service for service, begin, end in outages
+                        if begin <= started <= end + PAGE_GOAL_SECONDS), 'none')] += 1
+    return dict(found)
+
+
 def summary(runs, reported, concluded, told, replies, outages, now):
     missing, twice = notices(concluded, told)
     errors, slowest = pages(replies, outages)
@@ -62,7 +74,8 @@ def summary(runs, reported, concluded, told, replies, outages, now):
         'results_lost': lost(runs, reported), 'left_running': stuck(runs, now),
         'run_twice': [list(each) for each in doubled(runs)],
         'notices_missing': missing, 'notices_doubled': twice,
-        'server_errors': errors, 'slowest_page_while_down_seconds': round(slowest, 2),
+        'server_errors': errors, 'server_errors_by_outage': failed_pages(replies, outages),
+        'slowest_page_while_down_seconds': round(slowest, 2),
     }
 
 

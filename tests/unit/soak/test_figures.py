@@ -64,6 +64,14 @@ def test_pages_count_server_errors_and_the_slowest_reply_while_a_service_was_dow
     assert figures.pages(replies, [('zaqar', 4.0, 8.0)]) == (2, 20.0)
 
 
+def test_failed_pages_are_counted_by_the_outage_they_started_in_or_just_after():
+    replies = [(1.0, 0.2, None), (5.0, 3.5, 200), (6.0, 0.4, 503), (27.0, 20.0, None),
+               (29.0, 0.1, None), (40.0, 0.1, 500)]
+
+    assert figures.failed_pages(replies, [('zaqar', 4.0, 8.0), ('memcached', 35.0, 45.0)]
+                                ) == {'none': 2, 'zaqar': 2, 'memcached': 1}
+
+
 def test_the_goals_hold_only_with_nothing_lost_doubled_or_failed():
     found = figures.summary([_run('r1')], {'r1'}, ['op-1'], [{'operation': 'op-1'}],
                             [(1.0, 0.3, 200)], [], NOW)
