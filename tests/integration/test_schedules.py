@@ -139,12 +139,14 @@ def test_a_schedule_every_minute_survives_restarts_and_a_pause_change_and_delete
 
     waiting.wait_for('the other run', lambda: _operation_runs(heat, changed_operation),
                      timeout=30)
-    old_trigger = mistral.environments.get(changed).variables['trigger']
+    old_trigger = runner_schedules.trigger_of(
+        changed, mistral.environments.get(changed).variables)
     response = user.post(f'/project/schedules/{changed}/change/', _rotate_keys(
         demo_resources['web_server'], NEVER['repeat'], input__cache_size_mb='128'))
     assert ('The firing now running goes on as it was; the next firing runs the change.'
             in dashboard.messages(response.text))
-    new_trigger = mistral.environments.get(changed).variables['trigger']
+    new_trigger = runner_schedules.trigger_of(
+        changed, mistral.environments.get(changed).variables)
     assert new_trigger != old_trigger
     assert {old_trigger, new_trigger} <= {each.name for each in mistral.cron_triggers.list()}
 
