@@ -100,10 +100,9 @@ def delete_deployment(request, deployment_id):
 
 
 @profiler.trace
-def late_result(request, deployment):
+def late_result(request, run):
     """What the server of a cancelled run sent after the cancel, or None."""
-    return runner.late_result(heat.heatclient(request), deployment,
-                              _find_transport(request))
+    return runner.late_result(heat.heatclient(request), run, _find_transport(request))
 
 
 @profiler.trace
@@ -117,12 +116,11 @@ def may_have_result(request, config):
 def collect_result(request, run):
     """The run (with its derived config), with a result Heat does not read itself applied
     (see runner.collect)."""
-    return runner.collect(heat.heatclient(request), run, run.config,
-                          _find_transport(request)).described(run.config)
+    return runner.collect(heat.heatclient(request), run, _find_transport(request))
 
 
 @profiler.trace
 def expire_deployment(request, run):
     """The run (with its derived config), marked FAILED as timed out if it still runs past
     its deadline (see runner.expire)."""
-    return runner.expire(heat.heatclient(request), run, run.config).described(run.config)
+    return runner.expire(heat.heatclient(request), run)

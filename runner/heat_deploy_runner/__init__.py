@@ -10,18 +10,18 @@ the dashboard's forms, the integration tests and the benchmark.
                                                      server_ids=[...], input_values={...}))
     cancel(heat, deployment_id, user)
     delete(heat, deployment_id, partial(transport_for, swift=swift))
-    collect(heat, deployment, config, partial(transport_for, zaqar=zaqar))
-    expire(heat, deployment, config)
+    collect(heat, run, partial(transport_for, zaqar=zaqar))   # a Run with its config
+    expire(heat, run)
 """
 
 from heat_deploy_runner.cancel import cancel
 from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner.cancel import late_result
+from heat_deploy_runner.deadlines import deadline
 from heat_deploy_runner.delete import delete
 from heat_deploy_runner.derived import build_derived_config
 from heat_deploy_runner.derived import derived_input_values
 from heat_deploy_runner.expiry import as_timed_out
-from heat_deploy_runner.expiry import deadline
 from heat_deploy_runner.expiry import expire
 from heat_deploy_runner.expiry import is_overdue
 from heat_deploy_runner.expiry import TIMED_OUT_PREFIX

@@ -73,26 +73,26 @@ def cancel(heat, deployment_id: str, user: str,
         deployment_id, status=FAILED, status_reason=reason))
 
 
-def _with_waiting_result(heat, deployment, find_transport):
-    if deployment.status != IN_PROGRESS:
-        return deployment
-    config = derived.config_or_none(heat, deployment.config_id)
+def _with_waiting_result(heat, run, find_transport):
+    if run.status != IN_PROGRESS:
+        return run
+    config = derived.config_or_none(heat, run.config_id)
     if config is None:
-        return deployment
+        return run
     try:
-        return collect(heat, deployment, config, find_transport)
+        return collect(heat, run.described(config), find_transport)
     except Exception:
         # A cancel must work while the messaging service is down; a result
         # it could not read becomes the late result.
         LOG.warning('Could not look for the result of deployment %s before '
-                    'cancelling it', deployment.id, exc_info=True)
-        return deployment
+                    'cancelling it', run.id, exc_info=True)
+        return run
 
 
-def is_cancelled(deployment) -> bool:
-    """Whether the deployment (a Run) was cancelled."""
-    return (deployment.status == FAILED and
-            (deployment.status_reason or '').startswith(CANCEL_REASON_PREFIX))
+def is_cancelled(run) -> bool:
+    """Whether the run (a Run) was cancelled."""
+    return (run.status == FAILED and
+            (run.status_reason or '').startswith(CANCEL_REASON_PREFIX))
 
 
 # A cancelled run is FAILED in Heat (cancel can only fail a run): shown as what it is.
@@ -104,19 +104,17 @@ def shown_status(run) -> str | None:
     return CANCELLED if is_cancelled(run) else run.status
 
 
-def late_result(heat, deployment,
-                find_transport: Callable[[str], SignalTransport]
-                ) -> dict | None:
-    """What the server of a cancelled deployment sent after the cancel.
+def late_result(heat, run, find_transport: Callable[[str], SignalTransport]) -> dict | None:
+    """What the server of a cancelled run (a Run; its derived config is read when it has
+    none) sent after the cancel.
 
-    None when the deployment is not cancelled, its config is gone, or
-    nothing arrived. ``find_transport`` maps a transport name to a
-    transport, e.g. ``functools.partial(transports.transport_for,
-    swift=connection)``.
+    None when the run is not cancelled, its config is gone, or nothing arrived.
+    ``find_transport`` maps a transport name to a transport, e.g.
+    ``functools.partial(transports.transport_for, swift=connection)``.
     """
-    if not is_cancelled(deployment):
+    if not is_cancelled(run):
         return None
-    config = derived.config_or_none(heat, deployment.config_id)
+    config = run.config or derived.config_or_none(heat, run.config_id)
     if config is None:
         return None
     values = derived.derived_input_values(config)

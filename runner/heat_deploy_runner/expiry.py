@@ -19,7 +19,6 @@ from datetime import timezone
 import logging
 
 from heat_deploy_runner import deadlines
-from heat_deploy_runner.deadlines import deadline
 from heat_deploy_runner import derived
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.signals import FAILED
@@ -62,43 +61,39 @@ def timed_out_reason(config, run_deadline: datetime) -> str:
     return reason + UNREPORTED_SUFFIX % {'transport': transport}
 
 
-def is_overdue(deployment, config, now: datetime | None = None) -> bool:
-    """Whether the deployment (a Run) still runs after its deadline. No
-    call made."""
-    if deployment.status != IN_PROGRESS:
+def is_overdue(run: Run, now: datetime | None = None) -> bool:
+    """Whether the run (with its derived config) still runs after its deadline. No call
+    made."""
+    if run.status != IN_PROGRESS or run.deadline is None:
         return False
-    run_deadline = deadline(config)
-    if run_deadline is None:
-        return False
-    return deadlines.utc(now or datetime.now(timezone.utc)) >= run_deadline
+    return deadlines.utc(now or datetime.now(timezone.utc)) >= run.deadline
 
 
-def as_timed_out(run: Run, config) -> Run:
-    """The run (past its deadline) as expire will record it, for a page that shows it
-    without changing anything in Heat."""
-    return run.changed(status=FAILED, status_reason=timed_out_reason(config, deadline(config)))
+def as_timed_out(run: Run) -> Run:
+    """The run (past its deadline, with its derived config) as expire will record it, for a
+    page that shows it without changing anything in Heat."""
+    return run.changed(status=FAILED, status_reason=timed_out_reason(run.config, run.deadline))
 
 
-def expire(heat, deployment, config, now: datetime | None = None):
-    """The deployment, marked FAILED as timed out if it ran past its deadline.
+def expire(heat, run: Run, now: datetime | None = None) -> Run:
+    """The run (with its derived config), marked FAILED as timed out if it ran past its
+    deadline.
 
-    ``config`` is its derived config (dict or resource). Before the
-    deadline, or once finished, nothing is asked of Heat. Past it, the
-    deployment is read again first: showing a running deployment makes
-    Heat apply a TempURL result the server sent in time (the caller applies
-    a Zaqar one before calling this, see results.collect), and a result
-    that arrived wins over the timeout. Returns the deployment as it is
-    afterwards (a Run, when Heat was asked).
+    Before the deadline, or once finished, nothing is asked of Heat. Past it, the run is
+    read again first: showing a running deployment makes Heat apply a TempURL result the
+    server sent in time (the caller applies a Zaqar one before calling this, see
+    results.collect), and a result that arrived wins over the timeout. Returns the run as it
+    is afterwards, with its config.
     """
     now = deadlines.utc(now or datetime.now(timezone.utc))
-    if not is_overdue(deployment, config, now):
-        return deployment
-    current = Run.from_heat(heat.software_deployments.get(deployment.id))
+    if not is_overdue(run, now):
+        return run
+    current = Run.from_heat(heat.software_deployments.get(run.id)).described(run.config)
     if current.status != IN_PROGRESS:
         return current
-    reason = timed_out_reason(config, deadline(config))
-    LOG.info('Deployment %s timed out: %s', deployment.id, reason)
+    reason = timed_out_reason(run.config, run.deadline)
+    LOG.info('Deployment %s timed out: %s', run.id, reason)
     # Only these two keys, as cancel: Heat drops null keys on PUT, and
     # anything else sent would overwrite what the deployment holds.
     return Run.from_heat(heat.software_deployments.update(
-        deployment.id, status=FAILED, status_reason=reason))
+        run.id, status=FAILED, status_reason=reason)).described(run.config)

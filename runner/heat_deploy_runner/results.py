@@ -69,42 +69,39 @@ def may_have_result(config, find_transport: Callable[[str], SignalTransport]) ->
     return transport.may_have_result(values) if transport else True
 
 
-def collect(heat, deployment, config,
-            find_transport: Callable[[str], SignalTransport]):
-    """The deployment (a Run), with a result waiting for the dashboard
-    applied: a Run when Heat was asked.
+def collect(heat, run: Run, find_transport: Callable[[str], SignalTransport]) -> Run:
+    """The run (with its derived config), with a result waiting for the dashboard applied;
+    as it is afterwards, with its config.
 
-    ``config`` is the deployment's (derived) config as a dict or resource.
-    Changes nothing unless the deployment is IN_PROGRESS and its transport
-    holds a result Heat does not read itself.
+    Changes nothing unless the run is IN_PROGRESS and its transport holds a result Heat does
+    not read itself.
     """
-    if deployment.status != IN_PROGRESS:
-        return deployment
-    values = derived.derived_input_values(config)
+    if run.status != IN_PROGRESS:
+        return run
+    values = derived.derived_input_values(run.config)
     transport = transport_of(values, find_transport)
     claimed = transport.claim_result(values) if transport else None
     if claimed is None:
-        return deployment
+        return run
     try:
         # Read again: a cancel may have landed since the caller read it.
-        current = Run.from_heat(heat.software_deployments.get(deployment.id))
+        current = Run.from_heat(heat.software_deployments.get(run.id))
         running = current.status == IN_PROGRESS
         if running:
             status, reason, outputs = outcome(
-                claimed.result, derived.as_dict(config).get('outputs'),
+                claimed.result, derived.as_dict(run.config).get('outputs'),
                 current.output_values)
             current = Run.from_heat(heat.software_deployments.update(
-                deployment.id, status=status, status_reason=reason,
-                output_values=outputs))
+                run.id, status=status, status_reason=reason, output_values=outputs))
     except Exception:
-        _quietly(claimed.release, 'release the result', deployment.id)
+        _quietly(claimed.release, 'release the result', run.id)
         raise
     if running:
-        _quietly(claimed.consume, 'remove the applied result', deployment.id)
+        _quietly(claimed.consume, 'remove the applied result', run.id)
     else:
-        # Kept on the queue as the late result of a cancelled deployment.
-        _quietly(claimed.release, 'release the result', deployment.id)
-    return current
+        # Kept on the queue as the late result of a cancelled run.
+        _quietly(claimed.release, 'release the result', run.id)
+    return current.described(run.config)
 
 
 def _quietly(step: Callable[[], object], what: str, deployment_id) -> None:

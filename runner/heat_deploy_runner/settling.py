@@ -35,7 +35,7 @@ def settle(run: Run, collect: Callable[[Run], Run], expire: Callable[[Run], Run]
     except Exception:
         LOG.warning('Could not look for the result of deployment %s', run.id, exc_info=True)
         return run
-    if not is_overdue(run, run.config):
+    if not is_overdue(run):
         return run
     try:
         return expire(run)
@@ -55,5 +55,4 @@ def settled(heat, find_transport, run_id: str, configs: dict) -> Run:
         configs[run.config_id] = derived.as_dict(heat.software_configs.get(run.config_id))
     return settle(
         run.described(configs[run.config_id]),
-        lambda each: collect(heat, each, each.config, find_transport).described(each.config),
-        lambda each: expire(heat, each, each.config).described(each.config))
+        lambda each: collect(heat, each, find_transport), lambda each: expire(heat, each))

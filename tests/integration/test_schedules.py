@@ -177,7 +177,9 @@ def test_a_schedule_every_minute_survives_restarts_and_a_pause_change_and_delete
     [run] = [heat.software_deployments.get(run.id)
              for run in _operation_runs(heat, changed_operation)]
     assert run.status == 'COMPLETE', run.status_reason
-    assert run.input_values['cache_size_mb'] == 32
+    inputs = {each['name']: each.get('value')
+              for each in heat.software_configs.get(run.config_id).inputs}
+    assert inputs['cache_size_mb'] == 32
     triggers = {each.name: each.pattern for each in mistral.cron_triggers.list()
                 if each.name.startswith(changed)}
     assert triggers == {new_trigger: NEVER['repeat']}

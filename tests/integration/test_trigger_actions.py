@@ -70,7 +70,7 @@ def test_cancel_stays_cancelled_and_the_late_result_is_kept(cloud, heat, backup,
     after = heat.software_deployments.get(deployment.id)
     assert after.status == 'FAILED'
     assert after.status_reason == cancelled.status_reason
-    assert runner.late_result(heat, after, find_transport) == late
+    assert runner.late_result(heat, runner.Run.from_heat(after), find_transport) == late
 
 
 def test_delete_removes_the_deployment_its_config_and_its_container(heat, swift, backup,

@@ -97,8 +97,8 @@ def test_two_pollers_racing_on_one_result_apply_it_once(heat, run, find_transpor
 
     def poll():
         start.wait()
-        outcomes.append(runner.collect(heat, heat.software_deployments.get(deployment.id),
-                                       config, find_transport).status)
+        outcomes.append(runner.collect(heat, waiting.shown(heat, deployment.id, config),
+                                       find_transport).status)
 
     # A spy: every update still reaches the real Heat.
     updates = mock.Mock(wraps=heat.software_deployments.update)
@@ -127,8 +127,7 @@ def test_a_cancel_is_kept_and_the_late_result_shown(cloud, heat, run, find_trans
     values = runner.derived_input_values(config)
     waiting.wait_for('the late result on the queue', lambda: transport.read_result(values),
                      timeout=30)
-    after = runner.collect(heat, heat.software_deployments.get(deployment.id), config,
-                           find_transport)
+    after = runner.collect(heat, waiting.shown(heat, deployment.id, config), find_transport)
     assert after.status_reason == cancelled.status_reason
     late = runner.late_result(heat, after, find_transport)
     assert late['report'].startswith('disk ')

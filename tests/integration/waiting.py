@@ -3,6 +3,8 @@
 import time
 
 import heat_deploy_runner as runner
+from heat_deploy_runner import derived
+from heat_deploy_runner.run import Run
 
 
 def wait_for(what, check, timeout=60, interval=0.25):
@@ -24,11 +26,17 @@ def finished(heat, deployment_id, timeout=60):
     return wait_for(f'deployment {deployment_id} to finish', check, timeout)
 
 
+def shown(heat, deployment_id, config):
+    """The run of this id as Heat shows it now, with its derived config (as the runner's
+    collect takes it)."""
+    return Run.from_heat(heat.software_deployments.get(deployment_id)).described(
+        derived.as_dict(config))
+
+
 def collected(heat, deployment_id, config, find_transport, timeout=60):
     """The deployment once finished, applying its result as the dashboard's poll does (for a
     transport whose target Heat does not read)."""
     def check():
-        deployment = runner.collect(heat, heat.software_deployments.get(deployment_id),
-                                    config, find_transport)
+        deployment = runner.collect(heat, shown(heat, deployment_id, config), find_transport)
         return deployment if deployment.status != 'IN_PROGRESS' else None
     return wait_for(f'deployment {deployment_id} to finish', check, timeout)

@@ -173,7 +173,7 @@ class FollowedRunPollTests(helpers.TestCase):
         # Nothing waiting on a queue; the timeout recorded as Heat would.
         self.mock_collect_result.side_effect = lambda request, run: run
         self.mock_expire_deployment.side_effect = \
-            lambda request, run: runner.as_timed_out(run, run.config)
+            lambda request, run: runner.as_timed_out(run)
         reply = json.loads(self.client.post(reverse('horizon:project:deployments:status'),
                                             {'id': [RUNNING_ID]}).content)
         row = reply['rows'][RUNNING_ID]

@@ -47,9 +47,9 @@ def with_result_applied(request, run):
 def as_it_reads(run):
     """The run (with its derived config) as a page that changes nothing shows it: timed
     out if it still runs past its deadline (runner.as_timed_out)."""
-    if run.config is None or not runner.is_overdue(run, run.config):
+    if run.config is None or not runner.is_overdue(run):
         return run
-    return runner.as_timed_out(run, run.config)
+    return runner.as_timed_out(run)
 
 
 def settled_here(run, now=None):

@@ -329,7 +329,7 @@ class WaitAction(actions.Action):
                 break
             time.sleep(_pause(running, datetime.now(timezone.utc)))
             for row in running:
-                if is_overdue(row, row.config) or results.may_have_result(
+                if is_overdue(row) or results.may_have_result(
                         row.config, clients.find_transport):
                     rows[row.id] = _settled_or_gone(clients, row.id, configs)
         ended = [row for row in rows.values() if row is not None]

@@ -10,6 +10,7 @@ from heat_deploy_runner.cancel import cancel_reason
 from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner.cancel import late_result
 from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.tempurl import signal_location
@@ -137,7 +138,7 @@ def test_no_late_result_from_no_signal(heat, swift):
     started = _started(heat, swift, transport='NO_SIGNAL')
     heat.deployments[started.id]['status'] = 'FAILED'
     heat.deployments[started.id]['status_reason'] = 'Cancelled by x at y'
-    cancelled = heat.software_deployments.get(started.id)
+    cancelled = Run.from_heat(heat.software_deployments.get(started.id))
     assert late_result(heat, cancelled, transport_for) is None
 
 

@@ -4,7 +4,7 @@ import functools
 import pytest
 
 from heat_deploy_runner.cancel import cancel
-from heat_deploy_runner.expiry import deadline
+from heat_deploy_runner.deadlines import deadline
 from heat_deploy_runner.expiry import expire
 from heat_deploy_runner.expiry import is_overdue
 from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
@@ -80,14 +80,14 @@ def test_no_deadline_without_an_expiring_signal_target(config):
 def test_a_run_without_a_signal_target_has_no_deadline(heat, swift, zaqar):
     started, config, _before = _started(heat, swift, zaqar, 'NO_SIGNAL')
     assert deadline(config) is None
-    assert not is_overdue(started, config, datetime.datetime(2999, 1, 1))
+    assert not is_overdue(started, datetime.datetime(2999, 1, 1))
 
 
 def test_a_run_past_its_deadline_is_marked_failed_as_timed_out(heat, swift, zaqar):
     started, config, _before = _started(heat, swift, zaqar, timeout=30)
     run_deadline = deadline(config)
 
-    expired = expire(heat, started, config, now=run_deadline + MINUTE)
+    expired = expire(heat, started, now=run_deadline + MINUTE)
 
     assert expired.status == 'FAILED'
     moment = run_deadline.strftime('%Y-%m-%dT%H:%M:%SZ')
@@ -105,7 +105,7 @@ def test_a_run_past_its_deadline_is_marked_failed_as_timed_out(heat, swift, zaqa
 def test_a_zaqar_run_past_its_deadline_is_timed_out(heat, swift, zaqar):
     started, config, _before = _started(heat, swift, zaqar,
                                         'ZAQAR_SIGNED_URL_SIGNAL', timeout=5)
-    expired = expire(heat, started, config, now=deadline(config))
+    expired = expire(heat, started, now=deadline(config))
     assert is_timed_out(expired)
     assert expired.status_reason.endswith(
         '(timeout: 5 min). Its agent either never ran it or could not send the result over '
@@ -117,8 +117,7 @@ def test_a_run_before_its_deadline_is_left_alone_without_asking_heat(
     started, config, _before = _started(heat, swift, zaqar)
     heat.calls.clear()
 
-    returned = expire(heat, started, config,
-                      now=deadline(config) - datetime.timedelta(seconds=1))
+    returned = expire(heat, started, now=deadline(config) - datetime.timedelta(seconds=1))
 
     assert returned is started
     assert heat.calls == []
@@ -133,7 +132,7 @@ def test_a_result_that_arrived_meanwhile_wins(heat, swift, zaqar):
                                      status_reason='Outputs received')
     heat.calls.clear()
 
-    returned = expire(heat, started, config, now=deadline(config) + MINUTE)
+    returned = expire(heat, started, now=deadline(config) + MINUTE)
 
     assert returned.status == 'COMPLETE'
     assert returned.status_reason == 'Outputs received'
@@ -148,7 +147,7 @@ def test_a_finished_run_is_not_read_again(heat, swift, zaqar):
     cancelled = cancel(heat, started.id, 'alice', find)
     heat.calls.clear()
 
-    returned = expire(heat, cancelled, config, now=deadline(config) + MINUTE)
+    returned = expire(heat, cancelled, now=deadline(config) + MINUTE)
 
     assert returned is cancelled
     assert heat.calls == []
@@ -158,7 +157,7 @@ def test_a_finished_run_is_not_read_again(heat, swift, zaqar):
 def test_a_naive_now_is_utc(heat, swift, zaqar):
     started, config, _before = _started(heat, swift, zaqar)
     naive = (deadline(config) + MINUTE).replace(tzinfo=None)
-    assert is_timed_out(expire(heat, started, config, now=naive))
+    assert is_timed_out(expire(heat, started, now=naive))
 
 
 def test_the_minutes_are_left_out_when_the_configs_creation_is_unknown(
@@ -166,7 +165,7 @@ def test_the_minutes_are_left_out_when_the_configs_creation_is_unknown(
     started, config, _before = _started(heat, swift, zaqar)
     config = dict(config)
     del config['creation_time']
-    expired = expire(heat, started, config, now=deadline(config) + MINUTE)
+    expired = expire(heat, started.described(config), now=deadline(config) + MINUTE)
     assert 'Z. Its agent either never ran it' in expired.status_reason
     assert 'min)' not in expired.status_reason
 
@@ -175,5 +174,5 @@ def test_the_signal_target_is_left_for_delete_to_remove(heat, swift, zaqar):
     started, config, _before = _started(heat, swift, zaqar)
     container, object_name = signal_location(
         {each['name']: each['value'] for each in config['inputs']})
-    expire(heat, started, config, now=deadline(config) + MINUTE)
+    expire(heat, started, now=deadline(config) + MINUTE)
     assert swift.containers[container] == {object_name: b''}

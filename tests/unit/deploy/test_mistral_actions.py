@@ -99,8 +99,8 @@ def test_a_firing_settles_a_run_its_follower_left_before_calling_its_server_busy
         config_id=component, action='BACKUP', server_ids=['s1'])).created
     overdue = expiry.is_overdue
 
-    def past_deadline(run, config, now=None):
-        return overdue(run, config, datetime.datetime(2999, 1, 1))
+    def past_deadline(run, now=None):
+        return overdue(run, datetime.datetime(2999, 1, 1))
     monkeypatch.setattr(expiry, 'is_overdue', past_deadline)
     monkeypatch.setattr(settling, 'is_overdue', past_deadline)
 

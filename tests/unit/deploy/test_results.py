@@ -12,6 +12,7 @@ from heat_deploy_runner.cancel import late_result
 from heat_deploy_runner.derived import derived_input_values
 from heat_deploy_runner.results import collect
 from heat_deploy_runner.results import outcome
+from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
@@ -160,9 +161,8 @@ def _send(heat, zaqar, deployment, result):
     zaqar.post(_queue(heat, deployment), result)
 
 
-def _collect(heat, deployment, find):
-    config = heat.software_configs.get(deployment.config_id)
-    return collect(heat, deployment, config, find)
+def _collect(heat, run, find):
+    return collect(heat, run, find)
 
 
 def test_a_waiting_result_is_applied_once_with_heats_update(
@@ -307,7 +307,7 @@ def test_a_failed_reread_releases_the_result_and_raises(
     heat.fail('software_deployments.get', heat_exc.CommunicationError())
 
     with pytest.raises(heat_exc.CommunicationError):
-        collect(heat, running, heat.configs[running.config_id], find)
+        collect(heat, running, find)
 
     assert zaqar.claimed(_queue(heat, running)) == []
 
@@ -342,7 +342,7 @@ def test_a_failed_removal_is_logged_and_the_result_stays_applied(
 
 def test_a_config_given_as_a_dict_works_too(heat, zaqar, find, running):
     _send(heat, zaqar, running, SENT)
-    applied = collect(heat, running, heat.configs[running.config_id], find)
+    applied = collect(heat, running, find)
     assert applied.status == 'COMPLETE'
 
 
@@ -369,7 +369,8 @@ def test_a_no_signal_deployment_left_in_progress_is_left_alone(
     started = _started(heat, transport_for('NO_SIGNAL'))
     # As the CLI leaves one.
     heat.deployments[started.id]['status'] = 'IN_PROGRESS'
-    in_progress = heat.software_deployments.get(started.id)
+    in_progress = Run.from_heat(heat.software_deployments.get(started.id)).described(
+        heat.configs[started.config_id])
 
     assert _collect(heat, in_progress, find) is in_progress
 
