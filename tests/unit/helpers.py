@@ -8,12 +8,12 @@ empty cache.
 
 from unittest import mock
 
-from django.core.cache import cache
 from openstack_dashboard.api import nova
 from openstack_dashboard.test import helpers
 from openstack_dashboard.test.test_data import exceptions as horizon_stubs
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard import spare_cache
 from heat_deploy_runner import archive
 from tests.unit import test_data
 
@@ -30,8 +30,8 @@ class TestCase(helpers.TestCase):
     def setUp(self):
         super().setUp()
         # Software configs are cached across requests, and so across tests.
-        cache.clear()
-        self.addCleanup(cache.clear)
+        spare_cache.clear()
+        self.addCleanup(spare_cache.clear)
         # Where the tables find the servers' names (server_names): no server of the project
         # is named unless a test says so, through these mocks or its own of the same calls.
         # A failing call asks whether Keystone and Swift answer (errors.failing_service): they

@@ -39,3 +39,15 @@ class CacheDownTests(helpers.TestCase):
         self.assertEqual(200, poll.status_code)
         self.assertIn(RUNNING_ID, poll.json()['rows'])
         self.mock_deployment_get.assert_called_once_with(helpers.IsHttpRequest(), RUNNING_ID)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get')})
+    def test_a_worker_serves_what_it_kept_itself_while_the_cache_is_down(self):
+        # What it read once it does not read from Heat again on the next poll.
+        self.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[2])
+        self.mock_config_get.side_effect = test_data.run_config
+        status = reverse('horizon:project:deployments:status')
+
+        polls = [self.client.post(status, {'id': [RUNNING_ID]}) for _each in range(2)]
+
+        self.assertEqual([200, 200], [poll.status_code for poll in polls])
+        self.assertEqual(1, self.mock_config_get.call_count)
