@@ -56,6 +56,7 @@ from heat_deploy_runner import following
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner import tempurl
+from heat_deploy_runner import times
 
 from bench import cloud as bench_cloud
 from bench import measure
@@ -270,7 +271,7 @@ class _Follower:
         execution = following.follow(self.mistral, self.project_id, started, {}, self.link)
         self._finished(execution.id)
         shown = self.heat.software_deployments.get(run.id)
-        recorded = deadlines.parse_time(shown.updated_time)
+        recorded = times.parse_time(shown.updated_time)
         if shown.status != 'FAILED' or recorded is None:
             self.failures.append(f'run {run.id} not timed out: {shown.status}')
             return None

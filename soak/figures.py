@@ -4,10 +4,10 @@ runs their servers did report. Each goal is 0 but the slowest page's (the poll's
 
 import collections
 
-from heat_deploy_runner import deadlines
 from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
+from heat_deploy_runner import times
 
-# deployment_poller.js gives up on a reply after this.
+# A page's poll gives up on a reply after this (status_poll.js).
 PAGE_GOAL_SECONDS = 20
 # A run still running this long past its deadline was left by every watcher.
 STUCK_AFTER_SECONDS = 120
@@ -23,7 +23,7 @@ def lost(runs, reported):
 def stuck(runs, now):
     """The runs still running STUCK_AFTER_SECONDS past their deadline."""
     return [run.id for run in runs if run.status == 'IN_PROGRESS' and run.deadline
-            and (deadlines.utc(now) - run.deadline).total_seconds() > STUCK_AFTER_SECONDS]
+            and (times.utc(now) - run.deadline).total_seconds() > STUCK_AFTER_SECONDS]
 
 
 def doubled(runs):

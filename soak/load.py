@@ -15,10 +15,11 @@ import requests
 
 from devcloud import layout as layout_mod
 from devcloud.services import identity
+from heat_deploy_runner import times
 from tests.integration import dashboard as dashboard_mod
 
-# deployment_poller.js: a page asks every 1.5 s and gives up on a reply after 20 s.
-POLL_SECONDS = 1.5
+# A page asks every PAGE_POLL_SECONDS and gives up on a reply after 20 s (status_poll.js).
+POLL_SECONDS = times.PAGE_POLL_SECONDS
 PAGE_TIMEOUT = 20
 PAGE = '/project/deployments/'
 # The services killed, one after the other; a Horizon worker is one of gunicorn's.

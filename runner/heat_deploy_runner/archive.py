@@ -24,7 +24,7 @@ from swiftclient import exceptions as swift_exc
 from heat_deploy_runner import masking
 from heat_deploy_runner.run import HEAT_KEYS
 from heat_deploy_runner.run import Run
-from heat_deploy_runner import runs
+from heat_deploy_runner import times
 
 CONTAINER = 'heat-deploy-archive'
 FORMAT = 1
@@ -46,7 +46,7 @@ def operation_prefix(operation_id: str) -> str:
 def listed_as(run) -> str:
     """What a run's index objects end in: it sorts later runs first, and pages take it as
     their marker."""
-    started = runs.parse_time(run.creation_time)
+    started = times.parse_time(run.creation_time)
     seconds = int(started.timestamp()) if started else 0
     return f'{_LAST_SECOND - seconds:010d}-{run.id}'
 
@@ -74,7 +74,7 @@ def record(run, now: datetime.datetime | None = None) -> dict:
         'format': FORMAT,
         'run': masking.mask_tree(heat),
         'config': masking.mask_tree(run.config) if run.config else None,
-        'archived_at': moment.strftime('%Y-%m-%dT%H:%M:%SZ'),
+        'archived_at': times.utc_text(moment),
     }, secrets)
 
 

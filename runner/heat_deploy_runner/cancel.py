@@ -17,6 +17,7 @@ from heat_deploy_runner.run import Run
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.signals import SignalTransport
+from heat_deploy_runner.times import utc_text
 from heat_deploy_runner.transports import transport_of
 
 LOG = logging.getLogger(__name__)
@@ -25,17 +26,6 @@ LOG = logging.getLogger(__name__)
 # translated: a reason written in one language must read back in any.
 CANCEL_REASON_PREFIX = 'Cancelled by '
 CANCEL_REASON = CANCEL_REASON_PREFIX + '%(user)s at %(time)s'
-
-
-# UTC, to the second: how a record of who did what writes when.
-UTC_TIME = '%Y-%m-%dT%H:%M:%SZ'
-
-
-def utc_text(now: datetime) -> str:
-    """``now`` as UTC_TIME writes it; a naive ``now`` is UTC."""
-    if now.tzinfo is None:
-        now = now.replace(tzinfo=timezone.utc)
-    return now.astimezone(timezone.utc).strftime(UTC_TIME)
 
 
 def cancel_reason(user: str, now: datetime) -> str:

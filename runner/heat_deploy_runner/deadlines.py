@@ -6,45 +6,14 @@ what happens past it).
 """
 
 from datetime import datetime
-from datetime import timezone
 from urllib import parse
 
 from heat_deploy_runner import derived
 from heat_deploy_runner import tempurl
+from heat_deploy_runner.times import parse_time
 from heat_deploy_runner import zaqar
 
 _TEMP_URL_EXPIRES = 'temp_url_expires'
-
-
-def utc(moment: datetime) -> datetime:
-    # A naive time is UTC, as Heat and Zaqar write theirs.
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
-
-
-def parse_time(value) -> datetime | None:
-    """An ISO 8601 time ("...Z", with an offset or naive UTC) or Unix
-    seconds, as UTC; None for anything else."""
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        seconds = value
-    else:
-        text = str(value).strip()
-        try:
-            seconds = int(text)
-        except ValueError:
-            if text[-1:] in ('Z', 'z'):
-                text = text[:-1] + '+00:00'
-            try:
-                return utc(datetime.fromisoformat(text))
-            except ValueError:
-                return None
-    try:
-        return datetime.fromtimestamp(seconds, timezone.utc)
-    except (OverflowError, OSError, ValueError):
-        return None
 
 
 def _temp_url_expiry(signal_id) -> datetime | None:

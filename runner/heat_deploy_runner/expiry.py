@@ -18,11 +18,11 @@ from datetime import timedelta
 from datetime import timezone
 import logging
 
-from heat_deploy_runner import deadlines
 from heat_deploy_runner import derived
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner import times
 
 LOG = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def _minutes(config, run_deadline: datetime) -> int | None:
     # The target is prepared just before the derived config is created, so
     # the timeout is the time between the config's creation and the
     # deadline, less a few seconds: rounded, the minutes the run was given.
-    created = deadlines.parse_time(derived.as_dict(config).get('creation_time'))
+    created = times.parse_time(derived.as_dict(config).get('creation_time'))
     if created is None or created >= run_deadline:
         return None
     return round((run_deadline - created) / timedelta(minutes=1))
@@ -53,7 +53,7 @@ def timed_out_reason(config, run_deadline: datetime) -> str:
     result over <transport>."; without the minutes when the config's
     creation time is unknown."""
     reason = TIMED_OUT_REASON % {
-        'deadline': deadlines.utc(run_deadline).strftime('%Y-%m-%dT%H:%M:%SZ')}
+        'deadline': times.utc_text(run_deadline)}
     minutes = _minutes(config, run_deadline)
     if minutes:
         reason += MINUTES_SUFFIX % {'minutes': minutes}
@@ -66,7 +66,7 @@ def is_overdue(run: Run, now: datetime | None = None) -> bool:
     made."""
     if run.status != IN_PROGRESS or run.deadline is None:
         return False
-    return deadlines.utc(now or datetime.now(timezone.utc)) >= run.deadline
+    return times.utc(now or datetime.now(timezone.utc)) >= run.deadline
 
 
 def as_timed_out(run: Run) -> Run:
@@ -85,7 +85,7 @@ def expire(heat, run: Run, now: datetime | None = None) -> Run:
     results.collect), and a result that arrived wins over the timeout. Returns the run as it
     is afterwards, with its config.
     """
-    now = deadlines.utc(now or datetime.now(timezone.utc))
+    now = times.utc(now or datetime.now(timezone.utc))
     if not is_overdue(run, now):
         return run
     current = Run.from_heat(heat.software_deployments.get(run.id)).described(run.config)

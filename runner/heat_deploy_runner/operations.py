@@ -21,6 +21,7 @@ from datetime import timezone
 import uuid
 
 from heat_deploy_runner import derived
+from heat_deploy_runner import times
 
 # Operation.runner of an operation a Mistral execution of its id follows: a rolling run (runs
 # in batches, executed by Mistral), or one started at once and followed (following.py).
@@ -43,7 +44,7 @@ class Operation:
     def new(cls, started_by: str, source: str, now: datetime | None = None,
             runner: str | None = None) -> 'Operation':
         moment = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
-        return cls(str(uuid.uuid4()), started_by, moment.strftime('%Y-%m-%dT%H:%M:%SZ'),
+        return cls(str(uuid.uuid4()), started_by, times.utc_text(moment),
                    source, runner)
 
     def as_option(self) -> dict:

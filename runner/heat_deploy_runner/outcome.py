@@ -18,6 +18,7 @@ from heat_deploy_runner.run import Run
 from heat_deploy_runner import runs
 from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner import times
 
 # The last lines of a failed server's stderr a notice carries, and at most this many of
 # their last characters: one line may be megabytes (a progress bar, a JSON dump), and Mistral
@@ -73,7 +74,7 @@ def outcome(found: list[Run], refused=(), not_started=(), gone=(),
         })
     moment = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
     return {
-        'ended_at': moment.strftime('%Y-%m-%dT%H:%M:%SZ'),
+        'ended_at': times.utc_text(moment),
         'servers': len(last) + len(refused) + len(not_started),
         'counts': dict(collections.Counter(shown_status(run) for run in last.values())),
         'failed': failed,

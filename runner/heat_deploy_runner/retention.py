@@ -20,8 +20,8 @@ from heat_deploy_runner import archive
 from heat_deploy_runner.delete import delete
 from heat_deploy_runner import derived
 from heat_deploy_runner import listing
-from heat_deploy_runner import runs
 from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner import times
 
 
 # When a project's retention schedule prunes by default: daily, at a quiet time (UTC).
@@ -60,7 +60,7 @@ def past(found, policy: Policy, now: datetime.datetime) -> list:
     within = {run_id for ids in latest.values() for run_id in ids[:policy.keep_latest]}
     since = now - datetime.timedelta(days=policy.keep_days)
     within.update(run.id for run in ours
-                  if (runs.parse_time(run.creation_time) or now) >= since)
+                  if (times.parse_time(run.creation_time) or now) >= since)
     kept = [run for run in ours if run.id in never or run.id in within]
     # Over the count, the oldest of those the bound kept go too, but never the protected.
     over = len(kept) - policy.keep_at_most

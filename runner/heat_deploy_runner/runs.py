@@ -7,6 +7,7 @@ import json
 from heat_deploy_runner import derived
 from heat_deploy_runner import inputs
 from heat_deploy_runner import masking
+from heat_deploy_runner.times import parse_time
 
 # Inputs Heat or a trigger adds to tell the server how to run and report; not the run's inputs.
 _DEPLOY_INPUT_PREFIX = 'deploy_'
@@ -17,14 +18,6 @@ STANDARD_OUTPUTS = ('deploy_stdout', 'deploy_stderr', 'deploy_status_code')
 DISPLAY_LIMIT = 100 * 1024
 # A run's summary shows this many last lines of each output.
 TAIL_LINES = 20
-
-
-def parse_time(value: str | None) -> datetime.datetime | None:
-    """Heat's '%Y-%m-%dT%H:%M:%SZ' (or ISO 8601 with an offset) as an aware datetime."""
-    if not value:
-        return None
-    parsed = datetime.datetime.fromisoformat(value.replace('Z', '+00:00'))
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=datetime.timezone.utc)
 
 
 def duration(run, now: datetime.datetime | None = None) -> datetime.timedelta | None:

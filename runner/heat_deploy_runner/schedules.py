@@ -32,10 +32,10 @@ import datetime
 import json
 import uuid
 
-from heat_deploy_runner.cancel import utc_text
 from heat_deploy_runner import masking
 from heat_deploy_runner import retention
 from heat_deploy_runner import secret_store
+from heat_deploy_runner.times import utc_text
 from heat_deploy_runner import workflows
 from heat_deploy_runner.workflows import trigger_of
 

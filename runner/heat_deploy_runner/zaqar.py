@@ -38,11 +38,11 @@ import re
 from zaqarclient.transport import errors as zaqar_errors
 
 from heat_deploy_runner import derived
-from heat_deploy_runner import runs
 from heat_deploy_runner.signals import ClaimedResult
 from heat_deploy_runner.signals import SignalTarget
 from heat_deploy_runner.signals import SignalTransport
 from heat_deploy_runner.signals import unique_name
+from heat_deploy_runner import times
 
 LOG = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def _signal_inputs(endpoint: str, queue: str, signed: Mapping) -> tuple:
 def _time(value) -> datetime.datetime | None:
     """A time Zaqar or a note wrote (ISO 8601, naive UTC), None when there is none."""
     try:
-        return runs.parse_time(str(value)) if value else None
+        return times.parse_time(str(value)) if value else None
     except ValueError:
         return None
 

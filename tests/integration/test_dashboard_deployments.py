@@ -10,6 +10,7 @@ from swiftclient import exceptions as swift_exc
 from devcloud import servers
 import heat_deploy_runner as runner
 from heat_deploy_runner import runs
+from heat_deploy_runner import times
 from tests.integration import dashboard
 from tests.integration import waiting
 
@@ -151,8 +152,8 @@ def test_cancel_and_delete_on_a_runs_own_page_work_behind_25_newer_runs(
     target = start('TEMP_URL_SIGNAL', 'no-agent-reads-this-server')
     # Heat's times are in whole seconds, and runs of one second are listed in the order of
     # their ids: the newer runs start from the next second.
-    started = runs.parse_time(target.creation_time)
-    waiting.wait_for('the next second', lambda: runs.parse_time(
+    started = times.parse_time(target.creation_time)
+    waiting.wait_for('the next second', lambda: times.parse_time(
         datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')) > started,
         timeout=5)
     newer = [start('NO_SIGNAL', 'no-agent-reads-this-either') for _ in range(25)]

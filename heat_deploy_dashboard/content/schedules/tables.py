@@ -17,9 +17,9 @@ from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
-from heat_deploy_runner.cancel import UTC_TIME
 from heat_deploy_runner import runs
 from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.times import UTC_TIME
 
 
 def local_time(moment):
@@ -77,7 +77,7 @@ def _last(schedule):
 
 
 def _change_time(text):
-    """The time a history entry gives (runner.cancel.UTC_TIME) in the user's time zone; as
+    """The time a history entry gives (runner.times.UTC_TIME) in the user's time zone; as
     it is written when it is not such a time."""
     try:
         moment = datetime.datetime.strptime(text, UTC_TIME)

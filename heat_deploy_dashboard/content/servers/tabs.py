@@ -24,17 +24,18 @@ from heat_deploy_runner import archive
 from heat_deploy_runner import cli
 from heat_deploy_runner import masking
 from heat_deploy_runner import runs
+from heat_deploy_runner import times
 
 # What the history could not do when Heat fails it (errors.heat_failed).
 _RETRIEVE_HISTORY = _("retrieve this server's software deployments")
 
 
 def _timeline_run(run, name):
-    start = runs.parse_time(run.creation_time)
+    start = times.parse_time(run.creation_time)
     end = None
     if run.status != 'IN_PROGRESS':
         # Heat has no end time: a finished run's last update is when its result came.
-        end = runs.parse_time(run.updated_time) or start
+        end = times.parse_time(run.updated_time) or start
     return timeline.Run(name=name, action=run.action or '',
                         status=run_tables.shown_status(run) or '', start=start,
                         end=end, id=run.id)

@@ -56,15 +56,16 @@ from heat_deploy_runner import secret_store
 from heat_deploy_runner import settling
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner import times
 
 LOG = logging.getLogger(__name__)
 
-# A young run is looked at as often as the run page polls (deployment_poller.js), so that a
+# A young run is looked at as often as a page polls (times.PAGE_POLL_SECONDS), so that a
 # short run from Mistral and one from the form see a server's result equally soon; an older
 # one less often (its age over PACE), up to MAX_POLL_SECONDS: a result is then applied, and
 # a deadline recorded, within that, for a Heat read per wait call and a cheap look where the
 # result arrives (a Swift HEAD, a Zaqar queue's stats) between them.
-POLL_SECONDS = 1.5
+POLL_SECONDS = times.PAGE_POLL_SECONDS
 MAX_POLL_SECONDS = 15
 PACE = 10
 # One wait call returns within this; the workflow calls again while runs are in progress,
@@ -121,7 +122,7 @@ class PlanAction(actions.Action):
         # The first step: the starter's token is still good.
         clients = clients_mod.clients_for(context.security)
         heat = clients.heat
-        started_at = datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+        started_at = times.utc_text(datetime.now(timezone.utc))
         plan = {'batches': [], 'skipped': [], 'problem': None, 'started_at': started_at,
                 'retired': False}
         if self.trigger and not schedules.fires_through(
@@ -167,7 +168,7 @@ class EntrustAction(actions.Action):
         if context.security.trust_id:
             return {'trust_id': None}
         expires = trusts.expires_at(
-            datetime.now(timezone.utc), deadlines.parse_time(self.until),
+            datetime.now(timezone.utc), times.parse_time(self.until),
             int(self.timeout_minutes or 0), int(self.rounds or 1), int(self.retry_delay or 0))
         session = clients_mod.session_for(context.security)
         try:
@@ -343,7 +344,7 @@ def _pause(running, now):
     """Seconds until the next look at the running runs: as their youngest's age says
     (PACE), and no later than the first deadline."""
     ages = [(now - started).total_seconds() for started in
-            (deadlines.parse_time(row.creation_time) for row in running) if started]
+            (times.parse_time(row.creation_time) for row in running) if started]
     pause = min(MAX_POLL_SECONDS, max(POLL_SECONDS, min(ages, default=0) / PACE))
     ends = [deadlines.deadline(row.config) for row in running]
     to_deadline = min(((end - now).total_seconds() for end in ends if end), default=pause)

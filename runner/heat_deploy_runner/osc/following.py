@@ -13,10 +13,10 @@ from heat_deploy_runner import runs
 from heat_deploy_runner.settling import settled
 from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner import times
 from heat_deploy_runner import workflows
 
-# As often as the run page polls (deployment_poller.js).
-POLL_SECONDS = 1.5
+POLL_SECONDS = times.PAGE_POLL_SECONDS
 # A rolling operation's execution is asked about this often (its batches start on Mistral).
 EXECUTION_SECONDS = 5
 # A run still shown running this long past its deadline is left to the pages: its timeout

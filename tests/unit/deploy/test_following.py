@@ -13,13 +13,13 @@ from mistralclient.api.v2 import executions as mistral_executions
 import pytest
 import yaml
 
-from heat_deploy_runner import deadlines
 from heat_deploy_runner import following
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.starting import Started
+from heat_deploy_runner import times
 from heat_deploy_runner.transports import transport_for
 from heat_deploy_runner import workflows
 
@@ -123,7 +123,7 @@ def test_the_follow_input_says_until_when_its_trust_must_last_the_latest_deadlin
     until = following.follow_input(started)['until']
 
     assert until == max(run.deadline for run in started.created).isoformat()
-    assert deadlines.parse_time(until) - datetime.now(timezone.utc) > timedelta(minutes=29)
+    assert times.parse_time(until) - datetime.now(timezone.utc) > timedelta(minutes=29)
 
 
 def test_an_operation_is_followed_by_an_execution_of_its_id(mistral, started):
