@@ -23,16 +23,17 @@ $(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt se
 demo: install
 	$(BIN)/python -m devcloud
 
-# The unit tests side by side (pytest-xdist, one process per core); the integration and
-# browser tests share one local cloud, started once by the first test that needs it, while
-# the packaging tests, which need none, run beside them (their output follows theirs).
+# The integration and browser tests share one local cloud, started once by the first test
+# that needs it; the unit tests (pytest-xdist, a process per core) and the packaging tests,
+# which need no cloud, run beside them, their output after theirs.
 test: install lint
-	$(BIN)/python -m pytest -n auto tests/unit
 	@mkdir -p build; \
+	$(BIN)/python -m pytest -n auto tests/unit > build/unit-tests.log 2>&1 & unit=$$!; \
 	$(BIN)/python -m pytest tests/packaging > build/packaging-tests.log 2>&1 & packaging=$$!; \
-	$(BIN)/python -m pytest --durations=10 tests/integration tests/browser; others=$$?; \
-	wait $$packaging; packaged=$$?; cat build/packaging-tests.log; \
-	test $$others -eq 0 && test $$packaged -eq 0
+	$(BIN)/python -m pytest --durations=25 tests/integration tests/browser; others=$$?; \
+	wait $$unit; unit_status=$$?; wait $$packaging; packaging_status=$$?; \
+	cat build/unit-tests.log build/packaging-tests.log; \
+	test $$others -eq 0 && test $$unit_status -eq 0 && test $$packaging_status -eq 0
 
 # OpenStack's Python style (flake8 with hacking, configured in .flake8), and ESLint over the
 # plugin's scripts (eslint.config.js, pinned by package-lock.json).
