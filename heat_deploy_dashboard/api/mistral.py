@@ -6,8 +6,6 @@ One function per client call, as api.heat. Mistral shows an admin every project'
 and workflows by id; these answer only the working project's, as Heat's calls do.
 """
 
-import json
-
 from horizon.utils.memoized import memoized
 from mistralclient.api import base as mistral_base
 from mistralclient.api import client as mistral_client
@@ -15,6 +13,8 @@ from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import pool
+from heat_deploy_runner import executions
+from heat_deploy_runner.executions import Execution
 from heat_deploy_runner import following
 from heat_deploy_runner import rolling
 from heat_deploy_runner import schedules
@@ -34,46 +34,6 @@ def mistralclient(request):
     session = pool.token_session(request, endpoint)
     # mistral_url always: without it the client calls http://localhost:8989/v2.
     return mistral_client.client(mistral_url=endpoint, session=session)
-
-
-class Execution(base.APIResourceWrapper):
-    """An operation's execution (a rolling run, or the follower of one started at once):
-    its state (RUNNING, SUCCESS, ERROR, CANCELLED), why it stopped (state_info), what it was
-    asked to do (workflow_input), and who cancelled it (description)."""
-
-    _attrs = ['id', 'state', 'state_info', 'created_at', 'updated_at', 'project_id',
-              'workflow_name', 'description']
-
-    @property
-    def rolling(self):
-        """Whether it runs the operation in batches, rather than following it."""
-        return self.workflow_name in workflows.ROLLING_WORKFLOWS
-
-    @property
-    def outcome(self):
-        """What it recorded once the operation's runs had all ended (runner.outcome), or
-        None: before, or from a workflow that records none (rolling_v1)."""
-        found = self.output.get('outcome')
-        return found if isinstance(found, dict) else None
-
-    @property
-    def retired(self):
-        """Whether it is a firing of a trigger its schedule no longer fired through (paused,
-        changed or deleted while an earlier firing ran): it ran nothing."""
-        return self.output.get('retired') is True
-
-    @property
-    def workflow_input(self):
-        return json.loads(self._apiresource.input or '{}')
-
-    @property
-    def output(self):
-        """The workflow's variables once it ended (Mistral gives them on an error too)."""
-        return json.loads(self._apiresource.output or '{}')
-
-    @property
-    def running(self):
-        return self.state in workflows.RUNNING_STATES
 
 
 @profiler.trace
@@ -99,16 +59,7 @@ is_not_found = schedules.is_not_found
 def execution_get(request, execution_id):
     """The working project's execution of an operation of this id (rolling, or its
     follower), or None."""
-    try:
-        found = mistralclient(request).executions.get(execution_id)
-    except mistral_base.APIException as error:
-        if is_not_found(error):
-            return None
-        raise
-    if (found.project_id != request.user.project_id
-            or found.workflow_name not in workflows.OPERATION_WORKFLOWS):
-        return None
-    return Execution(found)
+    return executions.get(mistralclient(request), request.user.project_id, execution_id)
 
 
 @profiler.trace
@@ -192,5 +143,5 @@ def rolling_runs_list(request, limit):
         workflow_name='in:' + ','.join(workflows.ROLLING_WORKFLOWS), sort_keys='created_at',
         sort_dirs='desc',
         limit=limit, include_output=True)
-    return [Execution(each) for each in found
-            if each.project_id == request.user.project_id]
+    return [execution for execution in (executions.of_project(each, request.user.project_id)
+                                        for each in found) if execution is not None]

@@ -55,6 +55,20 @@ class RunRequest:
                 'max_failures': self.max_failures, 'secret_ref': secret_ref,
                 'retries': self.retries, 'retry_delay': self.retry_delay}
 
+    @classmethod
+    def from_workflow_input(cls, workflow_input: dict) -> 'RunRequest':
+        """The request a rolling workflow's input holds (workflow_input), its secret inputs
+        left out (kept in Object Storage, see Asked.secret_ref)."""
+        given = workflow_input
+        return cls(config_id=given.get('config_id') or '', action=given.get('action_name') or '',
+                   server_ids=tuple(given.get('server_ids') or ()),
+                   input_values=dict(given.get('input_values') or {}),
+                   transport=given.get('transport') or DEFAULT_TRANSPORT,
+                   timeout_minutes=given.get('timeout_minutes') or DEFAULT_TIMEOUT_MINUTES,
+                   name=given.get('name'), batch_size=given.get('batch_size') or 0,
+                   max_failures=given.get('max_failures') or 0,
+                   retries=given.get('retries') or 0, retry_delay=given.get('retry_delay') or 0)
+
     def record(self) -> dict:
         """The request as a schedule's record keeps it (see from_record)."""
         return {'component_id': self.config_id, 'run_name': self.name, 'action': self.action,
@@ -74,3 +88,25 @@ class RunRequest:
                    max_failures=record.get('max_failures') or 0,
                    retries=record.get('retries') or 0,
                    retry_delay=record.get('retry_delay') or 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Asked:
+    """What an operation's rolling execution was asked, read from its workflow input (as
+    RunRequest.workflow_input and workflows.schedule_input write it): the request, for whom,
+    where its secret inputs are kept, and, for a schedule's firing, the schedule and the
+    trigger it fired through."""
+
+    request: RunRequest
+    started_by: str = ''
+    secret_ref: str | None = None
+    schedule: str | None = None
+    trigger: str | None = None
+
+    @classmethod
+    def of(cls, workflow_input: dict) -> 'Asked':
+        return cls(RunRequest.from_workflow_input(workflow_input),
+                   started_by=workflow_input.get('started_by') or '',
+                   secret_ref=workflow_input.get('secret_ref'),
+                   schedule=workflow_input.get('schedule'),
+                   trigger=workflow_input.get('trigger'))

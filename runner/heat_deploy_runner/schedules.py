@@ -34,6 +34,7 @@ import uuid
 
 from heat_deploy_runner import masking
 from heat_deploy_runner import retention
+from heat_deploy_runner.run_request import Asked
 from heat_deploy_runner import secret_store
 from heat_deploy_runner.times import utc_text
 from heat_deploy_runner import workflows
@@ -147,7 +148,7 @@ def fires_through(record, name, trigger):
 def is_firing_of(trigger, workflow_input):
     """Whether a rolling execution of this input is a firing of the cron trigger
     ``trigger`` (one made before firings carried their trigger is none's)."""
-    return bool(trigger) and workflow_input.get('trigger') == trigger
+    return bool(trigger) and Asked.of(workflow_input).trigger == trigger
 
 
 def _new_trigger_name(name):

@@ -2,6 +2,7 @@
 them: a process of their own, logged in through the OS_* variables, against the real local
 cloud; what they start is what the dashboard's pages then show."""
 
+import dataclasses
 import html
 import json
 import os
@@ -241,13 +242,17 @@ def test_the_run_action_forms_command_pasted_into_a_shell_makes_the_forms_runs(
     assert from_shell == from_form
 
 
-# What a run in batches with tries asks Mistral for (its workflow input), but who and where.
-REQUESTED = ('config_id', 'name', 'action_name', 'server_ids', 'input_values', 'transport',
+# What a run in batches with tries asks Mistral for (its workflow input), but who and where,
+# and the input values: the form gives every one, the command line those not at their
+# default (the runs they make are compared instead).
+REQUESTED = ('config_id', 'name', 'action_name', 'server_ids', 'transport',
              'timeout_minutes', 'batch_size', 'max_failures', 'retries', 'retry_delay')
-# Run Action's fields for a BACKUP of both db servers in batches, with tries.
+# Run Action's fields for a BACKUP of both db servers in batches, with tries (an unticked
+# box is posted as no field: it is shown unticked).
 IN_BATCHES = {'action': 'BACKUP', 'timeout': '5', 'batch_size': '1', 'max_failures': '1',
               'retries': '1', 'retry_delay': '2', 'input__retention_days': '4',
-              'input__backup_dir': 'in batches', 'input__pause_seconds': '0'}
+              'input__backup_dir': 'in batches', 'input__pause_seconds': '0',
+              'input__compress': 'false'}
 
 
 def _ended(mistral, operation_id):
@@ -274,15 +279,22 @@ def test_the_run_action_forms_command_with_batches_and_tries_makes_the_forms_ope
     assert _operation_runs(heat, from_shell) == _operation_runs(heat, from_form)
 
 
-def _scheduled(mistral, name):
-    """What a schedule runs where and when (its record but whose and its history)."""
+def _scheduled(mistral, heat, name):
+    """What a schedule runs where and when (its record but whose and its history), each input
+    at the value its firings run with: the form keeps every one, the command line those not
+    at their default."""
     record = mistral.environments.get(name).variables
-    return (runner.RunRequest.from_record(record), record.get('pattern'),
-            record.get('once_at'), record.get('paused'))
+    request = runner.RunRequest.from_record(record)
+    declared = heat.software_configs.get(request.config_id).inputs
+    defaults = {each['name']: each['default'] for each in declared
+                if each.get('default') is not None}
+    values = runner.coerce_input_values(declared, dict(defaults, **request.input_values))
+    return (dataclasses.replace(request, input_values=values),
+            record.get('pattern'), record.get('once_at'), record.get('paused'))
 
 
 def test_the_commands_of_a_schedules_forms_make_and_keep_what_the_forms_do(
-        cloud, mistral, user, demo_resources, made_schedules):
+        cloud, heat, mistral, user, demo_resources, made_schedules):
     form = f'/project/components/{demo_resources["mysql"]}/run/'
     servers = [demo_resources['db_server_1'], demo_resources['db_server_2']]
     values = dict(IN_BATCHES, repeat='0 3 1 1 *')
@@ -296,13 +308,13 @@ def test_the_commands_of_a_schedules_forms_make_and_keep_what_the_forms_do(
     [from_form] = {each.name for each in mistral.environments.list()} - before - {from_shell}
     made_schedules.append(from_form)
 
-    made = _scheduled(mistral, from_form)
+    made = _scheduled(mistral, heat, from_form)
     assert made[0].retries == 1 and made[1:] == ('0 3 1 1 *', None, False)
-    assert _scheduled(mistral, from_shell) == made
+    assert _scheduled(mistral, heat, from_shell) == made
     # Its Change form's command, pasted as it is shown, gives it what it has.
     changed = _pasted(cloud, user.get(f'/project/schedules/{from_form}/change/').text,
                       column='name')
-    assert changed == from_form and _scheduled(mistral, from_form) == made
+    assert changed == from_form and _scheduled(mistral, heat, from_form) == made
 
 
 def test_the_deploy_forms_command_pasted_into_a_shell_makes_the_forms_run(

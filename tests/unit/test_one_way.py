@@ -37,3 +37,11 @@ def test_runs_in_batches_start_only_through_the_runners_start():
     assert _calling(r'\brolling\.start\(') == {
         'heat_deploy_dashboard/content/runs/forms.py',
         'heat_deploy_runner/osc/component_run.py'}
+
+
+def test_a_rolling_workflows_input_is_read_only_by_run_request():
+    # Its keys are a released shape (RunRequest.workflow_input); a panel or a command reads
+    # them as Asked (an Execution's asked), never key by key.
+    assert _calling(r'workflow_input\.get\(|workflow_input\[|asked\.get\(') == {
+        'heat_deploy_runner/run_request.py'}
+    assert _calling(r'json\.loads\([\w.]*\.input\b') == {'heat_deploy_runner/executions.py'}

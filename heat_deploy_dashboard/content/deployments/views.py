@@ -130,10 +130,9 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             # A follower of an operation whose runs were all deleted: nothing left to show.
             execution = None
         if operation is None and execution is not None:
-            asked = execution.workflow_input
-            operation = runner.Operation(execution.id, asked.get('started_by', ''),
-                                         execution.created_at, asked.get('config_id'),
-                                         runner=runner.FOLLOWED)
+            asked = execution.asked
+            operation = runner.Operation(execution.id, asked.started_by, execution.created_at,
+                                         asked.request.config_id, runner=runner.FOLLOWED)
         if operation is None:
             # Another project's operation, or one whose runs were all deleted: one answer.
             raise http.Http404(_("No run of this operation is left: it was deleted, or it "
@@ -174,8 +173,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         context['followed'] = outcomes.summary(operation, execution, names)
         if execution is not None and execution.rolling:
             context['rolling'] = rolling.summary(execution, runs_found, names)
-            asked = execution.workflow_input
-            action, count = asked.get('action_name', ''), len(asked.get('server_ids') or [])
+            asked = execution.asked.request
+            action, count = asked.action, len(asked.server_ids)
         else:
             action, count = runs_found[0].action, len(runs_found)
         context['title'] = ngettext(

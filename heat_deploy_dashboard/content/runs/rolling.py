@@ -43,17 +43,17 @@ def summary(execution, runs, names):
     """{state, reason, running, batch_size, max_failures, waiting, not_started, refresh}:
     ``waiting``, servers whose batch has not come yet, while it runs; ``not_started``,
     servers it ended without starting."""
-    asked = execution.workflow_input
+    asked = execution.asked.request
     started = {run.server_id for run in runs}
-    left = [names.get(server) or server for server in asked.get('server_ids') or []
+    left = [names.get(server) or server for server in asked.server_ids
             if server not in started]
     running = execution.running
     return {
         'state': STATES.get(execution.state, execution.state),
         'reason': reason(execution),
         'running': running,
-        'batch_size': asked.get('batch_size'),
-        'max_failures': asked.get('max_failures') or 0,
+        'batch_size': asked.batch_size,
+        'max_failures': asked.max_failures,
         'waiting': left if running else [],
         'not_started': [] if running else left,
         'refresh': REFRESH_SECONDS if running else None,
@@ -63,6 +63,6 @@ def summary(execution, runs, names):
 def asked_inputs(execution):
     """The input values it runs with, as a run's page shows a run's (secrets masked), for
     before its first run exists."""
-    given = execution.workflow_input.get('input_values') or {}
+    given = execution.asked.request.input_values
     return [{'name': name, 'value': runs.display_text(None, masking.mask_value(name, value))}
             for name, value in sorted(given.items())]

@@ -107,7 +107,7 @@ def listed(request):
     for execution in api.mistral.rolling_runs_list(request, min(1000, 20 + 2 * len(records))):
         if execution.retired:
             continue
-        schedule = execution.workflow_input.get('schedule')
+        schedule = execution.asked.schedule
         if schedule not in latest or (execution.running and not latest[schedule].running):
             latest[schedule] = execution
     names = server_names.names(request)

@@ -5,9 +5,7 @@ execution of the operation's id that follows it (a run in batches', or a followe
 runner.following) with the outcome it recorded (runner.outcome)."""
 
 import collections
-import json
 
-from mistralclient.api import base as mistral_base
 from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
@@ -15,6 +13,7 @@ from osc_lib import exceptions as osc_exc
 from heat_deploy_runner.cancel import cancel
 from heat_deploy_runner.cancel import CANCELLED
 from heat_deploy_runner.cancel import shown_status
+from heat_deploy_runner import executions
 from heat_deploy_runner import inputs
 from heat_deploy_runner import listing
 from heat_deploy_runner.operations import FOLLOWED
@@ -34,7 +33,6 @@ from heat_deploy_runner import runs
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.transports import TRANSPORT_NAMES
-from heat_deploy_runner import workflows
 
 OPERATION_HELP = 'The operation: its ID, as `component run` and `operation list` show it.'
 NOT_FOLLOWED = 'not followed: nothing records its timeouts while no page or --wait watches'
@@ -52,33 +50,11 @@ def _counts(statuses):
 
 
 def _execution(clients, operation_id):
-    """The project's execution of this id that runs or follows an operation
-    (python-mistralclient's), or None: Mistral shows an admin any project's."""
+    """The project's execution of this id that runs or follows an operation (executions), or
+    None."""
     if clients.mistral is None:
         return None
-    try:
-        found = clients.mistral.executions.get(operation_id)
-    except mistral_base.APIException as error:
-        if error.error_code == 404:
-            return None
-        raise
-    if (found.project_id != clients.project_id
-            or found.workflow_name not in workflows.OPERATION_WORKFLOWS):
-        return None
-    return found
-
-
-def _rolling(execution):
-    """Whether the execution runs its operation in batches, rather than following it."""
-    return execution is not None and execution.workflow_name in workflows.ROLLING_WORKFLOWS
-
-
-def _output(execution):
-    """The execution's output, a dict: python-mistralclient gives it as JSON text."""
-    found = execution.output if execution is not None else None
-    if isinstance(found, str):
-        found = json.loads(found or '{}')
-    return found if isinstance(found, dict) else {}
+    return executions.get(clients.mistral, clients.project_id, operation_id)
 
 
 def find_operation(clients, operation_id):
@@ -190,7 +166,7 @@ class ShowOperation(command.ShowOne):
         clients = self.app.client_manager.software_runs
         found, execution = find_operation(clients, parsed_args.operation)
         operation = found[0].operation if found else None
-        asked = json.loads(execution.input or '{}') if execution is not None else {}
+        rolling_run = execution is not None and execution.rolling
         names = clients.servers.names()
         shown = {
             'id': parsed_args.operation,
@@ -198,7 +174,7 @@ class ShowOperation(command.ShowOne):
             'started_by': operation.started_by if operation else '',
             'started_at': operation.started_at if operation else '',
             'source': operation.source if operation else '',
-            'runs_in_batches': execution.state if _rolling(execution) else 'no',
+            'runs_in_batches': execution.state if rolling_run else 'no',
             'followed': _following(clients, parsed_args.operation, found, execution),
             'runs': format_columns.ListDictColumn([
                 {'server': names.get(run.server_id) or run.server_id, 'try': _try(run),
@@ -207,13 +183,12 @@ class ShowOperation(command.ShowOne):
                 for run in found]),
             'counts': _counts(shown_status(run) for run in found),
         }
-        if _rolling(execution):
-            shown['batch_size'] = asked.get('batch_size')
-            shown['max_failures'] = asked.get('max_failures') or 0
-            shown['retries'] = asked.get('retries') or 0
-        outcome = _output(execution).get('outcome')
-        if isinstance(outcome, dict):
-            shown.update(_recorded(outcome, names))
+        if rolling_run:
+            asked = execution.asked.request
+            shown.update(batch_size=asked.batch_size, max_failures=asked.max_failures,
+                         retries=asked.retries)
+        if execution is not None and execution.outcome:
+            shown.update(_recorded(execution.outcome, names))
         return tuple(shown), tuple(shown.values())
 
 
@@ -229,7 +204,7 @@ class CancelOperation(command.ShowOne):
         clients = self.app.client_manager.software_runs
         found, execution = find_operation(clients, parsed_args.operation)
         # A follower is left to run: it sees the runs cancelled, and records the outcome.
-        stopped = _rolling(execution) and execution.state in workflows.RUNNING_STATES
+        stopped = execution is not None and execution.rolling and execution.running
         if stopped:
             # First: no further batch starts while the running runs are cancelled.
             with failures.calling(failures.MISTRAL, "stop the operation's further batches",
