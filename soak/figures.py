@@ -9,6 +9,8 @@ from heat_deploy_runner import times
 
 # A page's poll gives up on a reply after this (status_poll.js).
 PAGE_GOAL_SECONDS = 20
+# The soak's name for a killed Horizon worker (load.SERVICES).
+HORIZON_WORKER = 'horizon-worker'
 # A run still running this long past its deadline was left by every watcher.
 STUCK_AFTER_SECONDS = 120
 
@@ -42,12 +44,21 @@ def notices(concluded, told):
             sorted(each for each in concluded if counted[each] > 1))
 
 
+def _cut(started, seconds, status, outages):
+    """Whether a reply never came because the Horizon worker serving it was SIGKILLed (a
+    browser's next poll goes to another; gunicorn starts a new one)."""
+    return status is None and any(service == HORIZON_WORKER and started <= begin
+                                  <= started + seconds for service, begin, _end in outages)
+
+
 def pages(replies, outages):
     """(server errors, the slowest reply while a service was down) of the pages' replies:
     (started, seconds, status) each, status None when none came; ``outages``: (service,
-    from, to) each, in the same clock."""
-    errors = sum(1 for _started, _seconds, status in replies
-                 if status is None or status >= 500)
+    from, to) each, in the same clock. A server error is a 5xx or no reply at all, but for a
+    request its Horizon worker was killed under."""
+    errors = sum(1 for started, seconds, status in replies
+                 if (status is None or status >= 500)
+                 and not _cut(started, seconds, status, outages))
     during = [seconds for started, seconds, _status in replies
               if any(begin <= started <= end for _service, begin, end in outages)]
     return errors, max(during, default=0.0)

@@ -64,6 +64,12 @@ def test_pages_count_server_errors_and_the_slowest_reply_while_a_service_was_dow
     assert figures.pages(replies, [('zaqar', 4.0, 8.0)]) == (2, 20.0)
 
 
+def test_a_page_whose_horizon_worker_was_killed_under_it_is_no_server_error():
+    replies = [(10.0, 0.5, None), (12.0, 0.2, None), (13.0, 0.1, 502)]
+
+    assert figures.pages(replies, [('horizon-worker', 10.3, 30.3)]) == (2, 0.2)
+
+
 def test_failed_pages_are_counted_by_the_outage_they_started_in_or_just_after():
     replies = [(1.0, 0.2, None), (5.0, 3.5, 200), (6.0, 0.4, 503), (27.0, 20.0, None),
                (29.0, 0.1, None), (40.0, 0.1, 500)]
