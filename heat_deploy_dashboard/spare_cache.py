@@ -6,62 +6,52 @@ fails, as memcached does when it is down and the backend is left to raise (pymem
 default in Horizon), reads as empty and keeps nothing, and the page takes the slower path
 instead of failing.
 
-While the cache fails, each worker serves what it kept itself lately (LOCAL_ENTRIES, each
-for the time it was kept for): a page then costs what it costs on a worker that has read it
-before, not a cold start every time. Without that, a soak's 20 polling pages outran two
-Horizon workers while memcached was down, and their queue took five minutes to drain after
-it came back.
+What is kept for good (configs, and whose project a config is: they never change) each
+worker also keeps itself, the latest LOCAL_ENTRIES of them, and serves where the cache fails or
+misses (memcached down, with pymemcache's ignore_exc, reads as misses). Without that, a
+soak's 20 polling pages had every page read every run's config from Heat again while
+memcached was down, outran two Horizon workers, and their queue took five minutes to drain
+after it came back. What is kept for a while is not served that way: another worker may have
+forgotten it (a cancel's recheck) since.
 """
 
 import collections
 import logging
 import threading
-import time
 
 from django.core.cache import cache
 
 LOG = logging.getLogger(__name__)
 
-# Configs and names are a few KB each: a few MB per worker at most.
+# A config is a few KB: a few MB per worker at most.
 LOCAL_ENTRIES = 1000
-_local = collections.OrderedDict()  # key: (monotonic expiry or None, value)
+_local = collections.OrderedDict()
 _local_lock = threading.Lock()
 
 
-def _keep_locally(values, timeout):
-    expires = None if timeout is None else time.monotonic() + timeout
+def _keep_locally(values):
     with _local_lock:
         for key, value in values.items():
-            _local[key] = (expires, value)
+            _local[key] = value
             _local.move_to_end(key)
         while len(_local) > LOCAL_ENTRIES:
             _local.popitem(last=False)
 
 
 def _kept_locally(keys):
-    now = time.monotonic()
-    found = {}
     with _local_lock:
-        for key in keys:
-            expires, value = _local.get(key, (0, None))
-            if expires is None or expires > now:
-                found[key] = value
-    return found
-
-
-def _forget_locally(keys):
-    with _local_lock:
-        for key in keys:
-            _local.pop(key, None)
+        return {key: _local[key] for key in keys if key in _local}
 
 
 def get_many(keys):
     try:
-        return cache.get_many(keys)
+        found = cache.get_many(keys)
     except Exception:
-        LOG.warning('The cache could not be read; reading what this worker kept, and the '
-                    'services for the rest', exc_info=True)
-        return _kept_locally(keys)
+        LOG.warning('The cache could not be read; reading from the services instead',
+                    exc_info=True)
+        found = {}
+    missed = [key for key in keys if key not in found]
+    return dict(found, **_kept_locally(missed)) if missed else found
 
 
 def get(key):
@@ -69,8 +59,9 @@ def get(key):
 
 
 def set_many(values, timeout):
-    """Keep the values for ``timeout`` seconds (None: for as long as the cache will)."""
-    _keep_locally(values, timeout)
+    """Keep the values for ``timeout`` seconds (None: for good, and in this worker too)."""
+    if timeout is None:
+        _keep_locally(values)
     try:
         cache.set_many(values, timeout)
     except Exception:
@@ -79,7 +70,6 @@ def set_many(values, timeout):
 
 
 def delete_many(keys):
-    _forget_locally(keys)
     try:
         cache.delete_many(keys)
     except Exception:

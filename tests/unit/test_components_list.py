@@ -2,11 +2,11 @@
 
 from unittest import mock
 
-from django.core.cache import cache
 from heatclient import exc as heat_exc
 import horizon
 
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard import spare_cache
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url
 from tests.unit.components_case import HEAT_MOCKS
@@ -172,7 +172,7 @@ class ComponentsListTests(ComponentsTestCase):
                     'config_get': server_error}
         for failing, failure in failures.items():
             with self.subTest(failing):
-                cache.clear()
+                spare_cache.clear()
                 self.serve()
                 getattr(self, 'mock_' + failing).side_effect = failure
 

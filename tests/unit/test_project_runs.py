@@ -4,15 +4,14 @@ and Heat's calls by id answer an admin another project's object as not found."""
 import unittest
 from unittest import mock
 
-from django.core.cache import cache
 from heatclient import exc as heat_exc
-
 from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 from heatclient.v1 import stacks
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard import spare_cache
 
 MINE, THEIRS = 'my-project', 'their-project'
 
@@ -45,8 +44,8 @@ DEPLOYMENTS = [_deployment('mine', 'my-config'), _deployment('theirs', 'their-co
 class ProjectRunsTests(unittest.TestCase):
 
     def setUp(self):
-        cache.clear()
-        self.addCleanup(cache.clear)
+        spare_cache.clear()
+        self.addCleanup(spare_cache.clear)
 
     def test_an_admin_sees_only_the_runs_of_the_project_at_hand(self, deployments_list,
                                                                 configs_list):
@@ -108,8 +107,8 @@ class ByIdTests(unittest.TestCase):
     """Heat shows an admin any project's object by id; the dashboard does not."""
 
     def setUp(self):
-        cache.clear()
-        self.addCleanup(cache.clear)
+        spare_cache.clear()
+        self.addCleanup(spare_cache.clear)
 
     def _call(self, function, client, *args, admin=True):
         with mock.patch.object(api.heat, 'heatclient', return_value=client):

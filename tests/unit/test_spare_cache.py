@@ -51,3 +51,26 @@ class CacheDownTests(helpers.TestCase):
 
         self.assertEqual([200, 200], [poll.status_code for poll in polls])
         self.assertEqual(1, self.mock_config_get.call_count)
+
+
+class CacheMissingTests(helpers.TestCase):
+    """memcached down with pymemcache's ignore_exc (Horizon's recommended settings, the local
+    cloud's): every read a miss, every write lost, no error."""
+
+    def setUp(self):
+        super().setUp()
+        for method, answer in (('get_many', {}), ('set_many', []), ('delete_many', None)):
+            patcher = mock.patch.object(cache, method, return_value=answer)
+            patcher.start()
+            self.addCleanup(patcher.stop)
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get')})
+    def test_a_worker_serves_the_configs_it_kept_itself(self):
+        self.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[2])
+        self.mock_config_get.side_effect = test_data.run_config
+        status = reverse('horizon:project:deployments:status')
+
+        polls = [self.client.post(status, {'id': [RUNNING_ID]}) for _each in range(2)]
+
+        self.assertEqual([200, 200], [poll.status_code for poll in polls])
+        self.assertEqual(1, self.mock_config_get.call_count)
