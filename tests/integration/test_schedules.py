@@ -128,7 +128,8 @@ def test_a_schedule_every_minute_survives_restarts_and_a_pause_change_and_delete
     changed_operation = waiting.wait_for('the other firing', lambda: fired(changed),
                                          timeout=30)
 
-    waiting.wait_for('batch 1', lambda: _operation_runs(heat, operation), timeout=30)
+    # The firing settles the run nobody applied first (a Heat show and a Swift read).
+    waiting.wait_for('batch 1', lambda: _operation_runs(heat, operation), timeout=60)
     response = user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
     assert 'The firing now running goes on; no more firings.' in dashboard.messages(
         response.text)

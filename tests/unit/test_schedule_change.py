@@ -34,15 +34,22 @@ class ChangeScheduleTests(ComponentsTestCase):
     def test_the_form_opens_with_what_the_schedule_runs_and_when(self):
         self.serve()
         self.mock_schedule_record_get.return_value = record(
-            input_values={'backup_dir': 'nightly', 'retention_days': 14})
+            input_values={'backup_dir': 'nightly', 'retention_days': 14}, batch_size=1,
+            retries=2, retry_delay=30)
 
-        form = self.client.get(change_url()).context['form']
+        page = self.client.get(change_url())
+        form = page.context['form']
 
         self.assertEqual(('BACKUP', '0 2 * * *', 'nightly', '14'),
                          (form['action'].value(), form['repeat'].value(),
                           form['input__backup_dir'].value(),
                           form['input__retention_days'].value()))
         self.assertEqual([data.DB_1, data.DB_2], form['servers'].value())
+        # Its tries too, in the form and in the command it shows (a paste test found both
+        # without them: the change would have dropped them).
+        self.assertEqual((1, 2, 30), (form['batch_size'].value(), form['retries'].value(),
+                                      form['retry_delay'].value()))
+        self.assertIn('--batch-size 1 --retries 2 --retry-delay 30', page.context['commands'])
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_change_makes_a_new_trigger_acting_for_the_user_then_deletes_the_old(self):

@@ -111,6 +111,7 @@ class ChangeView(run_views.RunActionView):
             'transport': record.get('transport'), 'timeout': record.get('timeout_minutes'),
             'batch_size': record.get('batch_size') or None,
             'max_failures': record.get('max_failures') or 0,
+            'retries': record.get('retries') or 0, 'retry_delay': record.get('retry_delay') or 0,
             'repeat': record.get('pattern') or '', 'once_at': record.get('once_at') or ''}
         types = {each['name']: each.get('type') for each in self.get_component().inputs
                  if each.get('name')}
