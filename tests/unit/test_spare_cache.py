@@ -19,6 +19,19 @@ def _down(*args, **kwargs):
     raise ConnectionRefusedError(111, 'Connection refused')
 
 
+def _polls_read_a_config_once(test):
+    """Two status polls of a running row: the worker reads its config from Heat once, not
+    again on the next poll."""
+    test.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[2])
+    test.mock_config_get.side_effect = test_data.run_config
+    status = reverse('horizon:project:deployments:status')
+
+    polls = [test.client.post(status, {'id': [RUNNING_ID]}) for _each in range(2)]
+
+    test.assertEqual([200, 200], [poll.status_code for poll in polls])
+    test.assertEqual(1, test.mock_config_get.call_count)
+
+
 class CacheDownTests(helpers.TestCase):
 
     def setUp(self):
@@ -42,15 +55,7 @@ class CacheDownTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get')})
     def test_a_worker_serves_what_it_kept_itself_while_the_cache_is_down(self):
-        # What it read once it does not read from Heat again on the next poll.
-        self.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[2])
-        self.mock_config_get.side_effect = test_data.run_config
-        status = reverse('horizon:project:deployments:status')
-
-        polls = [self.client.post(status, {'id': [RUNNING_ID]}) for _each in range(2)]
-
-        self.assertEqual([200, 200], [poll.status_code for poll in polls])
-        self.assertEqual(1, self.mock_config_get.call_count)
+        _polls_read_a_config_once(self)
 
 
 class CacheMissingTests(helpers.TestCase):
@@ -66,11 +71,4 @@ class CacheMissingTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get')})
     def test_a_worker_serves_the_configs_it_kept_itself(self):
-        self.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[2])
-        self.mock_config_get.side_effect = test_data.run_config
-        status = reverse('horizon:project:deployments:status')
-
-        polls = [self.client.post(status, {'id': [RUNNING_ID]}) for _each in range(2)]
-
-        self.assertEqual([200, 200], [poll.status_code for poll in polls])
-        self.assertEqual(1, self.mock_config_get.call_count)
+        _polls_read_a_config_once(self)
