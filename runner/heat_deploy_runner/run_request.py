@@ -58,7 +58,7 @@ class RunRequest:
     @classmethod
     def from_workflow_input(cls, workflow_input: dict) -> 'RunRequest':
         """The request a rolling workflow's input holds (workflow_input), its secret inputs
-        left out (kept in Object Storage, see Asked.secret_ref)."""
+        left out (kept in Object Storage, secret_store)."""
         given = workflow_input
         return cls(config_id=given.get('config_id') or '', action=given.get('action_name') or '',
                    server_ids=tuple(given.get('server_ids') or ()),
@@ -94,12 +94,11 @@ class RunRequest:
 class Asked:
     """What an operation's rolling execution was asked, read from its workflow input (as
     RunRequest.workflow_input and workflows.schedule_input write it): the request, for whom,
-    where its secret inputs are kept, and, for a schedule's firing, the schedule and the
+    and, for a schedule's firing, the schedule and the
     trigger it fired through."""
 
     request: RunRequest
     started_by: str = ''
-    secret_ref: str | None = None
     schedule: str | None = None
     trigger: str | None = None
 
@@ -107,6 +106,5 @@ class Asked:
     def of(cls, workflow_input: dict) -> 'Asked':
         return cls(RunRequest.from_workflow_input(workflow_input),
                    started_by=workflow_input.get('started_by') or '',
-                   secret_ref=workflow_input.get('secret_ref'),
                    schedule=workflow_input.get('schedule'),
                    trigger=workflow_input.get('trigger'))

@@ -5,7 +5,6 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from horizon import forms
 from horizon import messages
-from openstack_dashboard.api import base
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
@@ -168,7 +167,7 @@ class RunActionForm(run_form.RunForm):
 
     def _refuse_secrets_without_object_storage(self, cleaned):
         # Mistral would keep them in the clear: they are kept in Object Storage (kept_secrets).
-        if base.is_service_enabled(self.request, 'object-store'):
+        if kept_secrets.SecretCalls(self.request).object_storage:
             return
         _plain, secret = secret_store.split(cleaned.get('input_values'))
         for name in secret:
