@@ -17,17 +17,16 @@ its trigger would delete the trust the firing acts through. The firing releases 
 (and the secret inputs the schedule no longer keeps) when it ends (the rolling workflow's
 release), as Mistral keeps the trust of a trigger's last firing until its workflow completes.
 
-A project's retention (retention.py) is a schedule too, under one name (RETENTION): its
-record's kind is RETENTION_KIND, its input values the retention bound, and its trigger fires
-retention's workflow. It is made when the project makes its first schedule (what fills Heat's
-caps unattended), or when a user turns it on; it is paused, resumed and deleted as any.
+A project's retention (retention.py) is a schedule too, of its own kind (schedule_kinds,
+where all that sets it apart is kept), under one name (RETENTION). It is made when the
+project makes its first schedule (what fills Heat's caps unattended), or when a user turns
+it on; it is paused, resumed and deleted as any.
 
 Who made, paused, resumed or changed a schedule, and when, is kept with it: its record's
 ``history``, the latest HISTORY_KEPT entries {what, by, at}, oldest first. Deleting one
 leaves nothing to keep it with (the record goes too), so a delete is not recorded.
 """
 
-import dataclasses
 import datetime
 import json
 import uuid
@@ -35,6 +34,7 @@ import uuid
 from heat_deploy_runner import masking
 from heat_deploy_runner import retention
 from heat_deploy_runner.run_request import Asked
+from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import secret_store
 from heat_deploy_runner.times import utc_text
 from heat_deploy_runner import workflows
@@ -55,7 +55,6 @@ ACTIVE, PAUSED, DONE, NO_TRIGGER = 'active', 'paused', 'done', 'no trigger'
 # project's own), so that it is made once.
 RETENTION = SCHEDULE_PREFIX + str(uuid.uuid5(uuid.NAMESPACE_URL,
                                              'heat-deploy-dashboard/retention'))
-RETENTION_KIND = 'retention'
 
 # What a record's history says was done: CREATED, PAUSED (as the state is named), RESUMED or
 # CHANGED. Not translated: a page translates what it shows.
@@ -156,15 +155,6 @@ def _new_trigger_name(name):
     return f'{name}.{uuid.uuid4().hex[:8]}'
 
 
-def is_retention(record):
-    return record.get('kind') == RETENTION_KIND
-
-
-def retention_record(policy: retention.Policy, pattern=retention.PATTERN):
-    return {'kind': RETENTION_KIND, 'pattern': pattern,
-            'input_values': dataclasses.asdict(policy)}
-
-
 class MistralCalls(secret_store.SwiftCalls):
     """The calls a schedule's changes make, on python-mistralclient's v2 client and a
     swiftclient Connection (None without Object Storage), for one project and user: the
@@ -246,14 +236,11 @@ def _keeping_secrets(calls, name, record):
 
 def _start_trigger(calls, name, record):
     """Make the cron trigger the record names (``trigger_of``)."""
-    trigger = trigger_of(name, record)
-    if is_retention(record):
-        calls.trigger_create(trigger, dict(record['input_values']), pattern=record['pattern'],
-                             first_time=None, workflow=workflows.RETENTION_WORKFLOW)
-        return
-    calls.trigger_create(trigger, workflows.schedule_input(record, name, calls.username),
+    kind = schedule_kinds.kind_of(record)
+    calls.trigger_create(trigger_of(name, record),
+                         kind.trigger_input(record, name, calls.username),
                          pattern=record.get('pattern'), first_time=record.get('once_at'),
-                         workflow=workflows.ROLLING_WORKFLOW)
+                         workflow=kind.workflow)
 
 
 def _retire_trigger(calls, name, before):
@@ -310,9 +297,9 @@ def change(calls, name, record):
     its old trigger goes on."""
     # The record first: it answers only the working project's.
     before = calls.record_get(name)
-    if is_retention(before):
-        raise LookupError('The retention schedule takes its bound from the dashboard\'s '
-                          'settings: pause, resume or delete it, not change it.')
+    unchangeable = schedule_kinds.kind_of(before).unchangeable
+    if unchangeable:
+        raise LookupError(unchangeable)
     paused = bool(before.get('paused'))
     # New secrets get an object of their own, and an active schedule a new trigger, made
     # before the old one goes: a firing of the old one may still need both. Its history
@@ -363,5 +350,5 @@ def keep_retention(calls, policy: retention.Policy, pattern=retention.PATTERN):
     except Exception as error:
         if not (isinstance(error, LookupError) or is_not_found(error)):
             raise
-    create(calls, retention_record(policy, pattern), name=RETENTION)
+    create(calls, schedule_kinds.RETENTION.record(policy, pattern), name=RETENTION)
     return True

@@ -45,3 +45,11 @@ def test_a_rolling_workflows_input_is_read_only_by_run_request():
     assert _calling(r'workflow_input\.get\(|workflow_input\[|asked\.get\(') == {
         'heat_deploy_runner/run_request.py'}
     assert _calling(r'json\.loads\([\w.]*\.input\b') == {'heat_deploy_runner/executions.py'}
+
+
+def test_a_schedule_of_retention_is_told_apart_only_by_its_kind():
+    # runner.schedule_kinds keeps all that sets it apart; other code asks a kind what it
+    # does (runs_on_servers, unchangeable, trigger_input), never whether it is retention.
+    assert _calling(r"is_retention|\.retention\b|RETENTION_KIND|(record|variables)"
+                    r"(\.get\(|\[)'kind'") == {
+        'heat_deploy_runner/schedule_kinds.py'}

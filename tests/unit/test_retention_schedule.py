@@ -9,6 +9,7 @@ from mistralclient.api import base as mistral_base
 from mistralclient.api.v2 import environments
 
 from heat_deploy_runner import retention
+from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import schedules as runner_schedules
 from heat_deploy_runner import workflows
 from tests.unit.components_case import ComponentsTestCase
@@ -27,7 +28,7 @@ def _retention_record():
     """As runner.schedules.create keeps it."""
     return environments.Environment(None, {
         'name': RETENTION, 'project_id': '1', 'variables': dict(
-            runner_schedules.retention_record(retention.Policy()), owner='test_user',
+            schedule_kinds.RETENTION.record(retention.Policy()), owner='test_user',
             paused=False, secret_ref=None, secret_names=[])})
 
 

@@ -22,6 +22,7 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids
 from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_runner import notices
+from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import schedules as runner_schedules
 
 LOG = logging.getLogger(__name__)
@@ -163,8 +164,8 @@ def _schedule(request, name):
             raise http.Http404() from error
         errors.heat_failed(request, _("retrieve the schedule"), service=errors.MISTRAL,
                            redirect=reverse(_LISTS[SCHEDULE]))
-    if runner_schedules.is_retention(record):
-        # It archives runs: it starts no operation to be told of.
+    if not schedule_kinds.kind_of(record).runs_on_servers:
+        # It starts no operation to be told of.
         raise http.Http404()
 
 

@@ -6,6 +6,7 @@ import datetime
 import logging
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from horizon import messages
 
@@ -14,6 +15,7 @@ from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_runner import retention
+from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import schedules as runner_schedules
 
 LOG = logging.getLogger(__name__)
@@ -71,9 +73,29 @@ class Schedule:
         return runner_schedules.last_change(self.record)
 
     @property
-    def retention(self):
-        """Whether it is the project's retention schedule (it prunes runs)."""
-        return runner_schedules.is_retention(self.record)
+    def runs_on_servers(self):
+        """Whether its firings run on servers (runner.schedule_kinds): operations to be told
+        of, and what Run Action's form changes."""
+        return schedule_kinds.kind_of(self.record).runs_on_servers
+
+    @property
+    def component(self):
+        return self.record.get('component_name')
+
+    @property
+    def component_url(self):
+        return reverse('horizon:project:components:detail',
+                       args=[self.record['component_id']])
+
+    @property
+    def action(self):
+        # Not translated: custom action names are the template author's.
+        return self.record.get('action')
+
+    @property
+    def servers(self):
+        return ', '.join(self.names.get(each) or each
+                         for each in self.record.get('server_ids', []))
 
     def problem(self, now=None):
         """Why the schedule does not do its work, in a sentence; None when it does."""
@@ -96,6 +118,28 @@ class Schedule:
         return None
 
 
+class RetentionSchedule(Schedule):
+    """The project's retention schedule (runner.schedule_kinds.RETENTION): it archives the
+    project's runs past the bound, on no server, with no component."""
+
+    component_url = None
+
+    @property
+    def component(self):
+        return _("Retention")
+
+    @property
+    def action(self):
+        return _("Archive runs past the bound")
+
+    @property
+    def servers(self):
+        return _("All of the project's")
+
+
+_SHOWN = {schedule_kinds.RUN: Schedule, schedule_kinds.RETENTION: RetentionSchedule}
+
+
 def listed(request):
     """The project's schedules, with their triggers and latest operations: three calls to
     Mistral below a thousand schedules (Mistral's page), two more from each thousand on."""
@@ -111,11 +155,12 @@ def listed(request):
         if schedule not in latest or (execution.running and not latest[schedule].running):
             latest[schedule] = execution
     names = server_names.names(request)
-    return [Schedule(each.name, each.variables,
-                     triggers.get(runner_schedules.trigger_of(each.name, each.variables)),
-                     latest.get(each.name),
-                     names, server_names.missing(request, each.variables.get('server_ids', [])))
-            for each in records]
+    return [_SHOWN[schedule_kinds.kind_of(each.variables)](
+        each.name, each.variables,
+        triggers.get(runner_schedules.trigger_of(each.name, each.variables)),
+        latest.get(each.name), names,
+        server_names.missing(request, each.variables.get('server_ids', [])))
+        for each in records]
 
 
 class _Calls(kept_secrets.SecretCalls):

@@ -1,7 +1,6 @@
 import datetime
 
 from django import shortcuts
-from django.urls import reverse
 from django.utils import formats
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -25,32 +24,6 @@ from heat_deploy_runner.times import UTC_TIME
 def local_time(moment):
     """An aware time in the user's time zone (Horizon's setting), with the zone named."""
     return formats.date_format(timezone.localtime(moment), 'Y-m-d H:i T') if moment else ''
-
-
-def _component_url(schedule):
-    if schedule.retention:
-        return None
-    return reverse('horizon:project:components:detail', args=[schedule.record['component_id']])
-
-
-def _component(schedule):
-    if schedule.retention:
-        return _("Retention")
-    return schedule.record.get('component_name')
-
-
-def _action(schedule):
-    if schedule.retention:
-        return _("Archive runs past the bound")
-    # Not translated: custom action names are the template author's.
-    return schedule.record.get('action')
-
-
-def _servers(schedule):
-    if schedule.retention:
-        return _("All of the project's")
-    return ', '.join(schedule.names.get(each) or each
-                     for each in schedule.record.get('server_ids', []))
 
 
 def _inputs(schedule):
@@ -109,8 +82,8 @@ class ChangeSchedule(policy.RulesOncePerRequest, tables.LinkAction):
         ("workflow", "cron_triggers:create"), ("workflow", "cron_triggers:delete"))
 
     def allowed(self, request, schedule=None):
-        # Retention's bound is the dashboard's settings, not a form's.
-        return super().allowed(request, schedule) and not (schedule and schedule.retention)
+        return super().allowed(request, schedule) and (schedule is None
+                                                       or schedule.runs_on_servers)
 
 
 class ScheduleNotices(policy.RulesOncePerRequest, tables.LinkAction):
@@ -126,10 +99,9 @@ class ScheduleNotices(policy.RulesOncePerRequest, tables.LinkAction):
         return notices.notices_url(notices.SCHEDULE, schedule.name)
 
     def allowed(self, request, schedule=None):
-        # Retention starts no operation to be told of.
         return (super().allowed(request, schedule)
                 and base.is_service_enabled(request, notices.SERVICE_TYPE)
-                and not (schedule and schedule.retention))
+                and (schedule is None or schedule.runs_on_servers))
 
 
 class PauseSchedule(policy.RulesOncePerRequest, tables.BatchAction):
@@ -185,7 +157,7 @@ class TurnOnRetention(policy.RulesOncePerRequest, tables.Action):
 
     def allowed(self, request, datum=None):
         return super().allowed(request, datum) and not any(
-            schedule.retention for schedule in self.table.data)
+            schedule.name == runner_schedules.RETENTION for schedule in self.table.data)
 
     def single(self, table, request, obj_id):
         try:
@@ -217,9 +189,10 @@ class DeleteSchedule(policy.RulesOncePerRequest, tables.DeleteAction):
 class SchedulesTable(empty.ExplainingTable):
     """The project's schedules (schedules.Schedule), one row each."""
 
-    component = tables.Column(_component, verbose_name=_("Component"), link=_component_url)
-    action = tables.Column(_action, verbose_name=_("Action"))
-    servers = tables.Column(_servers, verbose_name=_("Servers"))
+    component = tables.Column("component", verbose_name=_("Component"),
+                              link=lambda s: s.component_url)
+    action = tables.Column("action", verbose_name=_("Action"))
+    servers = tables.Column("servers", verbose_name=_("Servers"))
     inputs = tables.Column(_inputs, verbose_name=_("Inputs"))
     when = tables.Column(_when, verbose_name=_("When"))
     next_run = tables.Column(lambda s: local_time(s.next_run), verbose_name=_("Next Run"))

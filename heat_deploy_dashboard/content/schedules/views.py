@@ -20,7 +20,7 @@ from heat_deploy_dashboard.content.schedules import forms as project_forms
 from heat_deploy_dashboard.content.schedules import tables as project_tables
 from heat_deploy_runner import cron
 from heat_deploy_runner import inputs as heat_inputs
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner import schedule_kinds
 
 INDEX_URL = 'horizon:project:schedules:index'
 
@@ -74,8 +74,7 @@ class ChangeView(run_views.RunActionView):
                 raise http.Http404() from error
             errors.heat_failed(self.request, _("retrieve the schedule"),
                                redirect=reverse(INDEX_URL), service=errors.MISTRAL)
-        if runner_schedules.is_retention(record):
-            # Its bound is the dashboard's settings; it has no component to run.
+        if schedule_kinds.kind_of(record).unchangeable:
             raise http.Http404()
         return record
 

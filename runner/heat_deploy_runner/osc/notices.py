@@ -20,6 +20,7 @@ from heat_deploy_runner.osc.operations import find_operation
 from heat_deploy_runner.osc.operations import OPERATION_HELP
 from heat_deploy_runner.osc.schedules import NO_MISTRAL
 from heat_deploy_runner.osc.schedules import SCHEDULE_HELP
+from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import schedules
 from heat_deploy_runner import workflows
 
@@ -60,9 +61,9 @@ def _schedule(clients, name):
     with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
         # LookupError's sentence: "No schedule X in this project."
         record = calls.record_get(name)
-    if schedules.is_retention(record):
+    if not schedule_kinds.kind_of(record).runs_on_servers:
         raise osc_exc.CommandError(
-            f'The schedule {name} archives old runs: it starts no operation to be told of.')
+            f'The schedule {name} runs on no server: it starts no operation to be told of.')
     return Subject('schedule', name, name)
 
 

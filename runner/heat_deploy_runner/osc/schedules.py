@@ -13,6 +13,7 @@ from heat_deploy_runner.osc.component_run import add_request_arguments
 from heat_deploy_runner.osc.component_run import run_request
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner import retention
+from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import schedules
 from heat_deploy_runner import secret_store
 
@@ -54,12 +55,9 @@ def _when(record):
 def _shown(clients, name, record, trigger):
     names = clients.servers.names()
     next_run = trigger.next_execution_time if trigger is not None else None
-    retention = schedules.is_retention(record)
+    kind = schedule_kinds.kind_of(record)
     return {
-        'name': name,
-        'component': ('(retention)' if retention
-                      else record.get('component_name') or record.get('component_id')),
-        'action': 'archive runs past the bound' if retention else record.get('action'),
+        'name': name, 'component': kind.component(record), 'action': kind.action(record),
         'servers': format_columns.ListColumn(
             [names.get(each) or each for each in record.get('server_ids') or []]),
         'when': _when(record), 'state': schedules.state(record, trigger),

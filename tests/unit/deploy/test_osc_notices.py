@@ -143,7 +143,7 @@ def _other_projects_schedule(mistral):
     (('--schedule', 'hdd-nosuch'), 'No schedule hdd-nosuch in this project.'),
     (('--schedule', 'hdd-theirs'), 'No schedule hdd-theirs in this project.'),
     (('--schedule', schedules.RETENTION),
-     f'The schedule {schedules.RETENTION} archives old runs: it starts no operation to be '
+     f'The schedule {schedules.RETENTION} runs on no server: it starts no operation to be '
      'told of.'),
     (('--operation', 'nosuch'), 'No operation nosuch in this project.'),
 ])

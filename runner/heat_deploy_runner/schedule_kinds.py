@@ -1,0 +1,78 @@
+"""What a schedule runs, each kind with all that tells it apart from the others, so that the
+code of schedules (making, pausing, changing, listing, showing, telling of) never asks which
+kind it holds.
+
+RUN: a component's action on servers, what Run Action's Repeat makes; its firings are
+operations (followed, told of), and Run Action's form changes it. RETENTION: the project's
+runs past the bound archived and taken out of Heat (retention.py); it runs on no server, its
+bound is the dashboard's settings, and it is changed by changing them. A record names its
+kind (``kind``); one without is a RUN, as every record made before kinds.
+"""
+
+import dataclasses
+
+from heat_deploy_runner import retention
+from heat_deploy_runner import workflows
+
+
+@dataclasses.dataclass(frozen=True)
+class Kind:
+    name: str
+    workflow: str
+    # Whether its firings run on servers: operations a page follows and notices tell of,
+    # and a schedule Run Action's form makes and changes.
+    runs_on_servers: bool
+    # Why a form does not change it, or None: it does.
+    unchangeable: str | None
+
+    def trigger_input(self, record, name, owner):
+        """The workflow's input for a firing of the schedule ``name`` of this record, acting
+        for ``owner``."""
+        raise NotImplementedError
+
+    def component(self, record):
+        """What the command line shows in the schedule's component column."""
+        raise NotImplementedError
+
+    def action(self, record):
+        raise NotImplementedError
+
+
+class _Run(Kind):
+    def trigger_input(self, record, name, owner):
+        return workflows.schedule_input(record, name, owner)
+
+    def component(self, record):
+        return record.get('component_name') or record.get('component_id')
+
+    def action(self, record):
+        return record.get('action')
+
+
+class _Retention(Kind):
+    def trigger_input(self, record, name, owner):
+        return dict(record['input_values'])
+
+    def component(self, record):
+        return '(retention)'
+
+    def action(self, record):
+        return 'archive runs past the bound'
+
+    def record(self, policy: retention.Policy, pattern=retention.PATTERN):
+        """The record of a retention schedule that prunes to ``policy`` at ``pattern``."""
+        return {'kind': self.name, 'pattern': pattern,
+                'input_values': dataclasses.asdict(policy)}
+
+
+RUN = _Run('run', workflows.ROLLING_WORKFLOW, runs_on_servers=True, unchangeable=None)
+RETENTION = _Retention(
+    'retention', workflows.RETENTION_WORKFLOW, runs_on_servers=False,
+    unchangeable="The retention schedule takes its bound from the dashboard's settings: "
+                 "pause, resume or delete it, not change it.")
+_KINDS = {kind.name: kind for kind in (RUN, RETENTION)}
+
+
+def kind_of(record):
+    """The Kind of a schedule's record."""
+    return _KINDS.get(record.get('kind'), RUN)
