@@ -3,6 +3,9 @@ form run's timeout in Heat on time and applies a Zaqar result nobody polls for; 
 firing every minute tries a failing server again and, after its last try, Zaqar posts one
 notice to the webhook subscribed to the schedule, naming the server and its exit code.
 
+A run whose result waits in Swift with nobody to apply it (Heat's listing still shows it
+running) is settled by the next firing, which then runs that server, not left out as busy.
+
 No browser and no status poll run here: the only readers are Heat's own API and Mistral's.
 The run that never reports starts first and is checked last, so that its minute passes
 while the others run.
@@ -19,6 +22,7 @@ import heat_deploy_runner as runner
 from heat_deploy_runner import deadlines
 from heat_deploy_runner import derived
 from heat_deploy_runner import notices
+from heat_deploy_runner import tempurl
 from heat_deploy_runner import workflows
 from tests.conftest import schedule_operations
 from tests.integration import corpus
@@ -122,11 +126,37 @@ def one_table_on_one_server(cloud):
     table.unlink()
 
 
+def _result_nobody_applied(heat, swift, find_transport, config_id, server, cleanup):
+    """A run on the server whose result waits in Swift with no follower and no page to apply
+    it: Heat's listing shows it running."""
+    [run] = runner.start(heat, find_transport, runner.RunRequest(
+        config_id=config_id, action='BACKUP', server_ids=(server,), name='unfollowed',
+        input_values={'pause_seconds': 0})).created
+    cleanup.append(run)
+    # Heat makes the signal object empty; the server's PUT fills it.
+    location = tempurl.signal_location(derived.derived_input_values(run.config))
+    waiting.wait_for('its result in Swift', lambda: swift.head_object(*location).get(
+        'content-length') != '0', timeout=90, interval=1)
+    [row] = [each for each in heat.software_deployments.list(server_id=server)
+             if each.id == run.id]
+    assert row.status == 'IN_PROGRESS'
+    return run
+
+
+def _plan(mistral, operation_id):
+    """What the firing's plan decided (its batches and the servers it left out as busy)."""
+    [task] = [each for each in mistral.tasks.list(workflow_execution_id=operation_id)
+              if each.name == 'plan']
+    return json.loads(task.result)
+
+
 def test_a_schedule_tries_a_failing_server_three_times_then_notifies_once(
-        user, heat, mistral, zaqar, demo_resources, made_schedules, webhook,
-        one_table_on_one_server):
+        user, heat, swift, mistral, zaqar, find_transport, demo_resources, made_schedules,
+        webhook, one_table_on_one_server, cleanup):
     url, received = webhook
     good, bad = demo_resources['db_server_1'], demo_resources['db_server_2']
+    unapplied = _result_nobody_applied(heat, swift, find_transport, demo_resources['mysql'],
+                                       good, cleanup)
     _page, before = test_schedules._schedule_rows(user)
     response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
         'action': 'BACKUP', 'servers': [good, bad], 'transport': 'TEMP_URL_SIGNAL',
@@ -147,6 +177,9 @@ def test_a_schedule_tries_a_failing_server_three_times_then_notifies_once(
             mistral.executions.get(operation_id)), timeout=120, interval=1)
     # Paused before the next minute's firing (pausing deletes the trigger and its trust).
     user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
+    # The run nobody applied was settled (COMPLETE) by the firing's look, not taken as busy.
+    assert _plan(mistral, operation_id)['skipped'] == []
+    assert heat.software_deployments.get(unapplied.id).status == 'COMPLETE'
     # Recorded, then failed as any operation with more failures than allowed (0).
     assert (ended.state, ended.state_info) == (
         'ERROR', 'Servers failed: 1, more than the 0 allowed.')
