@@ -8,12 +8,8 @@ import pytest
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner import notices
 from heat_deploy_runner import operations
-from tests.unit.deploy.test_mistral_actions import _ended
-from tests.unit.deploy.test_mistral_actions import cloud  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_mistral_actions import component  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_mistral_actions import context  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_mistral_actions import EXECUTION_ID
-from tests.unit.deploy.test_mistral_actions import notified_cloud  # noqa: F401 (a fixture)
+from tests.unit.deploy.mistral.case import ended
+from tests.unit.deploy.mistral.case import EXECUTION_ID
 
 
 @pytest.fixture
@@ -21,13 +17,13 @@ def run_again(monkeypatch):
     monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 2)
 
 
-def _start(context, component, servers, try_number=1):  # noqa: F811
+def _start(context, component, servers, try_number=1):
     return actions.StartAction(component, 'BACKUP', servers, 'alice', '2026-11-27T22:00:00Z',
                                try_number=try_number, tries=3).run(context)
 
 
 def test_a_start_run_again_makes_only_the_runs_its_cut_short_try_did_not(
-        cloud, context, heat, component, run_again):  # noqa: F811
+        cloud, context, heat, component, run_again):
     first = _start(context, component, ['s1'])
     # An earlier try of s2 is not this one.
     _start(context, component, ['s2'])
@@ -42,17 +38,17 @@ def test_a_start_run_again_makes_only_the_runs_its_cut_short_try_did_not(
     assert tries == [('s1', 1), ('s1', 2), ('s2', 1), ('s2', 2)]
 
 
-def test_a_first_start_lists_nothing(cloud, context, heat, component):  # noqa: F811
+def test_a_first_start_lists_nothing(cloud, context, heat, component):
     heat.fail('software_deployments.list', AssertionError('listed'))
     assert len(_start(context, component, ['s1', 's2'])['deployment_ids']) == 2
 
 
 def test_a_conclusion_run_again_posts_its_notice_only_where_it_is_missing(
-        notified_cloud, context, heat, zaqar, component, monkeypatch):  # noqa: F811
+        notified_cloud, context, heat, zaqar, component, monkeypatch):
     notices.subscribe(zaqar, component, notices.ALWAYS, 'https://hooks.example.com/a')
     notices.subscribe(zaqar, EXECUTION_ID, notices.ALWAYS, 'https://hooks.example.com/b')
     ids = _start(context, component, ['s1'])['deployment_ids']
-    _ended(heat, ids[0], 'COMPLETE')
+    ended(heat, ids[0], 'COMPLETE')
     conclude = actions.ConcludeAction(component, 'BACKUP', ids)
     first = conclude.run(context)
     # The cut-short try had posted to the operation's queue only.

@@ -10,10 +10,7 @@ import pytest
 
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner import secret_store
-from tests.unit.deploy.test_mistral_actions import cloud  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_mistral_actions import component  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_mistral_actions import context  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_mistral_actions import EXECUTION_ID
+from tests.unit.deploy.mistral.case import EXECUTION_ID
 
 
 class _Schedules:
@@ -47,7 +44,7 @@ def mistral_service(monkeypatch):
 
 @pytest.mark.parametrize('record', [None, {'paused': True}, {'trigger': 'hdd-1.new'}])
 def test_a_firing_of_a_trigger_its_schedule_no_longer_fires_through_runs_nothing(
-        cloud, context, component, mistral_service, record):  # noqa: F811
+        cloud, context, component, mistral_service, record):
     mistral_service(record)
     plan = actions.PlanAction(component, ['s1'], 1, skip_busy=True, schedule='hdd-1',
                               trigger='hdd-1').run(context)
@@ -60,7 +57,7 @@ def test_a_firing_of_a_trigger_its_schedule_no_longer_fires_through_runs_nothing
 
 
 def test_a_firing_keeps_the_trigger_its_schedule_fires_through(
-        cloud, context, mistral_service):  # noqa: F811
+        cloud, context, mistral_service):
     service = mistral_service({'paused': False, 'secret_ref': 'hdd-1/a'})
     assert actions.ReleaseAction('hdd-1', 'hdd-1', 'hdd-1/a').run(context) == {
         'released': False}
@@ -70,7 +67,7 @@ def test_a_firing_keeps_the_trigger_its_schedule_fires_through(
 
 
 def test_a_paused_schedules_last_firing_releases_its_trigger_and_keeps_its_secrets(
-        cloud, context, swift, mistral_service):  # noqa: F811
+        cloud, context, swift, mistral_service):
     context.security.project_id = 'project-1'
     secret_store.put(swift, 'hdd-1/a', {'db_password': 'x'})
     other_firing = ('ex-2', 'project-1', json.dumps({'trigger': 'hdd-1'}))
@@ -92,7 +89,7 @@ def test_a_paused_schedules_last_firing_releases_its_trigger_and_keeps_its_secre
 
 @pytest.mark.parametrize('record', [None, {'trigger': 'hdd-1.new', 'secret_ref': 'hdd-1/b'}])
 def test_a_deleted_or_changed_schedules_last_firing_releases_its_trigger_and_secrets(
-        cloud, context, swift, mistral_service, record):  # noqa: F811
+        cloud, context, swift, mistral_service, record):
     secret_store.put(swift, 'hdd-1/a', {'db_password': 'x'})
     service = mistral_service(record)
 

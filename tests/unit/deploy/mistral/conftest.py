@@ -1,0 +1,49 @@
+"""The fixtures of the tests of the actions Mistral runs (heat_deploy_runner.mistral): the
+in-memory cloud as their clients, the context Mistral gives them (one execution's id, the
+user's token), a component."""
+
+import functools
+from unittest import mock
+
+import pytest
+
+import heat_deploy_runner as runner
+from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner import session_clients
+from tests.unit.deploy.mistral.case import EXECUTION_ID
+
+
+@pytest.fixture
+def context():
+    return mock.Mock(**{'execution.workflow_execution_id': EXECUTION_ID,
+                        'security.trust_id': None})
+
+
+@pytest.fixture
+def cloud(heat, swift, monkeypatch):
+    clients = session_clients.Clients(
+        heat, functools.partial(runner.transport_for, swift=swift), swift)
+    monkeypatch.setattr(clients_mod, 'clients_for', lambda security, trust_id=None: clients)
+    monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
+    # Each action's first run (test_reruns runs them again).
+    monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 1)
+    return clients
+
+
+@pytest.fixture
+def notified_cloud(heat, swift, zaqar, monkeypatch):
+    """The clients of a cloud with Zaqar in its catalog: notices are posted."""
+    clients = session_clients.Clients(
+        heat, functools.partial(runner.transport_for, swift=swift, zaqar=zaqar), swift, zaqar)
+    monkeypatch.setattr(clients_mod, 'clients_for', lambda security, trust_id=None: clients)
+    monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
+    # Each action's first run (test_reruns runs them again).
+    monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 1)
+    return clients
+
+
+@pytest.fixture
+def component(heat):
+    return heat.add_config(name='mysql', group='component', config={'configs': [
+        {'actions': ['BACKUP'], 'tool': 'script', 'config': 'echo hi'}]})

@@ -1,0 +1,119 @@
+"""The conclude action: each server's last try recorded as the operation's outcome, and its
+notice posted to the subscribed queues only, with no secret input in it."""
+
+import json
+
+import pytest
+from zaqarclient.transport import errors as zaqar_errors
+
+import heat_deploy_runner as runner
+from heat_deploy_runner.mistral import actions
+from heat_deploy_runner import notices
+from heat_deploy_runner import secret_store
+from tests.unit.deploy.mistral.case import ended
+from tests.unit.deploy.mistral.case import EXECUTION_ID
+
+
+SCHEDULE = 'hdd-6e7f8a9b-0c1d-4e2f-9a3b-4c5d6e7f8a9b'
+
+
+SECRET = 'hunter2-of-the-db'
+
+
+def _tried(context, component, servers, try_number, tries=2, **request):
+    return actions.StartAction(component, 'BACKUP', servers, 'alice', '2026-11-24T10:00:00Z',
+                               name='mysql', try_number=try_number, tries=tries,
+                               **request).run(context)['deployment_ids']
+
+
+def test_conclude_records_the_outcome_of_each_servers_last_try(
+        cloud, context, heat, component):
+    first = _tried(context, component, ['s1', 's2'], 1)
+    ended(heat, first[0], 'COMPLETE')
+    ended(heat, first[1], 'FAILED', 1, reason='Deployment exited 1')
+    again = _tried(context, component, ['s2'], 2)
+    ended(heat, again[0], 'FAILED', 3, 'no space left\n', 'Deployment exited 3')
+
+    kept = actions.ConcludeAction(component, 'BACKUP', first + again,
+                                  refused=[['s3', 'quota reached']],
+                                  not_started=['s4']).run(context)
+
+    assert (kept['servers'], kept['counts']) == (4, {'COMPLETE': 1, 'FAILED': 1})
+    assert kept['failed'] == [{'server_id': 's2', 'status': 'FAILED', 'exit_code': 3,
+                               'reason': 'Deployment exited 3', 'stderr': 'no space left',
+                               'tries': 2}]
+    assert (kept['refused'], kept['not_started'], kept['gone']) == (
+        [['s3', 'quota reached']], ['s4'], [])
+    # No Zaqar in the catalog: nothing posted, nothing said failed.
+    assert 'notified' not in kept and 'notice_failed' not in kept
+    # The workflow publishes it as the execution's output: JSON.
+    assert json.loads(json.dumps(kept)) == kept
+
+
+def test_conclude_counts_a_run_deleted_meanwhile_as_gone(cloud, context, heat, component):
+    kept_id, gone_id = _tried(context, component, ['s1', 's2'], 1, tries=1)
+    ended(heat, kept_id, 'COMPLETE')
+    runner.delete(heat, gone_id, cloud.find_transport)
+
+    kept = actions.ConcludeAction(component, 'BACKUP', [kept_id, gone_id]).run(context)
+
+    assert (kept['servers'], kept['gone']) == (1, [gone_id])
+
+
+def test_conclude_posts_its_notice_to_the_subscribed_queues_only(
+        notified_cloud, context, heat, zaqar, component):
+    notices.subscribe(zaqar, component, notices.ON_FAILURE, 'https://hooks.example.com/a')
+    notices.subscribe(zaqar, SCHEDULE, notices.ALWAYS, 'mailto:ops@example.com')
+    # Told only of successes of this operation: a failure posts there too (always).
+    notices.subscribe(zaqar, EXECUTION_ID, notices.ALWAYS, 'https://hooks.example.com/b')
+    # Another component's subscribers hear nothing.
+    notices.subscribe(zaqar, 'other-component', notices.ALWAYS, 'https://hooks.example.com/c')
+    ids = _tried(context, component, ['s1', 's2'], 1, tries=1)
+    ended(heat, ids[0], 'COMPLETE')
+    ended(heat, ids[1], 'FAILED', 1, reason='Deployment exited 1')
+
+    kept = actions.ConcludeAction(component, 'BACKUP', ids, schedule=SCHEDULE,
+                                  server_names={'s2': 'db-2'},
+                                  link='https://dash/ops/{operation}/').run(context)
+
+    told = [notices.queue_name(EXECUTION_ID, 'always'),
+            notices.queue_name(component, 'failure'), notices.queue_name(SCHEDULE, 'always')]
+    assert kept['notified'] == told
+    assert sorted(zaqar.queues) == sorted(told)
+    [message] = zaqar.bodies(told[0])
+    assert all(zaqar.bodies(name) == [message] for name in told)
+    assert message['summary'] == 'BACKUP of mysql: 1 of 2 servers failed (db-2).'
+    assert (message['operation'], message['schedule'], message['link']) == (
+        EXECUTION_ID, SCHEDULE, f'https://dash/ops/{EXECUTION_ID}/')
+
+
+def test_no_secret_input_of_the_runs_is_in_their_notice_or_outcome(
+        notified_cloud, context, heat, swift, zaqar, component):
+    notices.subscribe(zaqar, component, notices.ALWAYS, 'https://hooks.example.com/a')
+    secret_store.put(swift, 'hdd-1', {'db_password': SECRET})
+    [run_id] = _tried(context, component, ['s1'], 1, tries=1, secret_ref='hdd-1')
+    signal_url = runner.derived_input_values(
+        heat.configs[heat.deployments[run_id]['config_id']])['deploy_signal_id']
+    ended(heat, run_id, 'FAILED', 1, f'mysqldump -p{SECRET}: access denied\n{signal_url}\n',
+          f'Deployment exited 1: password {SECRET} refused')
+
+    kept = actions.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
+
+    [posted] = zaqar.bodies(notices.queue_name(component, 'always'))
+    sent = json.dumps([posted, kept])
+    assert SECRET not in sent and signal_url not in sent
+    assert posted['failed_servers'][0]['stderr'].startswith('mysqldump -p********: ')
+
+
+@pytest.mark.parametrize('failing', ['queue.post', 'subscriptions'])
+def test_a_notice_that_could_not_be_posted_is_recorded_not_raised(
+        notified_cloud, context, heat, zaqar, component, failing):
+    notices.subscribe(zaqar, component, notices.ALWAYS, 'https://hooks.example.com/a')
+    [run_id] = _tried(context, component, ['s1'], 1, tries=1)
+    ended(heat, run_id, 'COMPLETE')
+    zaqar.fail(failing, zaqar_errors.ServiceUnavailableError('Zaqar is down'))
+
+    kept = actions.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
+
+    assert kept['counts'] == {'COMPLETE': 1}
+    assert 'Zaqar is down' in kept['notice_failed'] and 'notified' not in kept

@@ -1,0 +1,121 @@
+"""The wait and judge actions: when a batch is done, which servers failed, were cancelled
+or may be tried again, how often a running run is read, and when an operation stops."""
+
+import datetime
+from unittest import mock
+
+import pytest
+
+import heat_deploy_runner as runner
+from heat_deploy_runner import derived
+from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.run import Run
+from heat_deploy_runner import tempurl
+
+
+def test_wait_returns_done_with_the_failed_servers(cloud, context, heat, component):
+    ids = [heat.software_deployments.create(config_id=component, server_id=server,
+                                            status=status).id
+           for server, status in (('s1', 'COMPLETE'), ('s2', 'FAILED'))]
+    assert actions.WaitAction(ids).run(context) == {
+        'done': True, 'failed': ['s2'], 'cancelled': [], 'retryable': ['s2']}
+
+
+def test_wait_gives_the_workflow_back_control_while_runs_go_on(
+        cloud, context, heat, component, monkeypatch):
+    monkeypatch.setattr(actions, 'WAIT_SECONDS', 0)
+    run = heat.software_deployments.create(config_id=component, server_id='s1',
+                                           status='IN_PROGRESS')
+    assert actions.WaitAction([run.id]).run(context) == {
+        'done': False, 'failed': [], 'cancelled': [], 'retryable': []}
+
+
+def test_wait_reads_heat_again_once_the_servers_result_has_arrived(
+        cloud, context, heat, swift, component, monkeypatch):
+    made = actions.StartAction(component, 'BACKUP', ['s1'], 'alice',
+                               '2026-11-24T10:00:00Z').run(context)
+    [run_id] = made['deployment_ids']
+    derived_id = heat.deployments[run_id]['config_id']
+    signal = tempurl.signal_location(derived.derived_input_values(heat.configs[derived_id]))
+    looks = []
+    head = swift.head_object
+
+    def head_object(container, name, headers=None):
+        looks.append(name)
+        if len(looks) == 3:
+            # The server PUTs its result to its TempURL.
+            swift.put_object(container, name, '{"deploy_status_code": 0}')
+        return head(container, name)
+    monkeypatch.setattr(swift, 'head_object', head_object)
+    read = heat.software_deployments.get
+
+    def show(deployment_id):
+        # Heat's show applies the result waiting in Swift.
+        if swift.containers[signal[0]].get(signal[1]):
+            heat.deployments[run_id]['status'] = 'COMPLETE'
+        return read(deployment_id)
+    monkeypatch.setattr(heat.software_deployments, 'get', show)
+
+    assert actions.WaitAction([run_id]).run(context)['done']
+
+    # Heat is read once at the start, then once the result is there.
+    assert len(looks) == 3
+    assert heat.deployments[run_id]['status'] == 'COMPLETE'
+    assert [call[1] for call in heat.called('software_configs.get')].count((derived_id,)) == 1
+
+
+def test_a_run_is_looked_at_less_often_as_it_ages_and_on_time_for_its_deadline():
+    now = datetime.datetime(2026, 11, 27, 23, 0, tzinfo=datetime.timezone.utc)
+
+    def running(age_seconds, deadline_in=3600):
+        signal = ('https://swift.example.com/v1/AUTH_p/c/o?temp_url_expires='
+                  f'{int((now + datetime.timedelta(seconds=deadline_in)).timestamp())}')
+        return Run('r', 's1', 'c', status='IN_PROGRESS',
+                   creation_time=(now - datetime.timedelta(seconds=age_seconds)).isoformat(),
+                   config={'inputs': [{'name': 'deploy_signal_id', 'value': signal},
+                                      {'name': 'deploy_signal_transport',
+                                       'value': 'TEMP_URL_SIGNAL'}]})
+
+    with mock.patch.object(actions, 'POLL_SECONDS', 1.5):
+        assert actions._pause([running(5)], now) == 1.5
+        assert actions._pause([running(60)], now) == 6
+        assert actions._pause([running(3000)], now) == actions.MAX_POLL_SECONDS
+        # The youngest sets the pace; a deadline nearer than the pace, the wake.
+        assert actions._pause([running(3000), running(20)], now) == 2
+        assert actions._pause([running(3000, deadline_in=4)], now) == 4
+
+
+def test_wait_tells_cancelled_servers_from_those_to_try_again(cloud, context, heat, component):
+    made = actions.StartAction(component, 'BACKUP', ['s1', 's2', 's3'], 'alice',
+                               '2026-11-24T10:00:00Z').run(context)
+    first, second, third = made['deployment_ids']
+    runner.cancel(heat, first, 'bob', cloud.find_transport)
+    heat.deployments[second].update(status='FAILED', status_reason='Deployment exited 1')
+    heat.deployments[third].update(status='COMPLETE')
+
+    assert actions.WaitAction(made['deployment_ids']).run(context) == {
+        'done': True, 'failed': ['s1', 's2'], 'cancelled': ['s1'], 'retryable': ['s2']}
+
+
+def test_wait_takes_a_run_deleted_meanwhile_as_ended(cloud, context, heat, component):
+    made = actions.StartAction(component, 'BACKUP', ['s1', 's2'], 'alice',
+                               '2026-11-24T10:00:00Z').run(context)
+    gone, ended = made['deployment_ids']
+    runner.delete(heat, gone, cloud.find_transport)
+    heat.deployments[ended].update(status='FAILED', status_reason='Deployment exited 1')
+
+    assert actions.WaitAction([gone, ended]).run(context) == {
+        'done': True, 'failed': ['s2'], 'cancelled': [], 'retryable': ['s2']}
+
+
+@pytest.mark.parametrize('failed, allowed, next_batch, reason', [
+    (['s1'], 1, 1, None),
+    (['s1'], 0, 1, 'Stopped: servers failed: 1, more than the 0 allowed; not started: 2.'),
+    (['s1', 's2'], 1, 3, 'Servers failed: 2, more than the 1 allowed.'),
+    ([], 0, 3, None),
+])
+def test_judge_stops_once_more_servers_failed_than_allowed(failed, allowed, next_batch,
+                                                           reason, context):
+    batches = [['s1'], ['s2'], ['s3']]
+    assert actions.JudgeAction(failed, allowed, batches, next_batch).run(context) == {
+        'stop': reason}
