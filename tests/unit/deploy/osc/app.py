@@ -12,6 +12,8 @@ from heat_deploy_runner.transports import transport_for
 
 PROJECT = 'project-1'
 USER = 'alice'
+# (id, name) of the project's servers.
+SERVERS = (('s1', 'demo-db-1'), ('s2', 'demo-db-2'), ('s3', 'demo-web-1'))
 
 
 class _Stacks:
@@ -46,3 +48,8 @@ def shown(command_class, app, *argv):
     made, parsed = command(command_class, app, *argv)
     columns, values = made.take_action(parsed)
     return dict(zip(columns, values))
+
+
+def new_runs(heat):
+    """The runs of BACKUP (what the tests start) in the in-memory Heat."""
+    return [each for each in heat.deployments.values() if each['action'] == 'BACKUP']

@@ -11,13 +11,12 @@ from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import notices as osc_notices
 from heat_deploy_runner.osc import schedules as osc_schedules
 from heat_deploy_runner import schedules
-from tests.unit.deploy.osc_app import App
-from tests.unit.deploy.osc_app import command
-from tests.unit.deploy.osc_app import PROJECT
-from tests.unit.deploy.osc_app import shown
-from tests.unit.deploy.test_osc_component_run import mysql  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_osc_component_run import SERVERS
-from tests.unit.deploy.test_osc_following import FollowingMistral
+from tests.unit.deploy.osc.app import App
+from tests.unit.deploy.osc.app import command
+from tests.unit.deploy.osc.app import PROJECT
+from tests.unit.deploy.osc.app import SERVERS
+from tests.unit.deploy.osc.app import shown
+from tests.unit.deploy.osc.test_following import FollowingMistral
 
 HOOK = 'https://hooks.example.com/ops'
 
@@ -28,8 +27,8 @@ def mistral():
 
 
 @pytest.fixture
-def component(mysql):  # noqa: F811
-    """The mysql component's config id (test_osc_component_run's fixture)."""
+def component(mysql):
+    """The mysql component's config id (conftest's fixture)."""
     return mysql
 
 

@@ -1,64 +1,33 @@
-"""`openstack software component run` and `run cancel`, on the in-memory clouds: one
-RunRequest checked as the Run Action form checks it, started now or in batches, followed
-with --wait; and refusals that name what is wrong and leave nothing made."""
+"""`openstack software component run`, on the in-memory clouds: one RunRequest checked as the
+Run Action form checks it, started now or in batches, followed with --wait, its inputs from
+options, a file or a terminal's prompt; and refusals that name what is wrong and leave
+nothing made."""
 
 import io
 import logging
 from unittest import mock
 
 from heatclient import exc as heat_exc
-from keystoneauth1 import exceptions as ks_exc
 from osc_lib import exceptions as osc_exc
 import pytest
 
 from heat_deploy_runner.derived import OPERATION_OPTION
-from heat_deploy_runner import masking
 from heat_deploy_runner.osc import component_run
-from heat_deploy_runner.osc import components as osc_components
 from heat_deploy_runner.osc import following
 from heat_deploy_runner.osc import plugin
-from heat_deploy_runner.osc import runs as osc_runs
-from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import secret_store
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.transports import transport_for
-from tests.unit.deploy.osc_app import App
-from tests.unit.deploy.osc_app import command
-from tests.unit.deploy.osc_app import shown
-from tests.unit.deploy.osc_app import USER
-
-SERVERS = (('s1', 'demo-db-1'), ('s2', 'demo-db-2'), ('s3', 'demo-web-1'))
-
-
-@pytest.fixture
-def mysql(heat):
-    component_id = heat.add_config(
-        name='demo-mysql-abcdefghijkl', group='component',
-        config={'configs': [{'actions': ['CREATE'], 'tool': 'script', 'config': 'install'},
-                            {'actions': ['BACKUP'], 'tool': 'script', 'config': 'dump'}]},
-        inputs=[{'name': 'retention_days', 'type': 'Number', 'default': 7},
-                {'name': 'db_password', 'type': 'String', 'default': ''}])
-    start(heat, transport_for, RunRequest(config_id=component_id, action='CREATE',
-                                          server_ids=('s1', 's2'), name='mysql',
-                                          transport='NO_SIGNAL'))
-    for stored in heat.deployments.values():
-        stored['status'] = 'COMPLETE'
-    return component_id
-
-
-@pytest.fixture
-def app(heat, swift):
-    return App(heat, SERVERS, swift=swift)
-
-
-def _new_runs(heat):
-    return [each for each in heat.deployments.values() if each['action'] == 'BACKUP']
+from tests.unit.deploy.osc.app import App
+from tests.unit.deploy.osc.app import command
+from tests.unit.deploy.osc.app import new_runs
+from tests.unit.deploy.osc.app import SERVERS
+from tests.unit.deploy.osc.app import shown
+from tests.unit.deploy.osc.app import USER
 
 
 def _servers_end(heat, outcomes):
     """time.sleep of --wait's loop: the servers report, {server: (status, exit code)}."""
     def sleep(_seconds):
-        for each in _new_runs(heat):
+        for each in new_runs(heat):
             status, code = outcomes[each['server_id']]
             each.update(status=status, status_reason=f'exit {code}',
                         output_values={'deploy_status_code': code})
@@ -69,7 +38,7 @@ def test_a_run_by_server_name_and_id_with_a_typed_input(heat, mysql, app):
     result = shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
                    'demo-db-1', '--server', 's2', '--input', 'retention_days=3')
 
-    made = _new_runs(heat)
+    made = new_runs(heat)
     assert sorted(each['server_id'] for each in made) == ['s1', 's2']
     configs = [heat.configs[each['config_id']] for each in made]
     assert [[each.get('value') for each in config['inputs']
@@ -160,119 +129,7 @@ def test_in_batches_it_starts_the_rolling_workflow_with_secrets_kept_out_of_it(
             asked['started_by']) == ('wf-1', ['s1', 's2'], 1, 1, USER)
     assert 'hunter2' not in repr(asked)
     assert secret_store.get(swift, asked['secret_ref']) == {'db_password': 'hunter2'}
-    assert _new_runs(heat) == []
-
-
-def test_cancel_marks_a_running_run_cancelled_and_leaves_an_ended_one(heat, mysql, app):
-    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1')
-    [running] = _new_runs(heat)
-
-    first = shown(osc_runs.CancelRun, app, running['id'])
-    second = shown(osc_runs.CancelRun, app, running['id'])
-
-    assert first['status'] == second['status'] == 'CANCELLED'
-    assert first['status_reason'].startswith(f'Cancelled by {USER} at ')
-    assert app.stderr.getvalue() == (
-        f'The run {running["id"]} had already finished; it was left as it is.\n')
-
-
-def test_inputs_shown_for_a_run_keep_its_secret_masked(heat, mysql, app):
-    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
-          '--input', 'db_password=hunter2', '--transport', 'NO_SIGNAL')
-    [running] = _new_runs(heat)
-
-    inputs = shown(osc_runs.ShowRun, app, running['id'])['inputs'].machine_readable()
-
-    assert inputs['db_password'] == masking.MASK
-
-
-def test_run_create_deploys_a_config_to_one_server_by_name_as_the_deploy_form(heat, app):
-    hello = heat.add_config(name='hello', group='script', config='echo hi', inputs=[
-        {'name': 'count', 'type': 'Number', 'default': 1}])
-
-    result = shown(component_run.CreateRun, app, '--config', hello, '--server', 'demo-web-1',
-                   '--action', 'ROTATE', '--input', 'count=2')
-
-    [made] = [each for each in heat.deployments.values() if each['action'] == 'ROTATE']
-    config = heat.configs[made['config_id']]
-    assert (made['server_id'], config['name'], result['config']) == (
-        's3', 'hello-ROTATE', hello)
-    assert [each.get('value') for each in config['inputs'] if each['name'] == 'count'] == [
-        '2']
-
-
-@pytest.mark.parametrize('argv, said', [
-    (('--config', 'nosuch', '--server', 's1'), 'No software config nosuch in this project.'),
-    (('--server', 'nosuch'), 'No server of this project has that ID or name.'),
-    (('--server', 's1', '--input', 'nosuch=1'), 'No input nosuch is declared'),
-])
-def test_run_create_refuses_and_makes_nothing(heat, app, argv, said):
-    hello = heat.add_config(name='hello', group='script', config='echo hi', inputs=[])
-    before = dict(heat.configs)
-    argv = argv if argv[0] == '--config' else ('--config', hello) + argv
-    made, parsed = command(component_run.CreateRun, app, *argv)
-
-    with pytest.raises(osc_exc.CommandError, match=said):
-        made.take_action(parsed)
-    assert (heat.configs, heat.deployments) == (before, {})
-
-
-def test_delete_removes_the_run_its_config_and_its_container(heat, swift, mysql, app):
-    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1')
-    [running] = _new_runs(heat)
-    containers = set(swift.containers)
-
-    made, parsed = command(osc_runs.DeleteRun, app, running['id'])
-    made.take_action(parsed)
-
-    assert running['id'] not in heat.deployments
-    assert running['config_id'] not in heat.configs
-    assert containers - set(swift.containers)
-
-
-@pytest.mark.parametrize('command_class, argv', [
-    (osc_components.ListComponent, ()),
-    (component_run.RunComponent, ('mysql', 'BACKUP', '--server', 's1'))])
-def test_a_service_that_does_not_answer_is_named_with_what_did_not_happen(
-        heat, mysql, app, command_class, argv):
-    heat.fail('software_configs.list', ks_exc.ConnectFailure('Unable to establish connection'))
-    made, parsed = command(command_class, app, *argv)
-
-    with pytest.raises(osc_exc.CommandError) as refused:
-        made.take_action(parsed)
-
-    said = str(refused.value)
-    assert said.startswith('Unable to ') and 'the orchestration service could not be ' \
-        'reached or answered with an error.' in said and said.endswith(
-            'Try again later, or ask your cloud administrator to check Heat.')
-    assert 'establish' not in said
-    assert _new_runs(heat) == []
-
-
-def test_another_projects_config_is_not_found_for_run_create(heat, app):
-    other = heat.add_config(name='theirs', group='script', config='echo', inputs=[])
-    heat.configs[other]['project'] = 'not-mine'
-    made, parsed = command(component_run.CreateRun, app, '--config', other, '--server', 's1')
-
-    with pytest.raises(osc_exc.CommandError, match=f'No software config {other} in this'):
-        made.take_action(parsed)
-    assert heat.deployments == {}
-
-
-@pytest.mark.parametrize('argv, said', [
-    (('--action', 'A\nB'), 'holds a control character'),
-    (('--name', 'n' * 250, '--action', 'BACKUP'), 'longer than the 255 characters'),
-    ((), 'Give a value for greeting with --input NAME=VALUE: it has no default.')])
-def test_run_create_checks_what_the_deploy_form_checks(heat, app, argv, said):
-    hello = heat.add_config(name='hello', group='script', config='echo', inputs=[
-        {'name': 'greeting', 'type': 'String'}])
-    extra = () if 'greeting' in said else ('--input', 'greeting=hi')
-    made, parsed = command(component_run.CreateRun, app, '--config', hello, '--server', 's1',
-                           *argv, *extra)
-
-    with pytest.raises(osc_exc.CommandError, match=said):
-        made.take_action(parsed)
-    assert heat.deployments == {}
+    assert new_runs(heat) == []
 
 
 def test_without_object_storage_a_run_in_batches_is_refused_before_mistral(heat, mysql):
@@ -291,7 +148,7 @@ def test_without_object_storage_the_first_transport_available_is_the_default(hea
 
     shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1')
 
-    [run] = _new_runs(heat)
+    [run] = new_runs(heat)
     values = {each['name']: each.get('value') for each in heat.configs[run['config_id']]
               ['inputs']}
     assert values['deploy_signal_transport'] == 'NO_SIGNAL'
@@ -314,7 +171,7 @@ def test_a_run_deleted_while_followed_ends_the_wait_as_a_failure(heat, mysql, ap
                            's1', '--wait')
 
     def delete_it(_seconds):
-        for each in _new_runs(heat):
+        for each in new_runs(heat):
             del heat.deployments[each['id']]
     with mock.patch.object(following.time, 'sleep', delete_it):
         with mock.patch.object(made, 'produce_output'):
@@ -351,7 +208,7 @@ def test_inputs_from_a_file_typed_and_each_input_option_winning(heat, mysql, app
     shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
           '--input-file', str(given), '--input', 'retention_days=4')
 
-    [made] = _new_runs(heat)
+    [made] = new_runs(heat)
     values = {each['name']: each.get('value')
               for each in heat.configs[made['config_id']]['inputs']}
     assert (values['retention_days'], values['db_password']) == ('4', 'from-the-file')
@@ -365,7 +222,7 @@ def test_a_secret_named_alone_is_asked_for_on_a_terminal_unseen(heat, mysql, app
     shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
           '--input', 'db_password')
 
-    [made] = _new_runs(heat)
+    [made] = new_runs(heat)
     values = {each['name']: each.get('value')
               for each in heat.configs[made['config_id']]['inputs']}
     assert (asked, values['db_password']) == (['db_password'], 'typed-unseen')
@@ -408,4 +265,4 @@ def test_without_a_terminal_a_secret_named_alone_is_refused(heat, mysql, app, mo
         made.take_action(parsed)
 
     assert 'give it in a file with --input-file' in str(refused.value)
-    assert _new_runs(heat) == []
+    assert new_runs(heat) == []

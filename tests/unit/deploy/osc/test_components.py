@@ -8,7 +8,7 @@ from heat_deploy_runner.osc import components as osc_components
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
-from tests.unit.deploy.osc_app import App
+from tests.unit.deploy.osc.app import App
 
 
 @pytest.fixture

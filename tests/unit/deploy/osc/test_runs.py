@@ -11,8 +11,8 @@ from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
 from tests.unit.deploy.fakes import FakeSwift
-from tests.unit.deploy.osc_app import App
-from tests.unit.deploy.osc_app import PROJECT
+from tests.unit.deploy.osc.app import App
+from tests.unit.deploy.osc.app import PROJECT
 
 OPERATION = Operation('op-1', 'alice', '2026-11-26T08:00:00Z', source='c')
 LINES = ''.join(f'line {n}\n' for n in range(1, 31))

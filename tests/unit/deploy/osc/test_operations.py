@@ -8,13 +8,12 @@ import pytest
 
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import operations as osc_operations
-from tests.unit.deploy.osc_app import App
-from tests.unit.deploy.osc_app import command
-from tests.unit.deploy.osc_app import PROJECT
-from tests.unit.deploy.osc_app import shown
-from tests.unit.deploy.test_osc_component_run import _new_runs
-from tests.unit.deploy.test_osc_component_run import mysql  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_osc_component_run import SERVERS
+from tests.unit.deploy.osc.app import App
+from tests.unit.deploy.osc.app import command
+from tests.unit.deploy.osc.app import new_runs
+from tests.unit.deploy.osc.app import PROJECT
+from tests.unit.deploy.osc.app import SERVERS
+from tests.unit.deploy.osc.app import shown
 
 
 @pytest.fixture
@@ -23,7 +22,7 @@ def app(heat, swift):
 
 
 @pytest.fixture
-def operation(heat, mysql, app):  # noqa: F811
+def operation(heat, mysql, app):
     started = shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
                     '--server', 's2', '--input', 'retention_days=3',
                     '--input', 'db_password=hunter2')
@@ -31,7 +30,7 @@ def operation(heat, mysql, app):  # noqa: F811
 
 
 def _end(heat, server, status, code):
-    [run] = [each for each in _new_runs(heat) if each['server_id'] == server
+    [run] = [each for each in new_runs(heat) if each['server_id'] == server
              and each['status'] == 'IN_PROGRESS']
     run.update(status=status, output_values={'deploy_status_code': code})
 
@@ -64,7 +63,7 @@ def test_cancel_cancels_only_what_still_runs(heat, operation, app):
     result = shown(osc_operations.CancelOperation, app, operation)
 
     [cancelled] = result['cancelled_runs'].machine_readable()
-    assert {each['server_id']: each['status'] for each in _new_runs(heat)} == {
+    assert {each['server_id']: each['status'] for each in new_runs(heat)} == {
         's1': 'COMPLETE', 's2': 'FAILED'}
     assert heat.deployments[cancelled]['server_id'] == 's2'
 
@@ -77,7 +76,7 @@ def test_rerun_failed_runs_the_failed_servers_again_with_their_inputs_but_not_se
     again = shown(osc_operations.RerunFailedOperation, app, operation)
 
     assert again['operation'] != operation
-    [rerun] = [each for each in _new_runs(heat) if each['status'] == 'IN_PROGRESS']
+    [rerun] = [each for each in new_runs(heat) if each['status'] == 'IN_PROGRESS']
     values = {each['name']: each.get('value')
               for each in heat.configs[rerun['config_id']]['inputs']}
     assert (rerun['server_id'], values['retention_days'], values['db_password']) == (
@@ -92,19 +91,19 @@ def test_another_projects_operation_is_not_found(heat, operation, app):
         made, parsed = command(command_class, app, operation)
         with pytest.raises(osc_exc.CommandError, match=f'No operation {operation} in this'):
             made.take_action(parsed)
-    assert {each['status'] for each in _new_runs(heat)} == {'IN_PROGRESS'}
+    assert {each['status'] for each in new_runs(heat)} == {'IN_PROGRESS'}
 
 
 def test_rerun_failed_sends_the_results_back_as_the_failed_runs_did(heat, mysql, swift):  # noqa
     zaqar_less = App(heat, SERVERS, swift=swift)
     started = shown(component_run.RunComponent, zaqar_less, 'mysql', 'BACKUP', '--server',
                     's1', '--transport', 'NO_SIGNAL')
-    [first] = _new_runs(heat)
+    [first] = new_runs(heat)
     first.update(status='FAILED')
 
     shown(osc_operations.RerunFailedOperation, zaqar_less, started['operation'])
 
-    [again] = [each for each in _new_runs(heat) if each['id'] != first['id']]
+    [again] = [each for each in new_runs(heat) if each['id'] != first['id']]
     values = {each['name']: each.get('value')
               for each in heat.configs[again['config_id']]['inputs']}
     assert values['deploy_signal_transport'] == 'NO_SIGNAL'

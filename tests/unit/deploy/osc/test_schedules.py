@@ -13,19 +13,11 @@ from heat_deploy_runner import retention
 from heat_deploy_runner import schedules
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
-from tests.unit.deploy.mistral_fakes import FakeMistral
-from tests.unit.deploy.osc_app import App
-from tests.unit.deploy.osc_app import command
-from tests.unit.deploy.osc_app import PROJECT
-from tests.unit.deploy.osc_app import shown
-from tests.unit.deploy.osc_app import USER
-from tests.unit.deploy.test_osc_component_run import mysql  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_osc_component_run import SERVERS
-
-
-@pytest.fixture
-def mistral():
-    return FakeMistral(PROJECT)
+from tests.unit.deploy.osc.app import App
+from tests.unit.deploy.osc.app import command
+from tests.unit.deploy.osc.app import SERVERS
+from tests.unit.deploy.osc.app import shown
+from tests.unit.deploy.osc.app import USER
 
 
 @pytest.fixture
@@ -34,7 +26,7 @@ def app(heat, swift, mistral):
 
 
 @pytest.fixture
-def nightly(mysql, app):  # noqa: F811
+def nightly(mysql, app):
     return shown(osc_schedules.CreateSchedule, app, 'mysql', 'BACKUP', '--server',
                  'demo-db-1', '--server', 's2', '--input', 'retention_days=3', '--input',
                  'db_password=hunter2', '--repeat', '0  2 * * *', '--batch-size', '1')

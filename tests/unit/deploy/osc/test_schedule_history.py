@@ -15,19 +15,21 @@ from heat_deploy_runner.osc import operations as osc_operations
 from heat_deploy_runner.osc import schedules as osc_schedules
 from heat_deploy_runner import schedules
 from heat_deploy_runner import workflows
-from tests.unit.deploy.osc_app import App
-from tests.unit.deploy.osc_app import PROJECT
-from tests.unit.deploy.osc_app import shown
-from tests.unit.deploy.osc_app import USER
-from tests.unit.deploy.test_osc_component_run import mysql  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_osc_component_run import SERVERS
-from tests.unit.deploy.test_osc_schedules import app  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_osc_schedules import command_run
-from tests.unit.deploy.test_osc_schedules import mistral  # noqa: F401 (a fixture)
+from tests.unit.deploy.osc.app import App
+from tests.unit.deploy.osc.app import PROJECT
+from tests.unit.deploy.osc.app import SERVERS
+from tests.unit.deploy.osc.app import shown
+from tests.unit.deploy.osc.app import USER
+from tests.unit.deploy.osc.test_schedules import command_run
 
 UTC = datetime.timezone.utc
 START = datetime.datetime(2026, 11, 27, 6, 40, tzinfo=UTC)
 UTC_TEXT = r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'
+
+
+@pytest.fixture
+def app(heat, swift, mistral):
+    return App(heat, SERVERS, swift=swift, mistral=mistral)
 
 
 @pytest.fixture
@@ -44,17 +46,17 @@ def _at(minute):
 
 
 @pytest.fixture
-def nightly(mysql, app, clock):  # noqa: F811
+def nightly(mysql, app, clock):
     return shown(osc_schedules.CreateSchedule, app, 'mysql', 'BACKUP', '--server', 's1',
                  '--repeat', '0 2 * * *')['name']
 
 
-def _history(mistral, name):  # noqa: F811
+def _history(mistral, name):
     return mistral.environments.get(name).variables['history']
 
 
 def test_create_pause_resume_and_change_are_kept_with_the_schedule_the_latest_last(
-        nightly, app, mistral):  # noqa: F811
+        nightly, app, mistral):
     command_run(osc_schedules.PauseSchedule, app, nightly)
     command_run(osc_schedules.ResumeSchedule, app, nightly)
     command_run(osc_schedules.ChangeSchedule, app, nightly, 'mysql', 'BACKUP', '--server',
@@ -70,7 +72,7 @@ def test_create_pause_resume_and_change_are_kept_with_the_schedule_the_latest_la
         {'what': 'created', 'by': USER, 'at': _at(1)}]
 
 
-def test_show_gives_the_history_a_line_each(nightly, app):  # noqa: F811
+def test_show_gives_the_history_a_line_each(nightly, app):
     command_run(osc_schedules.PauseSchedule, app, nightly)
 
     history = shown(osc_schedules.ShowSchedule, app, nightly)['history']
@@ -81,7 +83,7 @@ def test_show_gives_the_history_a_line_each(nightly, app):  # noqa: F811
                                           {'what': 'paused', 'by': USER, 'at': _at(2)}]
 
 
-def test_show_escapes_what_a_terminal_would_act_on(nightly, app, mistral):  # noqa: F811
+def test_show_escapes_what_a_terminal_would_act_on(nightly, app, mistral):
     record = mistral.environments.get(nightly).variables
     record['history'] = [{'what': 'paused', 'by': 'eve\x1b[2J\nroot', 'at': _at(9)}]
 
@@ -91,7 +93,7 @@ def test_show_escapes_what_a_terminal_would_act_on(nightly, app, mistral):  # no
 
 
 def test_a_schedule_made_before_history_was_kept_shows_none_and_starts_one(
-        nightly, app, mistral):  # noqa: F811
+        nightly, app, mistral):
     mistral.environments.get(nightly).variables.pop('history')
     assert shown(osc_schedules.ShowSchedule, app, nightly)['history'].human_readable() == ''
 
@@ -101,7 +103,7 @@ def test_a_schedule_made_before_history_was_kept_shows_none_and_starts_one(
 
 
 def test_a_change_of_a_paused_schedule_keeps_its_earlier_history(
-        nightly, app, mistral):  # noqa: F811
+        nightly, app, mistral):
     command_run(osc_schedules.PauseSchedule, app, nightly)
     command_run(osc_schedules.ChangeSchedule, app, nightly, 'mysql', 'BACKUP', '--server',
                 's2', '--repeat', '30 4 * * 1')
@@ -111,7 +113,7 @@ def test_a_change_of_a_paused_schedule_keeps_its_earlier_history(
     assert mistral.environments.get(nightly).variables['paused'] is True
 
 
-def test_a_change_mistral_refused_records_nothing(nightly, app, mistral):  # noqa: F811
+def test_a_change_mistral_refused_records_nothing(nightly, app, mistral):
     mistral.refuse_triggers = True
     with pytest.raises(Exception):
         command_run(osc_schedules.ChangeSchedule, app, nightly, 'mysql', 'BACKUP',
@@ -120,7 +122,7 @@ def test_a_change_mistral_refused_records_nothing(nightly, app, mistral):  # noq
     assert [each['what'] for each in _history(mistral, nightly)] == ['created']
 
 
-def test_delete_takes_the_history_with_the_schedule(nightly, app, mistral):  # noqa: F811
+def test_delete_takes_the_history_with_the_schedule(nightly, app, mistral):
     command_run(osc_schedules.DeleteSchedule, app, nightly)
     assert nightly not in mistral.environments.rows
 
@@ -163,7 +165,7 @@ def test_cancel_says_who_stopped_the_further_batches_and_when(heat, swift):
     client.executions.get.return_value = mock.Mock(
         id=operation, state='RUNNING', project_id=PROJECT,
         workflow_name=workflows.ROLLING_WORKFLOW)
-    app = App(heat, SERVERS, swift=swift, mistral=client)  # noqa: F811
+    app = App(heat, SERVERS, swift=swift, mistral=client)
 
     result = shown(osc_operations.CancelOperation, app, operation)
 

@@ -19,14 +19,13 @@ from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
 from heat_deploy_runner import workflows
 from tests.unit.deploy.mistral_fakes import FakeMistral
-from tests.unit.deploy.osc_app import App
-from tests.unit.deploy.osc_app import command
-from tests.unit.deploy.osc_app import PROJECT
-from tests.unit.deploy.osc_app import shown
-from tests.unit.deploy.osc_app import USER
-from tests.unit.deploy.test_osc_component_run import _new_runs
-from tests.unit.deploy.test_osc_component_run import mysql  # noqa: F401 (a fixture)
-from tests.unit.deploy.test_osc_component_run import SERVERS
+from tests.unit.deploy.osc.app import App
+from tests.unit.deploy.osc.app import command
+from tests.unit.deploy.osc.app import new_runs
+from tests.unit.deploy.osc.app import PROJECT
+from tests.unit.deploy.osc.app import SERVERS
+from tests.unit.deploy.osc.app import shown
+from tests.unit.deploy.osc.app import USER
 
 
 class _Execution:
@@ -96,8 +95,8 @@ def mistral():
 
 
 @pytest.fixture
-def component(mysql):  # noqa: F811
-    """The mysql component's config id (test_osc_component_run's fixture)."""
+def component(mysql):
+    """The mysql component's config id (conftest's fixture)."""
     return mysql
 
 
@@ -119,7 +118,7 @@ def test_a_run_at_once_is_followed_by_mistral_under_the_operations_id(heat, comp
                                                                       mistral):
     result = _run(app)
 
-    made = _new_runs(heat)
+    made = new_runs(heat)
     assert {_kept_operation(each)['runner'] for each in made} == {operations.FOLLOWED}
     follower = mistral.executions.get(result['operation'])
     [workflow] = mistral.workflows.made
@@ -134,7 +133,7 @@ def test_a_run_at_once_is_followed_by_mistral_under_the_operations_id(heat, comp
 def test_without_mistral_the_runs_say_nothing_follows_them(heat, component, swift):
     _run(App(heat, SERVERS, swift=swift))
 
-    assert [_kept_operation(each).get('runner') for each in _new_runs(heat)] == [None, None]
+    assert [_kept_operation(each).get('runner') for each in new_runs(heat)] == [None, None]
 
 
 def test_mistral_refusing_to_follow_warns_and_the_runs_stand(heat, component, app, mistral):
@@ -150,7 +149,7 @@ def test_mistral_refusing_to_follow_warns_and_the_runs_stand(heat, component, ap
         'Warning: the workflow service (Mistral) could not be asked to follow operation '
         f'{operation}. Its runs go on, but nothing records their time-outs or sends its '
         'notices unless --wait or a dashboard page watches it.\n')
-    assert [each['status'] for each in _new_runs(heat)] == ['IN_PROGRESS']
+    assert [each['status'] for each in new_runs(heat)] == ['IN_PROGRESS']
 
 
 def test_in_batches_the_tries_go_into_the_rolling_workflows_input(heat, component, swift):
@@ -175,7 +174,7 @@ def test_retries_without_batches_run_on_mistral_as_one_batch(heat, component, ap
     asked = json.loads(rolling.input)
     assert (rolling.workflow_name, asked['batch_size'], asked['retries']) == (
         workflows.ROLLING_WORKFLOW, 0, 1)
-    assert _new_runs(heat) == []
+    assert new_runs(heat) == []
 
 
 @pytest.mark.parametrize('extra, said', [
@@ -195,7 +194,7 @@ def test_tries_refused_without_what_they_need_start_nothing(heat, component, swi
         made.take_action(parsed)
 
     assert str(refused.value) == said
-    assert _new_runs(heat) == []
+    assert new_runs(heat) == []
 
 
 @pytest.mark.parametrize('option', [('--retries', '11'), ('--retries', '-1'),
@@ -320,7 +319,7 @@ def test_cancel_leaves_the_follower_to_record_the_outcome(heat, component, app, 
 
     assert mistral.executions.updated == []
     assert result['further_batches_stopped'] is False
-    assert {each['status'] for each in _new_runs(heat)} == {'FAILED'}
+    assert {each['status'] for each in new_runs(heat)} == {'FAILED'}
 
 
 def test_cancel_stops_a_rolling_operations_further_batches(heat, component, app, mistral):
