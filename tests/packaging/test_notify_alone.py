@@ -4,7 +4,7 @@ itself on to heat-config-notify.
 
 An image gets heat-deploy-notify beside the stock heat-agents chain (notify/README.md), never
 the dashboard, the runner or an OpenStack client. This builds its wheel as
-test_install_alone.py does, installs it with [zaqar-signal] into a venv of its own under
+alone.py does, installs it with [zaqar-signal] into a venv of its own under
 build/packaging/ that sees nothing of the project's venv, runs pip check, and runs the
 installed `heat-deploy-notify` as 55-heat-config does: with no config it says how to call it;
 with a TempURL run's config it hands the config and the result to the heat-config-notify it is
@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from tests.packaging import test_install_alone as alone
+from tests.packaging import alone
 
 VENV = alone.WORK / 'venv-notify'
 VENV_STAMP = alone.WORK / 'venv-notify.json'
@@ -37,14 +37,14 @@ def notify_venv():
 
 
 def test_the_notifier_installs_alone_and_passes_other_results_on(notify_venv):
-    alone._run(alone.PIP + ['--python', alone._python(VENV), 'check'])
-    names = alone._names(VENV)
+    alone.run(alone.PIP + ['--python', alone.python(VENV), 'check'])
+    names = alone.names_in(VENV)
     assert alone.NOTIFY in names
     assert names - ALLOWED == set(), names - ALLOWED
     program = VENV / 'bin' / 'heat-deploy-notify'
 
     PROBE_DIR.mkdir(parents=True, exist_ok=True)
-    environment = alone._environment(PROBE_DIR)
+    environment = alone.environment(PROBE_DIR)
     usage = subprocess.run([program], cwd=PROBE_DIR, env=environment, capture_output=True,
                            text=True, timeout=60)
     assert usage.returncode == 1
@@ -60,7 +60,7 @@ def test_the_notifier_installs_alone_and_passes_other_results_on(notify_venv):
         {'name': 'deploy_signal_transport', 'value': 'TEMP_URL_SIGNAL'},
         {'name': 'deploy_signal_id', 'value': 'http://127.0.0.1:9/v1/AUTH_p/c/o'}]}))
     result = json.dumps({'deploy_stdout': 'done', 'deploy_status_code': 0})
-    passed = alone._run([program, config], input=result, cwd=PROBE_DIR,
-                        env=dict(environment, HEAT_DEPLOY_NOTIFY_NEXT=str(stand_in)))
+    passed = alone.run([program, config], input=result, cwd=PROBE_DIR,
+                       env=dict(environment, HEAT_DEPLOY_NOTIFY_NEXT=str(stand_in)))
     assert passed.returncode == 0
     assert json.loads(seen.read_text()) == [[str(config)], result]

@@ -3,7 +3,7 @@ or an operator's laptop: no Horizon, no Django, and every action and command it 
 loads.
 
 A Mistral host installs heat-deploy-runner into Mistral's environment, never Horizon
-(runner/README.md). This builds the runner's wheel as test_install_alone.py does (its copy of
+(runner/README.md). This builds the runner's wheel as alone.py does (its copy of
 the sources, its build env), installs it into a venv of its own under build/packaging/ that
 sees nothing of the project's venv (pip install -c constraints.txt '<wheel>[mistral,cli]'), runs
 pip check, and then, with that venv's python (-I, from a folder outside the source tree),
@@ -14,7 +14,7 @@ the workflows shipped as package data. The source's entry points and workflows a
 the installed distribution, so that an entry point or a workflow lost on the way fails too.
 
 venv-runner/ is kept, and reused, and the wheel reinstalled into it, on the same terms as
-test_install_alone.py's venv/ (see its docstring). A new one downloads mistral-lib and the
+alone.py's venv/ (see its docstring). A new one downloads mistral-lib and the
 clients' dependencies.
 """
 
@@ -23,7 +23,7 @@ import time
 
 import pytest
 
-from tests.packaging import test_install_alone as alone
+from tests.packaging import alone
 
 VENV = alone.WORK / 'venv-runner'
 VENV_STAMP = alone.WORK / 'venv-runner.json'
@@ -83,7 +83,7 @@ print(json.dumps({
 
 def _declared_entry_points():
     """(group, name, value) of every entry point runner/pyproject.toml declares."""
-    project = alone._toml(SOURCE / 'pyproject.toml')['project']
+    project = alone.toml(SOURCE / 'pyproject.toml')['project']
     groups = dict(project.get('entry-points', {}), console_scripts=project.get('scripts', {}),
                   gui_scripts=project.get('gui-scripts', {}))
     return sorted((group, name, value) for group, entries in groups.items()
@@ -102,30 +102,30 @@ def test_the_runner_installs_alone_without_horizon_and_loads_its_actions(runner_
     timings = runner_venv
 
     started = time.monotonic()
-    alone._run(alone.PIP + ['--python', alone._python(VENV), 'check'])
+    alone.run(alone.PIP + ['--python', alone.python(VENV), 'check'])
     timings['pip check of the runner alone'] = time.monotonic() - started
 
     started = time.monotonic()
     PROBE_DIR.mkdir(parents=True, exist_ok=True)
-    probe = json.loads(alone._run([alone._python(VENV), '-I', '-c', PROBE], timeout=300,
-                                  cwd=PROBE_DIR, env=alone._environment(PROBE_DIR)).stdout)
+    probe = json.loads(alone.run([alone.python(VENV), '-I', '-c', PROBE], timeout=300,
+                                 cwd=PROBE_DIR, env=alone.environment(PROBE_DIR)).stdout)
     timings['runner imported, its entry points loaded'] = time.monotonic() - started
-    alone._report_timings(timings, name='timings-runner.json')
+    alone.report_timings(timings, name='timings-runner.json')
 
     # The runner, its declared dependencies, mistral-lib and the openstack client, each pinned
     # by constraints.txt
     # (but setuptools): no Django, no Horizon, no pip.
-    names = alone._names(VENV)
+    names = alone.names_in(VENV)
     assert {alone.RUNNER, 'mistral-lib', 'python-openstackclient'} <= names
     assert names & FORBIDDEN == set(), names & FORBIDDEN
     assert names & alone.PROJECT_ONLY == set()
     assert 'pip' not in names
-    unpinned = names - {alone.RUNNER} - UNPINNED - alone._pinned()
+    unpinned = names - {alone.RUNNER} - UNPINNED - alone.pinned()
     assert unpinned == set(), f'not pinned by constraints.txt: {unpinned}'
 
     # From the installed wheel, every module importing, nothing of Django or Horizon there.
-    assert alone._inside(probe['package'], VENV), probe['package']
-    alone._assert_isolated(probe['sys_path'], VENV)
+    assert alone.inside(probe['package'], VENV), probe['package']
+    alone.assert_isolated(probe['sys_path'], VENV)
     assert probe['failed'] == {}, '\n'.join(probe['failed'].values())
     sources = {'.'.join(path.relative_to(SOURCE).with_suffix('').parts).removesuffix(
         '.__init__') for path in (SOURCE / 'heat_deploy_runner').rglob('*.py')}
