@@ -32,9 +32,28 @@ from selenium.webdriver.common.by import By
 from devcloud import credentials
 from devcloud.services import identity
 from tests.browser import chromium
-from tests.browser import conftest
 from tests.browser import pages
 from tests.browser import screenshots
+from tests.browser.tour_pages import CHANGE_SCHEDULE
+from tests.browser.tour_pages import COMPONENT
+from tests.browser.tour_pages import CONFIG
+from tests.browser.tour_pages import CREATE_CONFIG
+from tests.browser.tour_pages import DEPLOY
+from tests.browser.tour_pages import FORM
+from tests.browser.tour_pages import link_text_to
+from tests.browser.tour_pages import link_to
+from tests.browser.tour_pages import links_to
+from tests.browser.tour_pages import page_problems
+from tests.browser.tour_pages import panel_path
+from tests.browser.tour_pages import path_of
+from tests.browser.tour_pages import row_of
+from tests.browser.tour_pages import RUN
+from tests.browser.tour_pages import RUN_ACTION
+from tests.browser.tour_pages import RUN_AGAIN
+from tests.browser.tour_pages import SERVER
+from tests.browser.tour_pages import SHOW_SECRETS
+from tests.browser.tour_pages import STACK_MAP
+
 
 # Two short BACKUP runs on a busy two-core machine.
 RUN_TIMEOUT = 180
@@ -42,57 +61,6 @@ SCHEDULE_PATTERN = '0 3 * * *'
 # Room below a modal in its picture, as screenshots.py leaves it.
 MODAL_MARGIN = 40
 SLUG_LENGTH = 40
-
-COMPONENT = r'/project/components/[^/]+/'
-STACK_MAP = r'/project/components/stacks/[^/]+/'
-RUN_ACTION = r'/project/components/[^/]+/run/'
-RUN = r'/project/deployments/(?!operations/|status/)[^/]+/'
-RUN_AGAIN = RUN + 'rerun/'
-SERVER = r'/project/servers/[^/]+/'
-SHOW_SECRETS = SERVER + 'metadata/reveal/'
-CONFIG = r'/project/configs/(?!create/)[^/]+/'
-CREATE_CONFIG = r'/project/configs/create/'
-DEPLOY = CONFIG + 'deploy/'
-CHANGE_SCHEDULE = r'/project/schedules/[^/]+/change/'
-
-# A form page's own form (the header has hidden ones).
-FORM = '#main_content form'
-
-# What Horizon's own error pages say: DEBUG is off, so there is no Django debug page, and the
-# 404 and 403 pages carry their heading in #page_heading.
-ERROR_PAGE_TEXTS = ('Something went wrong!', 'You are not authorized to access this page')
-
-# A value the code never meant to show: Python's None or JavaScript's null, undefined or NaN
-# printed as such, or a traceback.
-_BARE_VALUES = r"""
-    var bare = /^(None|null|undefined|NaN|Traceback\b[\s\S]*)$/;
-    var found = [];
-    document.querySelectorAll('dd, td').forEach(function (cell) {
-      // A tab not shown is checked when the tour opens it.
-      if (cell.closest('.tab-pane:not(.active)')) { return; }
-      var text = cell.textContent.trim();
-      if (!bare.test(text)) { return; }
-      var where;
-      if (cell.tagName === 'DD') {
-        var term = cell.previousElementSibling;
-        while (term && term.tagName !== 'DT') { term = term.previousElementSibling; }
-        where = '<dd> of "' + (term ? term.textContent.trim() : '') + '"';
-      } else {
-        var table = cell.closest('table');
-        var header = table.querySelectorAll('thead tr:last-child th')[cell.cellIndex];
-        where = 'cell of column "' + (header ? header.textContent.trim() : '') + '"' +
-                (table.id ? ' in table #' + table.id : '');
-      }
-      found.push('the ' + where + ' shows "' + text.split('\n')[0] + '"');
-    });
-    return found;
-"""
-
-_ERROR_MESSAGES = """
-    return Array.prototype.map.call(
-      document.querySelectorAll('.messages .alert-danger, .modal.in .modal-body .alert-danger'),
-      function (alert) { return alert.innerText.replace(/^\\s*\\u00d7/, '').trim(); });
-"""
 
 
 def _slug(text):
@@ -102,95 +70,6 @@ def _slug(text):
 def _short(exc):
     lines = str(exc).strip().splitlines()
     return f'{type(exc).__name__}: {lines[0] if lines else ""}'
-
-
-def _path_of(user, link):
-    """A link's path on the dashboard, with its query: the href property is the absolute URL
-    the browser resolved (?tab= links included)."""
-    href = link.get_attribute('href') or ''
-    return href[len(user.base):] if href.startswith(user.base) else href
-
-
-def _links(user, pattern, scope=None):
-    """The paths matching pattern (a regular expression) of the links on the page or under
-    scope (a CSS selector or an element), in the page's order, each once."""
-    if isinstance(scope, str):
-        scope = user.find(scope)
-    found = []
-    for link in (scope or user.driver).find_elements(By.CSS_SELECTOR, 'a[href]'):
-        path = _path_of(user, link)
-        if re.fullmatch(pattern, path) and path not in found:
-            found.append(path)
-    return found
-
-
-def _link(user, pattern, scope=None):
-    found = _links(user, pattern, scope)
-    if not found:
-        raise LookupError(f'no link to {pattern} on {user.path()}')
-    return found[0]
-
-
-def _link_text(user, path, scope=None):
-    """The text of the first link to path under scope: a row's name, for a picture's name."""
-    for link in (scope or user.driver).find_elements(By.CSS_SELECTOR, 'a[href]'):
-        if _path_of(user, link) == path and link.text.strip():
-            return link.text.strip()
-    return path.rstrip('/').rsplit('/', 1)[-1]
-
-
-def _panel_path(user, label):
-    """The sidebar's link to a panel: followed by address, so that an open modal is no
-    matter."""
-    link = user.driver.find_element(
-        By.XPATH, f"//a[contains(@class, 'openstack-panel')][normalize-space()='{label}']")
-    return _path_of(user, link)
-
-
-def _row_of(user, table, cell_text):
-    return user.driver.find_element(
-        By.XPATH, f"//table[@id='{table}']/tbody/tr[td[normalize-space()='{cell_text}']]")
-
-
-def _error_page(user):
-    status = user.http_status()
-    if status and status >= 400:
-        yield f'HTTP {status}'
-    for heading in user.find_all('#page_heading'):
-        yield f"Horizon's error page: {heading.text.strip()}"
-    body = user.text()
-    for text in ERROR_PAGE_TEXTS:
-        if text in body:
-            yield f"Horizon's error page: {text}"
-    if user.path().startswith('/auth/login/'):
-        yield 'sent to the login page'
-
-
-def _console_errors(user):
-    allowed = [re.compile(pattern) for pattern in conftest.HORIZON_NOISE]
-    for entry in user.console_log():
-        message = entry.get('message', '')
-        if entry.get('level') == 'SEVERE' and not any(p.search(message) for p in allowed):
-            yield f'console: {message}'
-
-
-def _shown_wrong(user):
-    for message in user.js(_ERROR_MESSAGES):
-        yield f'error message: {message}'
-    body = user.text()
-    if 'Traceback' in body:
-        yield 'the page shows a Traceback'
-    if re.search(r'<[\w.]+ object at 0x[0-9a-f]+>', body):
-        yield "the page shows a Python object's repr"
-    yield from user.js(_BARE_VALUES)
-    if not user.scripts_loaded():
-        yield "Horizon's scripts and styles did not load"
-
-
-def _problems(user):
-    """What looks wrong on the page as it stands; the console since the last look."""
-    found = [*_error_page(user), *_console_errors(user), *_shown_wrong(user)]
-    return list(dict.fromkeys(found))
 
 
 class Tour:
@@ -216,7 +95,7 @@ class Tour:
         the way to it."""
         page = self._next(name)
         with self.stage(page):
-            for problem in [*noticed, *_problems(self.user)]:
+            for problem in [*noticed, *page_problems(self.user)]:
                 self.report(page, problem)
             screenshots.shoot(self.browser, self.user, self.output_dir / f'{page}.png', height)
 
@@ -244,7 +123,7 @@ class Tour:
     def visit_tabs(self, name, path):
         """A page with tabs, each opened by its own ?tab= link, as a bookmark of it would."""
         self.user.open(path)
-        tabs = [(_path_of(self.user, link), link.get_attribute('data-target'))
+        tabs = [(path_of(self.user, link), link.get_attribute('data-target'))
                 for link in self.user.find_all('ul.nav-tabs a[data-toggle="tab"]')]
         if not tabs:
             self.visit(name, path)
@@ -263,12 +142,12 @@ class Tour:
 def _components(tour):
     """The Components panel's pages: mysql's component id."""
     user = tour.user
-    tour.visit('components', _panel_path(user, 'Components'))
-    row = _row_of(user, 'components', 'mysql')
-    component = _link(user, COMPONENT, row)
-    stack = _link(user, STACK_MAP, row)
-    stack_name = _link_text(user, stack, row)
-    run_action = _link(user, RUN_ACTION, row)
+    tour.visit('components', panel_path(user, 'Components'))
+    row = row_of(user, 'components', 'mysql')
+    component = link_to(user, COMPONENT, row)
+    stack = link_to(user, STACK_MAP, row)
+    stack_name = link_text_to(user, stack, row)
+    run_action = link_to(user, RUN_ACTION, row)
     tour.visit_tabs('component-mysql', component)
     tour.visit(f'stack-{_slug(stack_name)}-map', stack, ready='svg.hdd-map-picture')
     tour.visit('run-action-mysql-page', run_action, ready=FORM)
@@ -296,24 +175,24 @@ def _backup(tour, db_servers):
 
 def _deployments(tour):
     user = tour.user
-    tour.visit('deployments', _panel_path(user, 'Deployments'))
-    run = _link(user, RUN, 'table#deployments tbody')
+    tour.visit('deployments', panel_path(user, 'Deployments'))
+    run = link_to(user, RUN, 'table#deployments tbody')
     shown = pages.row(user, run.strip('/').rsplit('/', 1)[-1]) or {}
     name = _slug(f"run-{shown.get('action', '')}-{shown.get('server', '')}")
     tour.visit_tabs(name, run)
     # Run Again is Run Action (or the Deploy form) filled in as the run was.
-    for again in _links(user, RUN_AGAIN)[:1]:
+    for again in links_to(user, RUN_AGAIN)[:1]:
         tour.visit(f'{name}-run-again', again, ready=FORM, lands=f'{RUN_ACTION}|{DEPLOY}')
 
 
 def _servers(tour):
     user = tour.user
-    tour.visit('servers', _panel_path(user, 'Servers'))
-    server = _link(user, SERVER, 'table#servers tbody')
-    name = f'server-{_slug(_link_text(user, server))}'
+    tour.visit('servers', panel_path(user, 'Servers'))
+    server = link_to(user, SERVER, 'table#servers tbody')
+    name = f'server-{_slug(link_text_to(user, server))}'
     tour.visit_tabs(name, server)
     # Only a server with metadata offers it, on its Metadata tab.
-    for reveal in _links(user, SHOW_SECRETS)[:1]:
+    for reveal in links_to(user, SHOW_SECRETS)[:1]:
         tour.visit(f'{name}-show-secrets', reveal, ready=FORM)
 
 
@@ -322,18 +201,18 @@ def _config_row(user, component):
     alike, refuses Deploy. The first row without the component."""
     rows = user.find_all('table#configs tbody tr')
     wanted = f'/project/configs/{component}/'
-    return next((row for row in rows if wanted in _links(user, CONFIG, row)), rows[0])
+    return next((row for row in rows if wanted in links_to(user, CONFIG, row)), rows[0])
 
 
 def _configs(tour, component):
     user = tour.user
-    tour.visit('configs', _panel_path(user, 'Software Configs'))
-    create = _link(user, CREATE_CONFIG)
+    tour.visit('configs', panel_path(user, 'Software Configs'))
+    create = link_to(user, CREATE_CONFIG)
     row = _config_row(user, component)
-    config = _link(user, CONFIG, row)
-    name = f'config-{_slug(_link_text(user, config, row))}'
+    config = link_to(user, CONFIG, row)
+    name = f'config-{_slug(link_text_to(user, config, row))}'
     forms = [(f'{name}-{verb}', path) for verb in ('deploy', 'copy', 'delete')
-             for path in _links(user, re.escape(config) + verb + '/', row)]
+             for path in links_to(user, re.escape(config) + verb + '/', row)]
     tour.visit_tabs(name, config)
     tour.visit('config-create', create, ready=FORM)
     for form_name, path in forms:
@@ -384,7 +263,7 @@ def _delete_schedule(tour, panel, name):
 
 def _schedules(tour, db_servers):
     user = tour.user
-    panel = _panel_path(user, 'Schedules')
+    panel = panel_path(user, 'Schedules')
     user.open(panel)
     made = None
     if not _schedule_ids(user):
@@ -395,7 +274,7 @@ def _schedules(tour, db_servers):
         tour.visit('schedules', panel)
         if not _schedule_ids(user):
             return
-        change = _link(user, CHANGE_SCHEDULE, 'table#schedules tbody')
+        change = link_to(user, CHANGE_SCHEDULE, 'table#schedules tbody')
         schedule = change.split('/')[-3]
         shown = pages.cells(user, schedule, 'schedules') or {}
         name = _slug(f"schedule-{shown.get('Component', '')}-{shown.get('Action', '')}")
