@@ -17,12 +17,12 @@ from heat_deploy_runner import executions
 from heat_deploy_runner import inputs
 from heat_deploy_runner import listing
 from heat_deploy_runner.operations import FOLLOWED
-from heat_deploy_runner.osc.component_run import add_input_file
-from heat_deploy_runner.osc.component_run import given_texts
-from heat_deploy_runner.osc.component_run import positive
 from heat_deploy_runner.osc.component_run import StartingCommand
-from heat_deploy_runner.osc.component_run import transport
 from heat_deploy_runner.osc import failures
+from heat_deploy_runner.osc.request_options import add_input_file
+from heat_deploy_runner.osc.request_options import given_texts
+from heat_deploy_runner.osc.request_options import positive
+from heat_deploy_runner.osc.request_options import transport
 from heat_deploy_runner.outcome import last_tries
 from heat_deploy_runner.recent_operations import recent
 from heat_deploy_runner import rolling

@@ -12,8 +12,8 @@ from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner.delete import delete
 from heat_deploy_runner import listing
-from heat_deploy_runner.osc.component_run import positive
 from heat_deploy_runner.osc import failures
+from heat_deploy_runner.osc.request_options import positive
 from heat_deploy_runner import retention
 from heat_deploy_runner import runs
 from heat_deploy_runner.signals import IN_PROGRESS

@@ -9,9 +9,9 @@ from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
 from heat_deploy_runner import cron
-from heat_deploy_runner.osc.component_run import add_request_arguments
-from heat_deploy_runner.osc.component_run import run_request
 from heat_deploy_runner.osc import failures
+from heat_deploy_runner.osc.request_options import add_request_arguments
+from heat_deploy_runner.osc.request_options import run_request
 from heat_deploy_runner import retention
 from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import schedules

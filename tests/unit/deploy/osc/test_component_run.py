@@ -15,6 +15,7 @@ from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import following
 from heat_deploy_runner.osc import plugin
+from heat_deploy_runner.osc import request_options
 from heat_deploy_runner import secret_store
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command
@@ -216,7 +217,7 @@ def test_inputs_from_a_file_typed_and_each_input_option_winning(heat, mysql, app
 
 def test_a_secret_named_alone_is_asked_for_on_a_terminal_unseen(heat, mysql, app, monkeypatch):
     asked = []
-    monkeypatch.setattr(component_run, 'asking',
+    monkeypatch.setattr(request_options, 'asking',
                         lambda: lambda name: asked.append(name) or 'typed-unseen')
 
     shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
@@ -229,8 +230,8 @@ def test_a_secret_named_alone_is_asked_for_on_a_terminal_unseen(heat, mysql, app
 
 
 def test_without_a_terminal_a_secret_is_not_asked_for(monkeypatch):
-    monkeypatch.setattr(component_run.sys, 'stdin', io.StringIO('piped'))
-    assert component_run.asking() is None
+    monkeypatch.setattr(request_options.sys, 'stdin', io.StringIO('piped'))
+    assert request_options.asking() is None
 
 
 @pytest.mark.parametrize('content, said', [
@@ -257,7 +258,7 @@ def test_a_bad_input_file_is_refused_and_nothing_made(
 
 
 def test_without_a_terminal_a_secret_named_alone_is_refused(heat, mysql, app, monkeypatch):
-    monkeypatch.setattr(component_run, 'asking', lambda: None)
+    monkeypatch.setattr(request_options, 'asking', lambda: None)
     made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
                            's1', '--input', 'db_password')
 
