@@ -3,12 +3,12 @@ form, `openstack software component run`) to its end, and how soon after its las
 its outcome is recorded.
 
 Every such operation is followed by an execution of the project's follow workflow
-(following.follow), made with the operation's id: its wait action looks at each
+(followers.follow), made with the operation's id: its wait action looks at each
 run every 1.5 s in Mistral's executor until none is running, then its conclude action
 records the outcome (with ended_at) as the execution's output and posts the notices.
 
 An operation of 2 servers and one of 20, started as the command line starts one
-(runner.start with the operation marked FOLLOWED, then following.follow): BACKUP of the
+(runner.start with the operation marked FOLLOWED, then followers.follow): BACKUP of the
 demo's mysql component, TEMP_URL_SIGNAL. The demo has four servers with agents, so the runs go
 to seed's fake server ids, where no agent answers (as poll_cost's running rows do). The
 bench ends each run itself RUN_SECONDS after the follower was made, by PUTting a result to
@@ -52,7 +52,7 @@ from devcloud import credentials
 import heat_deploy_runner as runner
 from heat_deploy_runner import deadlines
 from heat_deploy_runner import derived
-from heat_deploy_runner import following
+from heat_deploy_runner import followers
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner import tempurl
@@ -90,7 +90,7 @@ PACED_TIMEOUT_MINUTES = 60
 LAG_TIMEOUT_MINUTES = 1
 GOAL_HEAT_CALLS_PER_RUN_HOUR = 240
 GOAL_DEADLINE_LAG_SECONDS = 15
-# The notices' link to the operation's page, as the form gives it (following.operation_link).
+# The notices' link to the operation's page, as the form gives it (followers.operation_link).
 LINK_PATH = 'project/deployments/operations/{operation}/'
 
 # gunicorn's access line: host, ident, user, [time], "request line", status, ...
@@ -254,7 +254,7 @@ class _Follower:
     def _paced(self, started):
         servers = len(started.created)
         offset = self.log_path.stat().st_size
-        execution = following.follow(self.mistral, self.project_id, started, {}, self.link)
+        execution = followers.follow(self.mistral, self.project_id, started, {}, self.link)
         time.sleep(PACED_MINUTES * 60)
         calls = count_calls(lines_from(self.log_path, offset),
                             [run.id for run in started.created]
@@ -268,7 +268,7 @@ class _Follower:
 
     def _timed_out(self, started):
         [run] = started.created
-        execution = following.follow(self.mistral, self.project_id, started, {}, self.link)
+        execution = followers.follow(self.mistral, self.project_id, started, {}, self.link)
         self._finished(execution.id)
         shown = self.heat.software_deployments.get(run.id)
         recorded = times.parse_time(shown.updated_time)
@@ -282,7 +282,7 @@ class _Follower:
         names = {run.server_id: f'fake-{index}' for index, run in enumerate(started.created)}
         # From here to the outcome the bench calls Mistral and Swift, never Heat.
         offset = self.log_path.stat().st_size
-        execution = following.follow(self.mistral, self.project_id, started, names, self.link)
+        execution = followers.follow(self.mistral, self.project_id, started, names, self.link)
         time.sleep(RUN_SECONDS)
         for run in started.created:
             self._end(run)

@@ -66,7 +66,7 @@ def start_runs(request, run_request, source=None, server_names=None):
     heatclient's error when the config cannot be read.
     """
     _require_in_project(request, heat.config_get, run_request.config_id)
-    # Where Mistral is, it follows the operation (following.follow_runs): its runs say so,
+    # Where Mistral is, it follows the operation (followers.follow_runs): its runs say so,
     # and pages only read them.
     followed = runner.FOLLOWED if mistral.is_available(request) else None
     return runner.start(

@@ -15,7 +15,7 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 from heat_deploy_dashboard.api import pool
 from heat_deploy_runner import executions
 from heat_deploy_runner.executions import Execution
-from heat_deploy_runner import following
+from heat_deploy_runner import followers
 from heat_deploy_runner import rolling
 from heat_deploy_runner import schedules
 from heat_deploy_runner import workflows
@@ -39,8 +39,8 @@ def mistralclient(request):
 @profiler.trace
 def follow_start(request, started, server_names, link):
     """Follow the operation ``started`` (a runner.Started) made, with no page open
-    (runner.following)."""
-    return following.follow(mistralclient(request), request.user.project_id, started,
+    (runner.followers)."""
+    return followers.follow(mistralclient(request), request.user.project_id, started,
                             server_names, link)
 
 

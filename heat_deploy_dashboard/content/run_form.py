@@ -14,7 +14,7 @@ from openstack_dashboard.api import base
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content import following
+from heat_deploy_dashboard.content import followers
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import verbatim_forms
 import heat_deploy_runner as runner
@@ -304,7 +304,7 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
             return None
         # The deployments page will name these runs from their configs.
         config_cache.put_many(request, [run.config for run in result.created])
-        following.follow_runs(request, result)
+        followers.follow_runs(request, result)
         return result
 
     def shown_input_texts(self):

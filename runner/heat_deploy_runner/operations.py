@@ -24,7 +24,7 @@ from heat_deploy_runner import derived
 from heat_deploy_runner import times
 
 # Operation.runner of an operation a Mistral execution of its id follows: a rolling run (runs
-# in batches, executed by Mistral), or one started at once and followed (following.py).
+# in batches, executed by Mistral), or one started at once and followed (followers.py).
 FOLLOWED = 'mistral'
 
 

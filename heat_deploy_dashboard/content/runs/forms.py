@@ -9,7 +9,7 @@ from horizon import messages
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content import following
+from heat_deploy_dashboard.content import followers
 from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content import run_form
@@ -219,7 +219,7 @@ class RunActionForm(run_form.RunForm):
         try:
             execution = rolling.start(_RollingCalls(request), data['request'],
                                       request.user.username,
-                                      **following.notice_context(request, servers))
+                                      **followers.notice_context(request, servers))
         except secret_store.NotKept:
             errors.heat_failed(request, doing, _("Nothing was started."),
                                service=errors.SWIFT)
@@ -249,7 +249,7 @@ class RunActionForm(run_form.RunForm):
         (runner.RunRequest.record), with when it runs."""
         return dict(data['request'].record(), component_name=self.component.name,
                     pattern=data['repeat'] or None, once_at=data['once_at'] or None,
-                    **following.notice_context(self.request, data['servers']))
+                    **followers.notice_context(self.request, data['servers']))
 
     def _schedule(self, request, data):
         action, servers = data['action'], data['servers']

@@ -1,6 +1,6 @@
 """`openstack software component run COMPONENT ACTION --server ...`: the Run Action form, on
 the command line. One RunRequest, checked as the form checks it; started now (runner.start),
-then followed by Mistral where it is in the catalog (following.follow), or in batches on
+then followed by Mistral where it is in the catalog (followers.follow), or in batches on
 Mistral (rolling.start); with --wait, followed to its end here as well."""
 
 import logging
@@ -12,11 +12,10 @@ from osc_lib import exceptions as osc_exc
 import heat_deploy_runner as runner
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import definition
-from heat_deploy_runner import following as mistral_following
+from heat_deploy_runner import followers
 from heat_deploy_runner import linking
 from heat_deploy_runner import listing
 from heat_deploy_runner.osc import failures
-from heat_deploy_runner.osc import following
 from heat_deploy_runner.osc.request_options import add_how_it_runs
 from heat_deploy_runner.osc.request_options import add_request_arguments
 from heat_deploy_runner.osc.request_options import on_mistral
@@ -24,6 +23,7 @@ from heat_deploy_runner.osc.request_options import run_request
 from heat_deploy_runner.osc.request_options import server_names
 from heat_deploy_runner.osc.request_options import transport
 from heat_deploy_runner.osc.request_options import typed_inputs
+from heat_deploy_runner.osc import waiting
 from heat_deploy_runner import rolling
 from heat_deploy_runner.run_request import MAX_NAME
 from heat_deploy_runner.run_request import RunRequest
@@ -66,12 +66,12 @@ class StartingCommand(command.ShowOne):
                                   'Its runs go on: `openstack software operation show '
                                   f'{operation_id}` says how they stand.'):
                 try:
-                    ended, execution = following.follow(
+                    ended, execution = waiting.follow(
                         clients, operation_id, [run.id for run in made],
                         lambda line: self.app.stderr.write(line + '\n'), execution)
-                except following.GaveUp as late:
+                except waiting.GaveUp as late:
                     raise osc_exc.CommandError(
-                        f'Runs still running {following.GIVE_UP_SECONDS // 60} minutes past '
+                        f'Runs still running {waiting.GIVE_UP_SECONDS // 60} minutes past '
                         f'their deadline: {late}. Their timeout could not be recorded; '
                         f'`openstack software operation show {operation_id}` says how they '
                         'stand.') from None
@@ -109,8 +109,8 @@ class StartingCommand(command.ShowOne):
         """Have Mistral follow the runs just started; when it refuses, the runs stand and
         the user is told what nobody does for them."""
         try:
-            mistral_following.follow(clients.mistral, clients.project_id, started,
-                                     clients.servers.names(), link=None)
+            followers.follow(clients.mistral, clients.project_id, started,
+                             clients.servers.names(), link=None)
         except Exception:
             LOG.debug('Mistral did not take operation %s to follow', started.operation.id,
                       exc_info=True)

@@ -2,7 +2,7 @@
 dashboard's pages show (one submit of Run Action or Deploy, a run in batches, a schedule's
 firing), found by what their runs' deployments say (runner.operations), and the Mistral
 execution of the operation's id that follows it (a run in batches', or a follower's: see
-runner.following) with the outcome it recorded (runner.outcome)."""
+runner.followers) with the outcome it recorded (runner.outcome)."""
 
 import collections
 

@@ -12,7 +12,7 @@ ROLLING_WORKFLOW = 'heat_deploy.rolling_v4'
 # Every rolling workflow released: triggers made for an older one keep firing it.
 ROLLING_WORKFLOWS = ('heat_deploy.rolling_v1', 'heat_deploy.rolling_v2',
                      'heat_deploy.rolling_v3', ROLLING_WORKFLOW)
-# An operation started at once, followed to its end (following.py).
+# An operation started at once, followed to its end (followers.py).
 FOLLOW_WORKFLOW = 'heat_deploy.follow_v2'
 # Every follow workflow released: executions of an older one still running end as it says.
 FOLLOW_WORKFLOWS = ('heat_deploy.follow_v1', FOLLOW_WORKFLOW)

@@ -13,9 +13,9 @@ import pytest
 
 from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner.osc import component_run
-from heat_deploy_runner.osc import following
 from heat_deploy_runner.osc import plugin
 from heat_deploy_runner.osc import request_options
+from heat_deploy_runner.osc import waiting
 from heat_deploy_runner import secret_store
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command
@@ -57,7 +57,7 @@ def test_wait_says_each_server_as_it_ends_and_exits_non_zero_on_a_failure(
         heat, mysql, app, outcomes, exit_code):
     made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
                            's1', '--server', 's2', '--wait')
-    with mock.patch.object(following.time, 'sleep', _servers_end(heat, outcomes)):
+    with mock.patch.object(waiting.time, 'sleep', _servers_end(heat, outcomes)):
         with mock.patch.object(made, 'produce_output') as produce:
             assert made.run(parsed) == exit_code
 
@@ -174,7 +174,7 @@ def test_a_run_deleted_while_followed_ends_the_wait_as_a_failure(heat, mysql, ap
     def delete_it(_seconds):
         for each in new_runs(heat):
             del heat.deployments[each['id']]
-    with mock.patch.object(following.time, 'sleep', delete_it):
+    with mock.patch.object(waiting.time, 'sleep', delete_it):
         with mock.patch.object(made, 'produce_output'):
             assert made.run(parsed) == 1
     assert app.stderr.getvalue().splitlines()[-1].endswith(': deleted')

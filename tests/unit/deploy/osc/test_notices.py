@@ -16,7 +16,7 @@ from tests.unit.deploy.osc.app import command
 from tests.unit.deploy.osc.app import PROJECT
 from tests.unit.deploy.osc.app import SERVERS
 from tests.unit.deploy.osc.app import shown
-from tests.unit.deploy.osc.test_following import FollowingMistral
+from tests.unit.deploy.osc.test_followers import FollowingMistral
 
 HOOK = 'https://hooks.example.com/ops'
 

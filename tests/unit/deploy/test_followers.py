@@ -13,7 +13,7 @@ from mistralclient.api.v2 import executions as mistral_executions
 import pytest
 import yaml
 
-from heat_deploy_runner import following
+from heat_deploy_runner import followers
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.run_request import RunRequest
@@ -95,7 +95,7 @@ def started(heat):
 
 
 def test_the_follow_input_names_the_operations_runs_and_the_servers_refused(started):
-    made = following.follow_input(
+    made = followers.follow_input(
         started, server_names={'s1': 'db-1', 's3': 'db-3', 'elsewhere': 'web-1'},
         link='https://dash/{operation}')
 
@@ -120,24 +120,24 @@ def test_the_follow_input_says_until_when_its_trust_must_last_the_latest_deadlin
         config_id=source, action='BACKUP', server_ids=('s1', 's2'),
         transport='TEMP_URL_SIGNAL', timeout_minutes=30), operation)
 
-    until = following.follow_input(started)['until']
+    until = followers.follow_input(started)['until']
 
     assert until == max(run.deadline for run in started.created).isoformat()
     assert times.parse_time(until) - datetime.now(timezone.utc) > timedelta(minutes=29)
 
 
 def test_an_operation_is_followed_by_an_execution_of_its_id(mistral, started):
-    execution = following.follow(mistral, PROJECT, started, {'s1': 'db-1'}, 'https://dash/')
+    execution = followers.follow(mistral, PROJECT, started, {'s1': 'db-1'}, 'https://dash/')
 
     assert execution.id == started.operation.id
     assert execution.workflow_name == workflows.FOLLOW_WORKFLOW
-    assert execution.input == following.follow_input(started, {'s1': 'db-1'}, 'https://dash/')
+    assert execution.input == followers.follow_input(started, {'s1': 'db-1'}, 'https://dash/')
     assert [each.name for each in mistral.workflows.made] == [workflows.FOLLOW_WORKFLOW]
 
 
 def test_following_again_makes_no_second_execution_nor_workflow(mistral, started):
-    first = following.follow(mistral, PROJECT, started)
-    again = following.follow(mistral, PROJECT, started)
+    first = followers.follow(mistral, PROJECT, started)
+    again = followers.follow(mistral, PROJECT, started)
 
     assert again.id == first.id and list(mistral.api.executions) == [first.id]
     assert len(mistral.workflows.made) == 1
@@ -147,7 +147,7 @@ def test_nothing_started_is_not_followed(mistral, heat):
     nothing = Started(failures=[('s1', 'refused')],
                       operation=Operation.new('alice', 'c-1', runner=operations.FOLLOWED))
 
-    assert following.follow(mistral, PROJECT, nothing) is None
+    assert followers.follow(mistral, PROJECT, nothing) is None
     assert (mistral.api.posts, mistral.workflows.made) == (0, [])
 
 
@@ -155,6 +155,6 @@ def test_mistrals_refusal_comes_to_the_caller_as_it_is(mistral, started):
     mistral.api.refuse_with = 403
 
     with pytest.raises(mistral_base.APIException) as refused:
-        following.follow(mistral, PROJECT, started)
+        followers.follow(mistral, PROJECT, started)
 
     assert refused.value.error_code == 403 and mistral.api.executions == {}

@@ -1,5 +1,5 @@
 """Following an operation started at once to its end with no page open: a Mistral execution
-of its id (heat_deploy_runner.following), made right after its runs start.
+of its id (heat_deploy_runner.followers), made right after its runs start.
 
 What a notice tells beyond the runs goes with it: the servers' names, and the address of the
 operation's page on this dashboard, so that a notice links back to it.

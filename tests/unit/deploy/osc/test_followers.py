@@ -1,4 +1,4 @@
-"""An operation started at once from the command line, followed by Mistral (runner.following)
+"""An operation started at once from the command line, followed by Mistral (runner.followers)
 where it is in the catalog; what `operation show` says of what follows an operation and of
 the outcome recorded; and the tries of a run in batches (--retries, --retry-delay)."""
 
@@ -35,7 +35,7 @@ class _Execution:
 
 class _Executions:
     """python-mistralclient's executions: made (create, as rolling.start makes them; with
-    an id, _create, as following.follow does), read, and cancelled."""
+    an id, _create, as followers.follow does), read, and cancelled."""
 
     def __init__(self, mistral):
         self.mistral = mistral

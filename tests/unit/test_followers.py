@@ -1,5 +1,5 @@
 """Following an operation started at once: Run Action's submit has the workflow service
-(Mistral) follow its runs where it is in the catalog (following.follow_runs), and the status
+(Mistral) follow its runs where it is in the catalog (followers.follow_runs), and the status
 poll then leaves their settling to it, unless it is overdue (rows.settled_here)."""
 
 import datetime
@@ -12,7 +12,7 @@ from django.urls import reverse
 from heatclient.v1 import software_configs
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content import following
+from heat_deploy_dashboard.content import followers
 from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
@@ -107,7 +107,7 @@ class FollowOnSubmitTests(ComponentsTestCase):
 
 
 class FollowRunsTests(helpers.TestCase):
-    """following.follow_runs on its own: what it hands Mistral, and when it asks nothing."""
+    """followers.follow_runs on its own: what it hands Mistral, and when it asks nothing."""
 
     FOLLOWED = runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
                                 '2026-11-23T08:00:00Z', data.MYSQL_ID, runner=runner.FOLLOWED)
@@ -124,7 +124,7 @@ class FollowRunsTests(helpers.TestCase):
         self.request.META['HTTP_HOST'] = 'testserver'
         started = self._started(self.FOLLOWED)
         with mock.patch.object(server_names, 'names', return_value=NAMED):
-            following.follow_runs(self.request, started)
+            followers.follow_runs(self.request, started)
 
         self.mock_follow_start.assert_called_once_with(
             self.request, started, {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'},
@@ -135,7 +135,7 @@ class FollowRunsTests(helpers.TestCase):
         for operation in (None, runner.Operation(self.FOLLOWED.id, 'test_user',
                                                  '2026-11-23T08:00:00Z', data.MYSQL_ID)):
             with self.subTest(operation=operation):
-                following.follow_runs(self.request, self._started(operation))
+                followers.follow_runs(self.request, self._started(operation))
         self.mock_follow_start.assert_not_called()
 
 
