@@ -1,3 +1,4 @@
+import dataclasses
 import re
 from urllib import parse
 
@@ -99,52 +100,17 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
     template_name = 'project/deployments/operation.html'
     page_title = "{{ title }}"
     policy_rules = SHOW_RULES
-    # Whether Object Storage failed to give the operation's archived runs.
-    archive_failed = False
 
     @memoized.memoized_method
     def _operation(self):
-        """(runs, configs by id, operation, rolling run or None), or None when Heat could not
-        be read."""
-        operation_id = self.kwargs['operation_id']
-        try:
-            found, configs, operation, self.archive_failed = operations.runs_of(
-                self.request, operation_id)
-        except Exception:
-            errors.heat_failed(self.request, _("retrieve the operation's runs"))
+        """The operation (operations.Found), its runs in server name order; None when a
+        service could not be read."""
+        found = operations.find(self.request, self.kwargs['operation_id'])
+        if found is None:
             return None
-        # Mistral is asked only for an operation it follows (a rolling run, or one started at
-        # once), or one with no run yet (its first batch is being planned or started).
-        try:
-            execution = (self._execution(operation_id)
-                         if operation is None or operation.followed else None)
-        except Exception:
-            errors.heat_failed(
-                self.request, _("retrieve how the workflow service follows the operation"),
-                service=errors.MISTRAL)
-            if operation is None:
-                # Not "not found": its first runs may be on their way.
-                return None
-            execution = None
-        if operation is None and execution is not None and not execution.rolling:
-            # A follower of an operation whose runs were all deleted: nothing left to show.
-            execution = None
-        if operation is None and execution is not None:
-            asked = execution.asked
-            operation = runner.Operation(execution.id, asked.started_by, execution.created_at,
-                                         asked.request.config_id, runner=runner.FOLLOWED)
-        if operation is None:
-            # Another project's operation, or one whose runs were all deleted: one answer.
-            raise http.Http404(_("No run of this operation is left: it was deleted, or it "
-                                 "is not in your project."))
         names = server_names.names(self.request)
-        found.sort(key=lambda run: (names.get(run.server_id) or run.server_id, run.id))
-        return found, configs, operation, execution
-
-    def _execution(self, operation_id):
-        if not api.mistral.is_available(self.request):
-            return None
-        return api.mistral.execution_get(self.request, operation_id)
+        return dataclasses.replace(found, runs=sorted(
+            found.runs, key=lambda run: (names.get(run.server_id) or run.server_id, run.id)))
 
     def get_data(self):
         found = self._operation()
@@ -153,10 +119,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             return []
         # Cancel All Running stops the rolling run's next batches too (tables.CancelOperation);
         # a follower goes on, to record how the cancelled runs ended.
-        execution = found[3]
-        self.table.rolling_run = execution if execution is not None and execution.rolling \
-            else None
-        return found[0]
+        self.table.rolling_run = found.rolling_run
+        return found.runs
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -165,9 +129,10 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
         if found is None:
             context['title'] = _("Operation %(id)s") % {'id': self.kwargs['operation_id'][:8]}
             return context
-        runs_found, configs, operation, execution = found
+        runs_found, configs = found.runs, found.configs
+        operation, execution = found.operation, found.execution
         context['operation'] = operation
-        context['archive_failed'] = self.archive_failed
+        context['archive_failed'] = found.archive_failed
         context['command'] = cli.operation_show(self.kwargs['operation_id'])
         names = server_names.names(self.request)
         context['followed'] = outcomes.summary(operation, execution, names)

@@ -132,26 +132,9 @@ def _component(request, component_id):
 
 
 def _operation(request, operation_id):
-    # As the operation's page finds it: its runs, else the execution of Mistral's that runs
-    # or follows it (its first runs may not be made yet).
-    list_url = reverse(_LISTS[OPERATION])
-    try:
-        operation = operations.runs_of(request, operation_id)[2]
-    except Exception:
-        errors.heat_failed(request, _("retrieve the operation's runs"), redirect=list_url)
-    if operation is not None:
-        return
-    try:
-        execution = (api.mistral.execution_get(request, operation_id)
-                     if api.mistral.is_available(request) else None)
-    except Exception:
-        errors.heat_failed(request, _("retrieve how the workflow service follows the "
-                                      "operation"),
-                           service=errors.MISTRAL, redirect=list_url)
-    if execution is None or not execution.rolling:
-        # Another project's operation, or one whose runs were all deleted (its follower
-        # may still be in Mistral): as its page answers.
-        raise http.Http404()
+    # As the operation's page finds it (a 404 for another project's).
+    operations.find(request, operation_id, follower=False,
+                    redirect=reverse(_LISTS[OPERATION]))
 
 
 def _schedule(request, name):

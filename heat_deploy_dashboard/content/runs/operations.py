@@ -2,8 +2,10 @@
 (runner.operations): Heat lists no more than a project's deployments, whole, and a listing
 tells each run's operation without a config read."""
 
+import dataclasses
 import logging
 
+from django import http
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from openstack_dashboard.api import base
@@ -11,7 +13,9 @@ from openstack_dashboard.api import base
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import directory
+from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
+import heat_deploy_runner as runner
 from heat_deploy_runner import archive
 from heat_deploy_runner import linking
 
@@ -44,6 +48,60 @@ def runs_of(request, operation_id):
         described += archived
     return (described, configs, described[0].operation if described else None,
             archived is None)
+
+
+@dataclasses.dataclass(frozen=True)
+class Found:
+    """An operation as its page shows it."""
+
+    operation: runner.Operation
+    runs: list  # those in Heat, then those archived, each with its derived config
+    configs: dict  # the runs' derived configs by id
+    # The Mistral execution that runs it in batches or follows it (api.mistral.Execution),
+    # where Mistral was asked and answered.
+    execution: object = None
+    # Whether its archived runs could not be read (the page says so).
+    archive_failed: bool = False
+
+    @property
+    def rolling_run(self):
+        """The execution when it runs the operation in batches, else None."""
+        return self.execution if self.execution is not None and self.execution.rolling \
+            else None
+
+
+def find(request, operation_id, follower=True, redirect=None):
+    """The operation of this id (Found): from its runs, else from the Mistral execution that
+    runs it in batches (its first runs may not be made yet); with ``follower``, Mistral is
+    also asked how it follows an operation it follows. Http404 for another project's, or one
+    whose runs were all deleted (its follower may still be in Mistral). A service's failure
+    is said (errors.heat_failed, redirecting to ``redirect`` when given); None when the
+    operation could not be found for it."""
+    try:
+        found, configs, operation, archive_failed = runs_of(request, operation_id)
+    except Exception:
+        errors.heat_failed(request, _("retrieve the operation's runs"), redirect=redirect)
+        return None
+    execution = None
+    if operation is None or (follower and operation.followed):
+        try:
+            execution = (api.mistral.execution_get(request, operation_id)
+                         if api.mistral.is_available(request) else None)
+        except Exception:
+            errors.heat_failed(
+                request, _("retrieve how the workflow service follows the operation"),
+                service=errors.MISTRAL, redirect=redirect)
+            if operation is None:
+                # Not "not found": its first runs may be on their way.
+                return None
+    if operation is None:
+        if execution is None or not execution.rolling:
+            raise http.Http404(_("No run of this operation is left: it was deleted, or it "
+                                 "is not in your project."))
+        asked = execution.asked
+        operation = runner.Operation(execution.id, asked.started_by, execution.created_at,
+                                     asked.request.config_id, runner=runner.FOLLOWED)
+    return Found(operation, found, configs, execution, archive_failed)
 
 
 def archived_runs(request, operation_id):
