@@ -39,9 +39,9 @@ def _at(seconds):
 
 
 def _run(start, end, name='mysql-BACKUP', action='BACKUP', status='COMPLETE'):
-    return timeline.Run(id=str(uuid.uuid5(uuid.NAMESPACE_URL, f'{name}-{start}')), name=name,
-                        action=action, status=status, start=_at(start),
-                        end=None if end is None else _at(end))
+    return timeline.Span(id=str(uuid.uuid5(uuid.NAMESPACE_URL, f'{name}-{start}')), name=name,
+                         action=action, status=status, start=_at(start),
+                         end=None if end is None else _at(end))
 
 
 def _layout(runs, now=3600, zone=UTC):

@@ -36,9 +36,9 @@ def _timeline_run(run, name):
     if run.status != 'IN_PROGRESS':
         # Heat has no end time: a finished run's last update is when its result came.
         end = times.parse_time(run.updated_time) or start
-    return timeline.Run(name=name, action=run.action or '',
-                        status=run_tables.shown_status(run) or '', start=start,
-                        end=end, id=run.id)
+    return timeline.Span(name=name, action=run.action or '',
+                         status=run_tables.shown_status(run) or '', start=start,
+                         end=end, id=run.id)
 
 
 def _inputs(config):

@@ -71,7 +71,12 @@ _NOT_XML = re.compile('[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
 
 
 @dataclasses.dataclass(frozen=True)
-class Run:
+class Span:
+    """A run's time on the server, as the timeline draws it (a bar).
+
+    Not the run itself (runner.Run): only what the drawing needs, so that it is drawn the
+    same from Heat's runs and from archived ones."""
+
     # Its deployment's id, for its bar to lead to its page.
     id: str
     name: str
@@ -242,13 +247,13 @@ def _moment(seconds, zone):
     return datetime.datetime.fromtimestamp(seconds, zone).strftime('%Y-%m-%d %H:%M:%S %Z')
 
 
-def drawn(runs: Sequence[Run], now: datetime.datetime,
-          since: datetime.datetime | None) -> list[Run]:
+def drawn(runs: Sequence[Span], now: datetime.datetime,
+          since: datetime.datetime | None) -> list[Span]:
     """The runs a picture from ``since`` on shows: those still going at ``since`` or later."""
     return [run for run in runs if since is None or (run.end or now) >= since]
 
 
-def layout(runs: Sequence[Run], now: datetime.datetime, zone: datetime.tzinfo,
+def layout(runs: Sequence[Span], now: datetime.datetime, zone: datetime.tzinfo,
            words: Words, since: datetime.datetime | None = None) -> Picture:
     """The picture of ``runs`` (aware datetimes), times shown in ``zone``: from the oldest run
     on, or, with ``since``, of the runs drawn() from then on, a run begun earlier cut at
