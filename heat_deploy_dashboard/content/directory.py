@@ -16,7 +16,7 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import project_servers
-from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard import spare_cache
 from heat_deploy_runner.derived import as_dict
 from heat_deploy_runner import linking
@@ -56,7 +56,7 @@ def _directory(request):
                  if row.get('project', project) == project]
     stack_names = [stack.stack_name
                    for stack in project_servers.stacks(request)]
-    deployments = rows.as_they_are(request, project_runs.deployments(request))
+    deployments = run_rows.as_they_are(request, project_runs.deployments(request))
     unread = []
 
     def read(config_ids):

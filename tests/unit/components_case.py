@@ -11,7 +11,7 @@ from tests.unit import components_data as data
 from tests.unit import helpers
 
 INDEX_URL = reverse('horizon:project:components:index')
-# A running run's signal is looked at (rows.as_they_are): serve() says nothing was sent yet.
+# A running run's signal is looked at (run_rows.as_they_are): serve() says nothing was sent yet.
 HEAT_MOCKS = {api.heat: ('configs_list', 'deployments_list', 'stacks_list',
                          'config_get', 'stack_template', 'resources_list'),
               api.deploy: ('may_have_result',)}

@@ -10,7 +10,7 @@ from tests.unit import servers_data as data
 
 INDEX_URL = reverse('horizon:project:servers:index')
 METADATA_TAB = '?tab=server_details__metadata'
-# A running run's signal is looked at (rows.as_they_are): serve() says nothing was sent yet.
+# A running run's signal is looked at (run_rows.as_they_are): serve() says nothing was sent yet.
 HEAT_MOCKS = {api.heat: ('deployments_list', 'config_get'), api.deploy: ('may_have_result',)}
 HEAT_DOWN = {
     'unreachable': heat_exc.CommunicationError(

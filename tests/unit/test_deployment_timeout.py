@@ -7,7 +7,7 @@ from django.urls import reverse
 from heatclient.v1 import software_configs
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content.runs import recheck
+from heat_deploy_dashboard.content import recheck
 from tests.unit.deploy import fakes
 from tests.unit import helpers
 from tests.unit import test_data

@@ -9,7 +9,7 @@ from heatclient import exc as heat_exc
 from heatclient.v1 import software_deployments
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content.runs import recheck
+from heat_deploy_dashboard.content import recheck
 from tests.unit import helpers
 from tests.unit import test_data
 

@@ -1,6 +1,6 @@
 """Following an operation started at once: Run Action's submit has the workflow service
 (Mistral) follow its runs where it is in the catalog (followers.follow_runs), and the status
-poll then leaves their settling to it, unless it is overdue (rows.settled_here)."""
+poll then leaves their settling to it, unless it is overdue (run_rows.settled_here)."""
 
 import datetime
 import json
@@ -13,7 +13,7 @@ from heatclient.v1 import software_configs
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import followers
-from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
 from heat_deploy_runner import operations
@@ -187,14 +187,14 @@ class FollowedRunPollTests(helpers.TestCase):
 
     @helpers.create_mocks(POLL_MOCKS)
     def test_a_followed_run_within_the_grace_is_shown_timed_out_but_not_written(self):
-        self._poll(FOLLOWED_OPERATION, rows.FOLLOWER_GRACE / 2)
+        self._poll(FOLLOWED_OPERATION, run_rows.FOLLOWER_GRACE / 2)
 
         self.mock_collect_result.assert_not_called()
         self.mock_expire_deployment.assert_not_called()
 
     @helpers.create_mocks(POLL_MOCKS)
     def test_a_followed_run_past_the_grace_is_written(self):
-        self._poll(FOLLOWED_OPERATION, rows.FOLLOWER_GRACE + datetime.timedelta(minutes=1))
+        self._poll(FOLLOWED_OPERATION, run_rows.FOLLOWER_GRACE + datetime.timedelta(minutes=1))
 
         self.mock_collect_result.assert_called_once()
         self.mock_expire_deployment.assert_called_once()

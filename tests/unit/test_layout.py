@@ -1,6 +1,8 @@
 """The package's layout: each panel (a folder of content/ with a panel.py, as heat-dashboard
 lays them out) imports the shared modules (content/, content/runs/ for everything about a
-run, api/, the package root) and never another panel; the shared modules import no panel."""
+run, content/run_action/ for the Run Action form, api/, the package root) and never another
+panel; the shared modules import no panel. They are in layers: content/*.py below
+content/runs/ (the run vocabulary, with no view nor form), below content/run_action/."""
 
 import pathlib
 
@@ -49,3 +51,26 @@ def test_no_stand_in_shapes_for_heats_objects():
              if 'SimpleNamespace' in path.read_text(encoding='utf-8')]
 
     assert not found
+
+
+def _imported(path, folder):
+    return {module for module in IMPORTS[path]
+            if module.startswith(f'heat_deploy_dashboard.content.{folder}')}
+
+
+def test_the_shared_modules_are_in_layers():
+    below_runs = {f'{path.relative_to(PACKAGE)}: {sorted(found)}'
+                  for path in CONTENT.glob('*.py')
+                  for found in [_imported(path, 'runs') | _imported(path, 'run_action')]
+                  if found}
+    runs_up = {f'{path.relative_to(PACKAGE)}: {sorted(found)}'
+               for path in (CONTENT / 'runs').glob('*.py')
+               for found in [_imported(path, 'run_action')] if found}
+
+    assert not below_runs
+    assert not runs_up
+
+
+def test_the_run_vocabulary_has_no_view_nor_form():
+    assert not [path.name for path in (CONTENT / 'runs').glob('*.py')
+                if path.stem in ('views', 'forms', 'urls', 'panel')]

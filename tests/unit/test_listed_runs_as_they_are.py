@@ -1,6 +1,6 @@
 """Pages without the status poll (Servers, a server's history, Components) show a running
 run as it is now, not as Heat's listing had it: a TempURL result is read by Heat only when the
-run is shown, and nothing but the dashboard times a run out (rows.as_they_are)."""
+run is shown, and nothing but the dashboard times a run out (run_rows.as_they_are)."""
 
 import copy
 from unittest import mock
@@ -8,7 +8,7 @@ from unittest import mock
 from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content.runs import recheck
+from heat_deploy_dashboard.content import recheck
 from tests.unit import components_case
 from tests.unit import components_data
 from tests.unit import helpers

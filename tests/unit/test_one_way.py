@@ -32,10 +32,10 @@ def test_secret_inputs_are_kept_only_through_the_runners_seam():
 
 def test_runs_in_batches_start_only_through_the_runners_start():
     assert _calling(r'\brolling_start\(') == {
-        'heat_deploy_dashboard/api/mistral.py', 'heat_deploy_dashboard/content/runs/forms.py',
-        'heat_deploy_runner/rolling.py'}
+        'heat_deploy_dashboard/api/mistral.py',
+        'heat_deploy_dashboard/content/run_action/forms.py', 'heat_deploy_runner/rolling.py'}
     assert _calling(r'\brolling\.start\(') == {
-        'heat_deploy_dashboard/content/runs/forms.py',
+        'heat_deploy_dashboard/content/run_action/forms.py',
         'heat_deploy_runner/osc/component_run.py'}
 
 

@@ -31,7 +31,7 @@ class TriggerFormTests(ComponentsTestCase):
         res = self.get_ajax(trigger_url(data.MYSQL_ID))
 
         self.assertEqual(200, res.status_code)
-        self.assertTemplateUsed(res, 'project/components/_run_action.html')
+        self.assertTemplateUsed(res, 'run_action/_run_action.html')
         form = res.context['form']
         widgets = {name: type(form.fields['input__' + name].widget).__name__
                    for name in ('backup_dir', 'retention_days', 'compress',
@@ -118,7 +118,7 @@ class TriggerFormTests(ComponentsTestCase):
         res = self.client.get(trigger_url(data.MYSQL_ID))
 
         self.assertEqual(200, res.status_code)
-        self.assertTemplateUsed(res, 'project/components/run_action.html')
+        self.assertTemplateUsed(res, 'run_action/run_action.html')
         self.assertContains(res, 'name="input__backup_dir"')
 
     @helpers.create_mocks(TRIGGER_MOCKS)

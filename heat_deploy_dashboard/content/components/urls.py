@@ -2,7 +2,7 @@ from django.urls import re_path
 
 from heat_deploy_dashboard.content.components import views
 from heat_deploy_dashboard.content import ids
-from heat_deploy_dashboard.content.runs import views as run_views
+from heat_deploy_dashboard.content.run_action import views as run_views
 
 urlpatterns = [
     re_path(r'^$', views.IndexView.as_view(), name='index'),

@@ -12,7 +12,7 @@ from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.notices import subjects as notices
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
-from heat_deploy_dashboard.content.runs import views as run_views
+from heat_deploy_dashboard.content.run_action import views as run_views
 from heat_deploy_dashboard.content import stack_maps
 
 INDEX_URL = 'horizon:project:components:index'

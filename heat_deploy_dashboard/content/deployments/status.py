@@ -8,7 +8,7 @@ others are shown in parallel to keep the poll short. A row whose server signals 
 also costs one claim, and its result is applied here (runner.collect).
 
 The pages' pollers POST. A GET is answered too, for a person or a script looking, but it
-changes nothing (rows.as_it_reads): no claim, no timeout recorded.
+changes nothing (run_rows.as_it_reads): no claim, no timeout recorded.
 """
 
 from concurrent import futures
@@ -24,8 +24,8 @@ from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
-from heat_deploy_dashboard.content.runs import recheck
-from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content import recheck
+from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content.runs import tables as run_tables
 
 # A page shows at most this many rows (Horizon's API_RESULT_PAGE_SIZE is smaller).
@@ -83,14 +83,14 @@ class StatusView(PolicyRequiredMixin, generic.View):
                 configs = config_cache.get_many(
                     request, {d.config_id for d in shown if d and d.status == 'IN_PROGRESS'})
                 shown = list(pool.map(
-                    lambda d: d and rows.refreshed(
+                    lambda d: d and run_rows.refreshed(
                         request, d.described(configs.get(d.config_id)), write),
                     shown))
         except Exception:
             # The page says so and keeps retrying; Horizon's own poller would go silent.
             return http.JsonResponse({'error': errors.poll_failed(request)}, status=503)
         recheck.remember_shown(request, shown)
-        found = rows.described(request, [d for d in shown if d is not None])
+        found = run_rows.described(request, [d for d in shown if d is not None])
         table = TABLES.get(table_name, run_tables.DeploymentsTable)(request, data=found)
         return http.JsonResponse({
             'rows': {row.datum.id: row.render() for row in table.get_rows()},

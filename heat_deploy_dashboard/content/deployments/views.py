@@ -27,11 +27,11 @@ from heat_deploy_dashboard.content.notices import subjects as notices
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import outcomes
 from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import rolling
-from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
@@ -90,7 +90,7 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         page = paging.page_of(deployments, horizon_utils.get_page_size(self.request),
                               marker, direction)
         self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
-        return rows.described(self.request, page.rows)
+        return run_rows.described(self.request, page.rows)
 
 
 class OperationView(PolicyRequiredMixin, tables.DataTableView):
@@ -222,7 +222,7 @@ def _run(request, deployment_id):
         # config a deployment uses, so a cached one cannot outlive its deployment.
         config = config_cache.get_many(request, [run.config_id]).get(run.config_id)
         # Read only: the page's poll records a timeout or a waiting result (rows).
-        return rows.as_it_reads(run.described(config))
+        return run_rows.as_it_reads(run.described(config))
     except heat_exc.HTTPNotFound:
         # Another project's deployment, or a deleted one: the same answer for both.
         raise http.Http404(_("This software deployment does not exist, or it is not in "

@@ -17,8 +17,8 @@ from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
 from heat_deploy_dashboard.content import policy
-from heat_deploy_dashboard.content.runs import recheck
-from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content import recheck
+from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
 import heat_deploy_runner as runner
@@ -266,8 +266,8 @@ class DeploymentsTable(empty.ExplainingTable):
                 return deployment
         try:
             if content_ids.is_heat_id(lookup):
-                return rows.described(self.request,
-                                      [api.heat.deployment_get(self.request, lookup)])[0]
+                return run_rows.described(self.request,
+                                          [api.heat.deployment_get(self.request, lookup)])[0]
             missing = True
         except heat_exc.HTTPNotFound:
             missing = True

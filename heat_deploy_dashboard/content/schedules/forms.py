@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 from horizon import messages
 
 from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content.runs import forms as run_forms
+from heat_deploy_dashboard.content.run_action import forms as run_forms
 from heat_deploy_dashboard.content.runs import schedules
 
 

@@ -14,9 +14,9 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content.runs import archived_tables
 from heat_deploy_dashboard.content.runs import paging
-from heat_deploy_dashboard.content.runs import rows
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.content.servers import timeline
@@ -115,7 +115,7 @@ class HistoryTab(tables.PagedTableMixin, tabs.TableTab):
             self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
             # One config lookup for the runs, their inputs and the running runs' signals.
             configs = config_cache.get_many(self.request, {d.config_id for d in page.rows})
-            shown = rows.as_they_are(self.request, page.rows, configs)
+            shown = run_rows.as_they_are(self.request, page.rows, configs)
         except Exception:
             errors.heat_failed(self.request, _RETRIEVE_HISTORY)
             return None

@@ -13,7 +13,7 @@ from horizon.utils import http as http_utils
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
-from heat_deploy_dashboard.content.runs import rows
+from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content.servers import tables as project_tables
@@ -66,8 +66,8 @@ class IndexView(tables.DataTableView):
     def get_data(self):
         try:
             servers = server_summaries(
-                rows.as_they_are(self.request, project_runs.deployments(self.request)))
-            latest = rows.described(self.request, [server.latest for server in servers])
+                run_rows.as_they_are(self.request, project_runs.deployments(self.request)))
+            latest = run_rows.described(self.request, [server.latest for server in servers])
             for server, run in zip(servers, latest):
                 server.latest = run
         except Exception:

@@ -13,8 +13,8 @@ from horizon.utils import memoized
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
+from heat_deploy_dashboard.content.run_action import forms as run_forms
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard.content.runs import forms as run_forms
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content.runs import wired_inputs
 from heat_deploy_dashboard.content import server_names
@@ -59,7 +59,7 @@ class ComponentMixin:
 
 class RunActionView(PolicyRequiredMixin, ComponentMixin, forms.ModalFormView):
     form_class = run_forms.RunActionForm
-    template_name = 'project/components/run_action.html'
+    template_name = 'run_action/run_action.html'
     modal_id = 'run_action_modal'
     page_title = _("Run an Action")
     submit_label = _("Run")

@@ -17,7 +17,7 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
-from heat_deploy_dashboard.content.runs import recheck
+from heat_deploy_dashboard.content import recheck
 import heat_deploy_runner as runner
 
 LOG = logging.getLogger(__name__)
