@@ -24,16 +24,24 @@ demo: install
 	$(BIN)/python -m devcloud
 
 # The integration and browser tests share one local cloud, started once by the first test
-# that needs it; the unit tests (pytest-xdist, a process per core) and the packaging tests,
-# which need no cloud, run beside them, their output after theirs.
+# that needs it, but for the modules that stop or restart services (stops_services), which
+# share a second one (build/testcloud-services, ports from 22000) beside it: a stopped
+# service would fail the others' tests. The unit tests (pytest-xdist, a process per core)
+# and the packaging tests, which need no cloud, run beside them too; their output follows.
 test: install lint
 	@mkdir -p build; \
 	$(BIN)/python -m pytest -n auto tests/unit > build/unit-tests.log 2>&1 & unit=$$!; \
 	$(BIN)/python -m pytest tests/packaging > build/packaging-tests.log 2>&1 & packaging=$$!; \
-	$(BIN)/python -m pytest --durations=25 tests/integration tests/browser; others=$$?; \
+	TESTCLOUD_DIR=$(CURDIR)/build/testcloud-services TESTCLOUD_PORT_BASE=22000 \
+		$(BIN)/python -m pytest --durations=10 -m stops_services tests/integration \
+		> build/services-tests.log 2>&1 & services=$$!; \
+	$(BIN)/python -m pytest --durations=25 -m 'not stops_services' tests/integration \
+		tests/browser; others=$$?; \
+	wait $$services; services_status=$$?; \
 	wait $$unit; unit_status=$$?; wait $$packaging; packaging_status=$$?; \
-	cat build/unit-tests.log build/packaging-tests.log; \
-	test $$others -eq 0 && test $$unit_status -eq 0 && test $$packaging_status -eq 0
+	cat build/services-tests.log build/unit-tests.log build/packaging-tests.log; \
+	test $$others -eq 0 && test $$services_status -eq 0 && test $$unit_status -eq 0 \
+		&& test $$packaging_status -eq 0
 
 # OpenStack's Python style (flake8 with hacking, configured in .flake8), and ESLint over the
 # plugin's scripts (eslint.config.js, pinned by package-lock.json).

@@ -26,6 +26,9 @@ from tests.integration.test_rolling_runs import rolling  # noqa: F401 (a fixture
 from tests.integration import waiting
 from tests.integration import webhook
 
+# It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
+pytestmark = pytest.mark.stops_services
+
 # The longest the engine's checker waits for an action's heartbeat (first_heartbeat_timeout),
 # and a minute more for the workflow to go on.
 RECORDED_WITHIN = 60 + 60

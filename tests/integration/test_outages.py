@@ -8,11 +8,16 @@ import socket
 import time
 import uuid
 
+import pytest
+
 from devcloud import servers
 from heat_deploy_runner import derived
 from heat_deploy_runner import tempurl
 from tests.integration import dashboard
 from tests.integration import waiting
+
+# It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
+pytestmark = pytest.mark.stops_services
 
 ZAQAR = 'ZAQAR_SIGNED_URL_SIGNAL'
 

@@ -18,6 +18,9 @@ from tests.integration import dashboard
 from tests.integration.test_command_line import _made
 from tests.integration.test_command_line import _openstack
 
+# It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
+pytestmark = pytest.mark.stops_services
+
 
 @pytest.fixture(scope='module')
 def one_run_left(cloud, heat, find_transport):

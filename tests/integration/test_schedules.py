@@ -10,6 +10,8 @@ import json
 import re
 import uuid
 
+import pytest
+
 from devcloud import credentials
 import heat_deploy_runner as runner
 from heat_deploy_runner import schedules as runner_schedules
@@ -19,6 +21,9 @@ from tests.integration import corpus
 from tests.integration import dashboard
 from tests.integration import test_outages as outages
 from tests.integration import waiting
+
+# It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
+pytestmark = pytest.mark.stops_services
 
 EVERY_MINUTE = '* * * * *'
 # Mistral fires 1 to 2 s before each minute: the first firing is at most a minute away.

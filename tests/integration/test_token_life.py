@@ -33,6 +33,9 @@ from tests.integration.test_unattended import _runs_of
 from tests.integration import waiting
 from tests.integration import webhook
 
+# It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
+pytestmark = pytest.mark.stops_services
+
 TOKEN_SECONDS = 30
 # Past two token lives: the last poll and the conclusion come with no token of the start.
 RUN_SECONDS = 2 * TOKEN_SECONDS + 15

@@ -1,8 +1,13 @@
 """Triggering one action on many servers, and what a failure leaves behind: nothing."""
 
+import pytest
+
 from devcloud import process
 import heat_deploy_runner as runner
 from tests.integration import waiting
+
+# It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
+pytestmark = pytest.mark.stops_services
 
 # Heat stores server ids in 36 characters: a longer one makes Heat's database refuse the
 # deployment, after its derived config and its Swift container were made.

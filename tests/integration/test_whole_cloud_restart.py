@@ -11,6 +11,9 @@ from tests.integration import dashboard
 from tests.integration import test_outages as outages
 from tests.integration import waiting
 
+# It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
+pytestmark = pytest.mark.stops_services
+
 
 @pytest.mark.restarts_cloud
 def test_after_a_restart_of_everything_no_result_is_lost_and_the_user_works_on(
