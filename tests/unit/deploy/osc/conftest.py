@@ -30,6 +30,12 @@ def mysql(heat):
 
 
 @pytest.fixture
+def component(mysql):
+    """The mysql component's config id."""
+    return mysql
+
+
+@pytest.fixture
 def app(heat, swift):
     return App(heat, SERVERS, swift=swift)
 

@@ -95,12 +95,6 @@ def mistral():
 
 
 @pytest.fixture
-def component(mysql):
-    """The mysql component's config id (conftest's fixture)."""
-    return mysql
-
-
-@pytest.fixture
 def app(heat, swift, mistral):
     return App(heat, SERVERS, swift=swift, mistral=mistral)
 

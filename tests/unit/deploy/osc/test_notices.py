@@ -26,12 +26,6 @@ def mistral():
     return FollowingMistral(PROJECT)
 
 
-@pytest.fixture
-def component(mysql):
-    """The mysql component's config id (conftest's fixture)."""
-    return mysql
-
-
 def _with_zaqar(app, zaqar):
     """The App's clients with the messaging service's (osc.plugin.Clients.zaqar)."""
     app.client_manager.software_runs.zaqar = zaqar
