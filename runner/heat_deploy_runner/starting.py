@@ -176,6 +176,9 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
     return result
 
 
+_DEPLOYMENT = 'deployment'
+
+
 def _start_one(heat, transport: SignalTransport, source: dict, *,
                run_name: str, action: str, server_id: str,
                values: dict, timeout_minutes: int,
@@ -197,7 +200,7 @@ def _start_one(heat, transport: SignalTransport, source: dict, *,
                      lambda: heat.software_configs.delete(config.id)))
 
         failed_step = DEPLOYMENT_FAILED
-        undo.append(('deployment', lambda: _delete_stored_anyway(heat, config.id, server_id)))
+        undo.append((_DEPLOYMENT, lambda: _delete_stored_anyway(heat, config.id, server_id)))
         status, reason = transport.initial_status()
         deployment = heat.software_deployments.create(
             config_id=config.id, server_id=server_id, action=action,
@@ -230,12 +233,17 @@ def _delete_stored_anyway(heat, config_id: str, server_id: str) -> None:
 
 def _undo(undo: list[tuple[str, Callable[[], object]]],
           server_id: str) -> None:
-    # Newest first: each step may depend on the one made before it.
+    """Undo the steps, newest first: each may depend on the one made before it. When the
+    deployment cannot be undone, Heat may have stored it (its API killed as it answered, or
+    down when asked), so what it stands on is kept: the run still finds its config and the
+    place for its result, and its result is not lost."""
     for what, step in reversed(undo):
         try:
             step()
         except Exception:
             # The user is told the server failed; a leftover is an
             # operator's matter, so it is logged rather than shown.
-            LOG.warning('Could not remove the %s of the failed run on '
-                        'server %s', what, server_id, exc_info=True)
+            LOG.warning('Could not remove the %s of the failed run on server %s', what,
+                        server_id, exc_info=True)
+            if what == _DEPLOYMENT:
+                return

@@ -71,6 +71,9 @@ PACE = 10
 # One wait call returns within this; the workflow calls again while runs are in progress,
 # so no action runs for hours and a cancelled execution stops within a call.
 WAIT_SECONDS = 50
+# A notice Zaqar did not take (its service restarting, say) is tried again after each of
+# these pauses, about a minute in all, before the outcome records that it failed.
+NOTICE_RETRY_SECONDS = (5, 10, 20, 30)
 
 COMPONENT_GONE = gettext_noop('The component %(config_id)s no longer exists.')
 TOO_MANY_FAILED = gettext_noop('Servers failed: %(failed)s, more than the %(allowed)s '
@@ -424,12 +427,24 @@ class ConcludeAction(actions.Action):
             kept, operation_id=operation_id, action=self.action_name,
             component={'id': self.config_id, 'name': source.get('name')},
             schedule=self.schedule, server_names=self.server_names, link=self.link)
-        try:
-            kept['notified'] = notices.post(
-                clients.zaqar, [operation_id, self.config_id, self.schedule], message, once)
-        except Exception as error:
-            # The outcome is recorded still; the operation's page says the notice failed.
-            kept['notice_failed'] = str(error)[:200]
+        for pause in (*NOTICE_RETRY_SECONDS, None):
+            try:
+                kept['notified'] = notices.post(
+                    clients.zaqar, [operation_id, self.config_id, self.schedule], message,
+                    once)
+            except Exception as error:
+                # The outcome is recorded still; the operation's page says the notice failed.
+                kept['notice_failed'] = str(error)[:200]
+                LOG.warning('Could not post the notice of operation %s', operation_id,
+                            exc_info=True)
+            else:
+                kept.pop('notice_failed', None)
+                return
+            if pause is None:
+                return
+            # The try may have posted to some of the queues: none gets it twice.
+            once = True
+            time.sleep(pause)
 
 
 def _config_or_none(heat, config_id):

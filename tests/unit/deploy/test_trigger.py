@@ -154,6 +154,24 @@ def test_a_deployment_heat_stored_though_its_create_failed_goes_with_the_rest(
     assert swift.containers == {}
 
 
+def test_a_deployment_heat_may_have_stored_keeps_its_config_and_signal_target(
+        heat, swift, source_id):
+    # Heat stores it, and its API is killed as it answers: nothing can say whether it was
+    # stored, and a stored run must find where to put its result.
+    heat.fail_after('software_deployments.create', ks_exc.ConnectFailure('killed'))
+    heat.fail('software_deployments.list', ks_exc.ConnectFailure('still down'))
+
+    # Nothing made that it knows of: the caller says which service did not answer.
+    with pytest.raises(ks_exc.ConnectFailure):
+        _run(heat, transport_for('TEMP_URL_SIGNAL', swift=swift), source_id, servers=['s1'])
+
+    [run] = heat.deployments.values()
+    assert run['config_id'] in heat.configs
+    [container] = swift.containers
+    assert container in derived_input_values(heat.configs[run['config_id']])[
+        'deploy_signal_id']
+
+
 def test_a_failing_server_leaves_nothing_and_the_others_go_ahead(
         heat, swift, source_id, caplog):
     heat.fail('software_deployments.create',

@@ -38,6 +38,7 @@ def notified_cloud(heat, swift, zaqar, monkeypatch):
         heat, functools.partial(runner.transport_for, swift=swift, zaqar=zaqar), swift, zaqar)
     monkeypatch.setattr(clients_mod, 'clients_for', lambda security, trust_id=None: clients)
     monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
+    monkeypatch.setattr(actions, 'NOTICE_RETRY_SECONDS', (0, 0))
     # Each action's first run (test_reruns runs them again).
     monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 1)
     return clients
