@@ -51,7 +51,14 @@ def get_many(keys):
                     exc_info=True)
         found = {}
     missed = [key for key in keys if key not in found]
-    return dict(found, **_kept_locally(missed)) if missed else found
+    if not missed:
+        return found
+    spare = _kept_locally(missed)
+    if spare:
+        # The cache lost them (memcached restarted empty): put back, for the other workers
+        # and for the ones started since, which keep nothing yet.
+        _put(spare, None)
+    return dict(found, **spare)
 
 
 def get(key):
@@ -62,6 +69,10 @@ def set_many(values, timeout):
     """Keep the values for ``timeout`` seconds (None: for good, and in this worker too)."""
     if timeout is None:
         _keep_locally(values)
+    _put(values, timeout)
+
+
+def _put(values, timeout):
     try:
         cache.set_many(values, timeout)
     except Exception:

@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard import config_cache
 from tests.unit import helpers
 from tests.unit import test_data
 
@@ -72,3 +73,20 @@ class CacheMissingTests(helpers.TestCase):
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get')})
     def test_a_worker_serves_the_configs_it_kept_itself(self):
         _polls_read_a_config_once(self)
+
+
+class CacheRestartedTests(helpers.TestCase):
+    """memcached back, empty: what a worker kept itself goes back into it, for the workers
+    that kept nothing (a new one, or another that never read it)."""
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get')})
+    def test_a_worker_puts_back_what_it_kept_and_the_cache_lost(self):
+        _polls_read_a_config_once(self)
+        key = config_cache._KEY % {'project': self.request.user.project_id,
+                                   'config': test_data.DEPLOYMENTS[2]['config_id']}
+        self.assertIsNotNone(cache.get(key))
+        cache.clear()
+
+        _polls_read_a_config_once(self)
+
+        self.assertIsNotNone(cache.get(key))
