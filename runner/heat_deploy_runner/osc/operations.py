@@ -21,8 +21,8 @@ from heat_deploy_runner.osc.component_run import StartingCommand
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.request_options import add_input_file
 from heat_deploy_runner.osc.request_options import given_texts
-from heat_deploy_runner.osc.request_options import positive
 from heat_deploy_runner.osc.request_options import transport
+from heat_deploy_runner.osc.request_options import whole_number
 from heat_deploy_runner.outcome import last_tries
 from heat_deploy_runner.recent_operations import recent
 from heat_deploy_runner import rolling
@@ -84,7 +84,7 @@ class ListOperation(command.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument('--limit', metavar='<count>', type=positive(1000), default=20,
+        parser.add_argument('--limit', metavar='<count>', type=whole_number(1, 1000), default=20,
                             help='Show this many of the latest (default 20).')
         return parser
 
@@ -249,7 +249,8 @@ class RerunFailedOperation(StartingCommand):
                             help='How the servers send their results back (default: as the '
                                  'failed runs did).')
         parser.add_argument('--timeout', metavar='<minutes>',
-                            type=positive(MAX_TIMEOUT_MINUTES), default=DEFAULT_TIMEOUT_MINUTES,
+                            type=whole_number(1, MAX_TIMEOUT_MINUTES),
+                            default=DEFAULT_TIMEOUT_MINUTES,
                             help='How long each server may take to report its result '
                                  f'(default {DEFAULT_TIMEOUT_MINUTES}).')
         return self.add_wait(parser)

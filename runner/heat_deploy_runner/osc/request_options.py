@@ -116,26 +116,15 @@ def checked_action(component, action, confirmed):
     return action
 
 
-def positive(maximum):
-    def parse(text):
-        try:
-            number = int(text)
-        except ValueError:
-            number = 0
-        if not 1 <= number <= maximum:
-            raise ValueError(text)
-        return number
-    parse.__name__ = f'a whole number from 1 to {maximum}'
-    return parse
-
-
-def from_zero(maximum):
+def whole_number(lowest, highest):
+    """An argparse type: a whole number from ``lowest`` to ``highest``; argparse names it
+    in its refusal."""
     def parse(text):
         number = int(text)
-        if not 0 <= number <= maximum:
+        if not lowest <= number <= highest:
             raise ValueError(text)
         return number
-    parse.__name__ = f'a whole number from 0 to {maximum}'
+    parse.__name__ = f'a whole number from {lowest} to {highest}'
     return parse
 
 
@@ -155,10 +144,11 @@ def add_how_it_runs(parser):
                              'your service catalog allows, as on the form). A server whose '
                              'agent cannot send it over the way chosen runs the action, '
                              'and the run waits until its timeout.')
-    parser.add_argument('--timeout', metavar='<minutes>', type=positive(
-        MAX_TIMEOUT_MINUTES), default=DEFAULT_TIMEOUT_MINUTES,
-        help='How long the server may take to report its result (default '
-             f'{DEFAULT_TIMEOUT_MINUTES}).')
+    parser.add_argument('--timeout', metavar='<minutes>',
+                        type=whole_number(1, MAX_TIMEOUT_MINUTES),
+                        default=DEFAULT_TIMEOUT_MINUTES,
+                        help='How long the server may take to report its result (default '
+                             f'{DEFAULT_TIMEOUT_MINUTES}).')
     return parser
 
 
@@ -228,22 +218,22 @@ def add_request_arguments(parser):
                              '(repeat for more).')
     add_how_it_runs(parser)
     parser.add_argument('--batch-size', metavar='<servers>',
-                        type=positive(MAX_SERVERS),
+                        type=whole_number(1, MAX_SERVERS),
                         help='Run on this many servers at a time, the next ones once '
                              'each of them has finished. The workflow service (Mistral) '
                              'runs the batches: they go on after this command ends.')
-    parser.add_argument('--max-failures', metavar='<servers>', type=from_zero(MAX_SERVERS),
+    parser.add_argument('--max-failures', metavar='<servers>', type=whole_number(0, MAX_SERVERS),
                         default=0,
                         help='With --batch-size: once more servers than this have '
                              'failed, no further batch starts (default 0).')
-    parser.add_argument('--retries', metavar='<tries>', type=from_zero(MAX_RETRIES),
+    parser.add_argument('--retries', metavar='<tries>', type=whole_number(0, MAX_RETRIES),
                         default=0,
                         help='Run a server whose run failed again, up to this many times '
                              f'(0 to {MAX_RETRIES}, default 0); it counts as failed only '
                              'after its last try. The workflow service (Mistral) runs the '
                              'tries: without --batch-size, all the servers make one batch.')
     parser.add_argument('--retry-delay', metavar='<seconds>',
-                        type=from_zero(MAX_RETRY_DELAY), default=0,
+                        type=whole_number(0, MAX_RETRY_DELAY), default=0,
                         help='With --retries: how long to wait before a server\'s next try '
                              f'(0 to {MAX_RETRY_DELAY}, default 0).')
     parser.add_argument('--confirm-lifecycle', action='store_true',

@@ -13,7 +13,7 @@ from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner.delete import delete
 from heat_deploy_runner import listing
 from heat_deploy_runner.osc import failures
-from heat_deploy_runner.osc.request_options import positive
+from heat_deploy_runner.osc.request_options import whole_number
 from heat_deploy_runner import retention
 from heat_deploy_runner import runs
 from heat_deploy_runner.signals import IN_PROGRESS
@@ -164,7 +164,7 @@ class PruneRuns(command.Lister):
                 ('--keep-days', default.keep_days, 'Keep every run younger than this'),
                 ('--keep-at-most', default.keep_at_most,
                  'Beyond those, keep no more runs than this in all')):
-            parser.add_argument(option, metavar='<count>', type=positive(10 ** 6),
+            parser.add_argument(option, metavar='<count>', type=whole_number(1, 10 ** 6),
                                 default=value, help=f'{meaning} (default {value}).')
         parser.add_argument('--dry-run', action='store_true',
                             help='Only list the runs that would be pruned.')
