@@ -134,20 +134,24 @@ def notice(kept: dict, *, operation_id: str, action: str, component: dict,
     }
 
 
-def post(zaqar, subject_ids, message: dict, once=False) -> list[str]:
+def post(zaqar, subject_ids, message: dict, once=False, done=None) -> list[str]:
     """Post the message to each subscribed queue of the subjects (the always queue, and the
     on-failure queue when it tells of a failure); the queues posted to. A queue with no
     subscription gets nothing: no message waits where nobody reads. ``once``: a queue that
     holds this operation's notice already (posted by a try that was cut short) gets none
-    again; it costs a read of the queue's messages."""
+    again; it costs a read of the queue's messages. ``done``: a set of the queues posted to
+    so far, which an earlier call that failed half way filled: they get none again."""
+    done = set() if done is None else done
     posted = []
     for subject_id in dict.fromkeys(each for each in subject_ids if each):
         for when in (WHEN if message['failed'] else (ALWAYS,)):
             name = queue_name(subject_id, when)
-            if not list(zaqar.subscriptions(name, limit=1)):
-                continue
-            if not (once and _holds(zaqar.queue(name), message['operation'])):
-                zaqar.queue(name).post({'body': message, 'ttl': MESSAGE_TTL})
+            if name not in done:
+                if not list(zaqar.subscriptions(name, limit=1)):
+                    continue
+                if not (once and _holds(zaqar.queue(name), message['operation'])):
+                    zaqar.queue(name).post({'body': message, 'ttl': MESSAGE_TTL})
+                done.add(name)
             posted.append(name)
     return posted
 

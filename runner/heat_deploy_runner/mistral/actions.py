@@ -427,11 +427,13 @@ class ConcludeAction(actions.Action):
             kept, operation_id=operation_id, action=self.action_name,
             component={'id': self.config_id, 'name': source.get('name')},
             schedule=self.schedule, server_names=self.server_names, link=self.link)
+        # The queues posted to by a try that failed half way get none again.
+        done = set()
         for pause in (*NOTICE_RETRY_SECONDS, None):
             try:
                 kept['notified'] = notices.post(
                     clients.zaqar, [operation_id, self.config_id, self.schedule], message,
-                    once)
+                    once, done)
             except Exception as error:
                 # The outcome is recorded still; the operation's page says the notice failed.
                 kept['notice_failed'] = str(error)[:200]
@@ -442,8 +444,6 @@ class ConcludeAction(actions.Action):
                 return
             if pause is None:
                 return
-            # The try may have posted to some of the queues: none gets it twice.
-            once = True
             time.sleep(pause)
 
 
