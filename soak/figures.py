@@ -76,6 +76,14 @@ def failed_pages(replies, outages):
     return dict(found)
 
 
+def failed_replies(replies):
+    """[started, seconds, status] of each reply that was a server error or none, on the
+    outages' clock: when they were, to lay against the outages, the firings' minutes and
+    the machine's load."""
+    return [[round(started, 1), round(seconds, 2), status]
+            for started, seconds, status in replies if status is None or status >= 500]
+
+
 def summary(runs, reported, concluded, told, replies, outages, now):
     missing, twice = notices(concluded, told)
     errors, slowest = pages(replies, outages)
@@ -86,6 +94,7 @@ def summary(runs, reported, concluded, told, replies, outages, now):
         'run_twice': [list(each) for each in doubled(runs)],
         'notices_missing': missing, 'notices_doubled': twice,
         'server_errors': errors, 'server_errors_by_outage': failed_pages(replies, outages),
+        'failed_replies': failed_replies(replies),
         'slowest_page_while_down_seconds': round(slowest, 2),
     }
 

@@ -78,6 +78,12 @@ def test_failed_pages_are_counted_by_the_outage_they_started_in_or_just_after():
                                 ) == {'none': 2, 'zaqar': 2, 'memcached': 1}
 
 
+def test_each_failed_reply_is_kept_with_when_it_started():
+    replies = [(1.04, 0.2, 200), (6.0, 0.4, 503), (27.26, 20.004, None)]
+
+    assert figures.failed_replies(replies) == [[6.0, 0.4, 503], [27.3, 20.0, None]]
+
+
 def test_the_goals_hold_only_with_nothing_lost_doubled_or_failed():
     found = figures.summary([_run('r1')], {'r1'}, ['op-1'], [{'operation': 'op-1'}],
                             [(1.0, 0.3, 200)], [], NOW)
