@@ -46,17 +46,19 @@ def _kept_locally(keys):
 def get_many(keys):
     try:
         found = cache.get_many(keys)
+        answered = True
     except Exception:
         LOG.warning('The cache could not be read; reading from the services instead',
                     exc_info=True)
-        found = {}
+        found, answered = {}, False
     missed = [key for key in keys if key not in found]
     if not missed:
         return found
     spare = _kept_locally(missed)
-    if spare:
+    if spare and answered:
         # The cache lost them (memcached restarted empty): put back, for the other workers
-        # and for the ones started since, which keep nothing yet.
+        # and for the ones started since, which keep nothing yet. Not while it fails: every
+        # poll would try, and log, a write that fails too.
         _put(spare, None)
     return dict(found, **spare)
 

@@ -57,6 +57,11 @@ class CacheDownTests(helpers.TestCase):
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get', 'deployment_get')})
     def test_a_worker_serves_what_it_kept_itself_while_the_cache_is_down(self):
         _polls_read_a_config_once(self)
+        # Kept once after the read from Heat; not put back on each poll into a cache that
+        # fails.
+        kept_for_good = [each for each in cache.set_many.call_args_list
+                         if each.args[1] is None]
+        self.assertEqual(1, len(kept_for_good))
 
 
 class CacheMissingTests(helpers.TestCase):
