@@ -11,6 +11,8 @@ from heat_deploy_runner import times
 PAGE_GOAL_SECONDS = 20
 # The soak's name for a killed Horizon worker (load.SERVICES).
 HORIZON_WORKER = 'horizon-worker'
+# The status poll's reply when a service it needs failed (status.py).
+SERVICE_DOWN = 503
 # A run still running this long past its deadline was left by every watcher.
 STUCK_AFTER_SECONDS = 120
 
@@ -44,21 +46,30 @@ def notices(concluded, told):
             sorted(each for each in concluded if counted[each] > 1))
 
 
-def _cut(started, seconds, status, outages):
-    """Whether a reply never came because the Horizon worker serving it was SIGKILLed (a
-    browser's next poll goes to another; gunicorn starts a new one)."""
-    return status is None and any(service == HORIZON_WORKER and started <= begin
-                                  <= started + seconds for service, begin, _end in outages)
+def _excused(started, seconds, status, outages):
+    """Whether a failed reply is what the outage it met should give: none, because the Horizon
+    worker serving it was SIGKILLed (a browser's next poll goes to another; gunicorn starts a
+    new one), or the status poll's 503, which names the service that is down (the page says
+    so and retries), up to PAGE_GOAL_SECONDS after that service is back."""
+    if status is None:
+        return any(service == HORIZON_WORKER and started <= begin <= started + seconds
+                   for service, begin, _end in outages)
+    return status == SERVICE_DOWN and any(
+        service != HORIZON_WORKER and begin <= started <= end + PAGE_GOAL_SECONDS
+        for service, begin, end in outages)
+
+
+def _failed(status):
+    return status is None or status >= 500
 
 
 def pages(replies, outages):
     """(server errors, the slowest reply while a service was down) of the pages' replies:
     (started, seconds, status) each, status None when none came; ``outages``: (service,
-    from, to) each, in the same clock. A server error is a 5xx or no reply at all, but for a
-    request its Horizon worker was killed under."""
+    from, to) each, in the same clock. A server error is a 5xx or no reply at all, but for
+    what an outage excuses (_excused)."""
     errors = sum(1 for started, seconds, status in replies
-                 if (status is None or status >= 500)
-                 and not _cut(started, seconds, status, outages))
+                 if _failed(status) and not _excused(started, seconds, status, outages))
     during = [seconds for started, seconds, _status in replies
               if any(begin <= started <= end for _service, begin, end in outages)]
     return errors, max(during, default=0.0)
@@ -70,7 +81,7 @@ def failed_pages(replies, outages):
     server_errors is not 0."""
     found = collections.Counter()
     for started, _seconds, status in replies:
-        if status is None or status >= 500:
+        if _failed(status):
             found[next((service for service, begin, end in outages
                         if begin <= started <= end + PAGE_GOAL_SECONDS), 'none')] += 1
     return dict(found)
@@ -81,7 +92,7 @@ def failed_replies(replies):
     outages' clock: when they were, to lay against the outages, the firings' minutes and
     the machine's load."""
     return [[round(started, 1), round(seconds, 2), status]
-            for started, seconds, status in replies if status is None or status >= 500]
+            for started, seconds, status in replies if _failed(status)]
 
 
 def summary(runs, reported, concluded, told, replies, outages, now):

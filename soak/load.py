@@ -5,6 +5,7 @@ every few minutes. The schedules firing every minute are Mistral's own."""
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import threading
@@ -21,7 +22,11 @@ from tests.integration import dashboard as dashboard_mod
 # A page asks every PAGE_POLL_SECONDS and gives up on a reply after 20 s (status_poll.js).
 POLL_SECONDS = times.PAGE_POLL_SECONDS
 PAGE_TIMEOUT = 20
-PAGE = '/project/deployments/'
+LIST_PAGE = '/project/deployments/'
+STATUS_POLL = '/project/deployments/status/'
+OPERATION_LINK = r'/project/deployments/operations/[0-9a-f-]{36}/'
+# A user goes back to the Deployments page and opens the newest operation this often.
+VISIT_SECONDS = 60
 # The services killed, one after the other; a Horizon worker is one of gunicorn's.
 SERVICES = ('heat-api', 'heat-engine', 'swift-proxy', 'swift-object', 'zaqar',
             'mistral-executor', 'mistral-engine', 'memcached', 'horizon-worker')
@@ -39,7 +44,11 @@ class Stoppable(threading.Thread):
 
 
 class Page(Stoppable):
-    """A user's page polling, as a browser tab left open: (started, seconds, status) each."""
+    """A user following the newest operation, as a browser tab does: the Deployments page,
+    then the newest operation's page, whose running rows are polled every POLL_SECONDS
+    (deployment_poller.js) and which is drawn again every few seconds while its rolling run
+    goes on (rolling_refresh.js); every VISIT_SECONDS, back to the Deployments page for the
+    newest operation. Each reply: (started, seconds, status), status None when none came."""
 
     def __init__(self, base_url):
         super().__init__()
@@ -47,15 +56,56 @@ class Page(Stoppable):
         self.user.login()
         self.replies = []
 
+    def _ask(self, method, path, **kwargs):
+        started = time.monotonic()
+        try:
+            response = self.user.http.request(method, self.user.url(path),
+                                              timeout=PAGE_TIMEOUT, **kwargs)
+        except requests.RequestException:
+            response = None
+        self.replies.append((started, time.monotonic() - started,
+                             None if response is None else response.status_code))
+        return response if response is not None and response.ok else None
+
     def run(self):
+        # The users do not all arrive in the same second.
+        self.stopping.wait(random.uniform(0, VISIT_SECONDS))
         while not self.stopping.is_set():
-            started = time.monotonic()
-            try:
-                status = self.user.http.get(self.user.url(PAGE), timeout=PAGE_TIMEOUT).status_code
-            except requests.RequestException:
-                status = None
-            self.replies.append((started, time.monotonic() - started, status))
-            self.stopping.wait(max(0.0, POLL_SECONDS - (time.monotonic() - started)))
+            visit_ends = time.monotonic() + VISIT_SECONDS
+            listed = self._ask('GET', LIST_PAGE)
+            newest = listed and re.search(OPERATION_LINK, listed.text)
+            if not newest:
+                self.stopping.wait(POLL_SECONDS)
+                continue
+            self._follow(newest.group(0), visit_ends)
+
+    def _follow(self, path, visit_ends):
+        while time.monotonic() < visit_ends and not self.stopping.is_set():
+            page = self._ask('GET', path)
+            if page is None:
+                self.stopping.wait(POLL_SECONDS)
+                continue
+            refresh = re.search(r'data-refresh-seconds="(\d+)"', page.text)
+            drawn_again = time.monotonic() + (int(refresh.group(1)) if refresh else VISIT_SECONDS)
+            running = running_ids(page.text)
+            table = re.search(r'class="hdd-poll-state[^>]*data-table="([^"]+)"', page.text, re.S)
+            while running and time.monotonic() < min(drawn_again, visit_ends):
+                if self.stopping.wait(POLL_SECONDS):
+                    return
+                reply = self._ask('POST', STATUS_POLL, headers={
+                    'X-CSRFToken': self.user.http.cookies.get('csrftoken', ''),
+                    'Referer': self.user.url(path)},
+                    data={'id': running, 'table': table and table.group(1)})
+                if reply is not None:
+                    running = reply.json()['running']
+            self.stopping.wait(max(0.0, min(drawn_again, visit_ends) - time.monotonic()))
+
+
+def running_ids(page):
+    """The ids of the rows a page shows running, which its poller follows."""
+    return [re.search(r'data-object-id="([^"]+)"', row).group(1)
+            for row in re.findall(r'<tr[^>]*data-status="IN_PROGRESS"[^>]*>', page)
+            if 'data-object-id="' in row]
 
 
 def openstack(layout, *argv):

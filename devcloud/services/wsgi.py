@@ -9,9 +9,9 @@ import sys
 sys.argv = {argv!r}
 wsgi_app = {app!r}
 bind = '127.0.0.1:{port}'
-# Sync workers: Keystone mixed up request contexts under threaded workers.
-worker_class = 'sync'
+worker_class = {worker_class!r}
 workers = {workers}
+threads = {threads}
 timeout = 120
 graceful_timeout = 5
 # Every gunicorn otherwise shares ~/.gunicorn/gunicorn.ctl.
@@ -20,12 +20,17 @@ accesslog = '-'
 '''
 
 
-def start(layout, sup, name, app, port, workers=2, argv=None, env=None, ready_path='/'):
+def start(layout, sup, name, app, port, workers=2, threads=1, argv=None, env=None,
+          ready_path='/'):
+    """``threads`` above 1 serves each worker's requests in threads, as mod_wsgi serves
+    Horizon in DevStack; the APIs keep one request per worker (Keystone mixed up request
+    contexts under threaded workers)."""
     conf_dir = layout.path(name)
     conf_dir.mkdir(parents=True, exist_ok=True)
     conf = conf_dir / 'gunicorn.conf.py'
     conf.write_text(GUNICORN_CONF.format(
-        argv=argv or [name], app=app, port=port, workers=workers,
+        argv=argv or [name], app=app, port=port, workers=workers, threads=threads,
+        worker_class='gthread' if threads > 1 else 'sync',
         control_socket=str(conf_dir / 'gunicorn.ctl')))
     proc = sup.start(name, [layout_mod.venv_bin('gunicorn'), '--config', str(conf)], env=env,
                      cwd=str(conf_dir))

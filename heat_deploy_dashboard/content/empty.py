@@ -5,14 +5,15 @@ from django.urls import NoReverseMatch
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from horizon import tables
+
+from heat_deploy_dashboard.content import own_actions
 
 # Instead of claiming there is nothing at all.
 NO_MATCH = _("Nothing matches the filter. Clear the filter box and press Filter to see them "
              "all again.")
 
 
-class ExplainingTable(tables.DataTable):
+class ExplainingTable(own_actions.OwnActionsTable):
     """A table that says why it shows no rows: its view or filter sets ``empty_reason`` (a
     filter matched nothing, a listing failed); else its Meta's no_data_message, followed by a
     link to ``next_step`` (URL name, words) where that page exists (another plugin's may

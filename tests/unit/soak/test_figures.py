@@ -58,10 +58,17 @@ def test_each_concluded_operation_has_exactly_one_notice():
 
 
 def test_pages_count_server_errors_and_the_slowest_reply_while_a_service_was_down():
-    replies = [(1.0, 0.2, 200), (5.0, 3.5, 200), (6.0, 0.4, 503), (7.0, 20.0, None),
+    replies = [(1.0, 0.2, 200), (5.0, 3.5, 200), (6.0, 0.4, 500), (7.0, 20.0, None),
                (30.0, 9.0, 200)]
 
     assert figures.pages(replies, [('zaqar', 4.0, 8.0)]) == (2, 20.0)
+
+
+def test_the_status_polls_503_is_no_server_error_while_a_service_is_down_or_just_back():
+    replies = [(5.0, 0.4, 503), (27.0, 0.3, 503), (29.0, 0.3, 503), (50.0, 0.2, 503)]
+
+    assert figures.pages(replies, [('zaqar', 4.0, 8.0), ('horizon-worker', 49.0, 69.0)]
+                         ) == (2, 0.4)
 
 
 def test_a_page_whose_horizon_worker_was_killed_under_it_is_no_server_error():

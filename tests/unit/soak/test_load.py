@@ -1,0 +1,12 @@
+from soak import load
+
+PAGE = '''<table id="operation"><tbody>
+<tr class="status_up" data-object-id="d1" data-status="COMPLETE" id="operation__row__d1">
+<tr data-status="IN_PROGRESS" class="x" data-object-id="d2" id="operation__row__d2">
+<tr data-object-id="d3" data-status="IN_PROGRESS">
+<tr data-status="IN_PROGRESS" class="empty">
+</tbody></table>'''
+
+
+def test_a_users_page_follows_the_rows_it_shows_running():
+    assert load.running_ids(PAGE) == ['d2', 'd3']
