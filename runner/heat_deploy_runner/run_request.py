@@ -44,6 +44,9 @@ class RunRequest:
     # retry_delay seconds apart; it counts as failed only after its last try.
     retries: int = 0
     retry_delay: int = 0
+    # Servers still running an earlier run are left out, as a schedule's firings leave them
+    # (settling.is_busy), instead of running a second run beside it.
+    leave_out_busy: bool = False
 
     def workflow_input(self, started_by: str, secret_ref: str | None = None) -> dict:
         """The rolling workflow's input for this request, started for ``started_by``, with
@@ -53,7 +56,8 @@ class RunRequest:
                 'input_values': dict(self.input_values), 'transport': self.transport,
                 'timeout_minutes': self.timeout_minutes, 'batch_size': self.batch_size,
                 'max_failures': self.max_failures, 'secret_ref': secret_ref,
-                'retries': self.retries, 'retry_delay': self.retry_delay}
+                'retries': self.retries, 'retry_delay': self.retry_delay,
+                'skip_busy': self.leave_out_busy}
 
     @classmethod
     def from_workflow_input(cls, workflow_input: dict) -> 'RunRequest':
@@ -67,7 +71,8 @@ class RunRequest:
                    timeout_minutes=given.get('timeout_minutes') or DEFAULT_TIMEOUT_MINUTES,
                    name=given.get('name'), batch_size=given.get('batch_size') or 0,
                    max_failures=given.get('max_failures') or 0,
-                   retries=given.get('retries') or 0, retry_delay=given.get('retry_delay') or 0)
+                   retries=given.get('retries') or 0, retry_delay=given.get('retry_delay') or 0,
+                   leave_out_busy=bool(given.get('skip_busy')))
 
     def record(self) -> dict:
         """The request as a schedule's record keeps it (see from_record)."""

@@ -9,6 +9,8 @@ on its clients: the dashboard's API seam, or a Mistral action's clients.
 from collections.abc import Callable
 import logging
 
+from heatclient import exc as heat_exc
+
 from heat_deploy_runner import derived
 from heat_deploy_runner.expiry import expire
 from heat_deploy_runner.expiry import is_overdue
@@ -56,3 +58,19 @@ def settled(heat, find_transport, run_id: str, configs: dict) -> Run:
     return settle(
         run.described(configs[run.config_id]),
         lambda each: collect(heat, each, find_transport), lambda each: expire(heat, each))
+
+
+def is_busy(heat, find_transport, server_id: str, configs: dict) -> bool:
+    """Whether the server is still running a run, as Heat shows it once settled: Heat's
+    listing keeps a run IN_PROGRESS until someone shows it (a TempURL result is applied
+    then) or applies its Zaqar result, so a run whose follower was lost would otherwise keep
+    every later run off the server. A run gone meanwhile is not running."""
+    for row in heat.software_deployments.list(server_id=server_id):
+        if row.status != IN_PROGRESS:
+            continue
+        try:
+            if settled(heat, find_transport, row.id, configs).status == IN_PROGRESS:
+                return True
+        except heat_exc.HTTPNotFound:
+            continue
+    return False

@@ -26,6 +26,7 @@ from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import servers as servers_mod
+from heat_deploy_runner import settling
 from heat_deploy_runner.signals import SignalTransport
 
 LOG = logging.getLogger(__name__)
@@ -61,17 +62,30 @@ QUOTAS = (
          'the limit.')),
 )
 QUOTA_TEMPLATES = tuple(template for _pattern, template in QUOTAS)
+LEFT_OUT_BUSY = gettext_noop('Left out, still running an earlier run: %(servers)s.')
+ALL_BUSY = gettext_noop('Every server chosen is still running an earlier run (%(servers)s): '
+                        'nothing was started.')
 
 
 @dataclass
 class Started:
     """``created``: the new runs (Run, each with its derived config), in
     server order. ``failures``: (server_id, Message) for each server left out.
-    ``operation``: the operation the runs carry, if one was given."""
+    ``operation``: the operation the runs carry, if one was given. ``busy``: the servers
+    left out because they were still running an earlier run (leave_out_busy)."""
 
     created: list[Run] = field(default_factory=list)
     failures: list[tuple[str, Message]] = field(default_factory=list)
     operation: Operation | None = None
+    busy: list[str] = field(default_factory=list)
+
+    def busy_left_out(self, server_names: Mapping[str, str] | None = None) -> Message | None:
+        """What says which servers were left out as busy (named by ``server_names``), or
+        None."""
+        if not self.busy:
+            return None
+        return Message(LEFT_OUT_BUSY, {'servers': ', '.join(
+            servers_mod.called(server, server_names) for server in self.busy)})
 
 
 class _ServerFailed(Exception):
@@ -126,12 +140,13 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
     clients (transports.transport_for). ``source``: the request's config, as a dict, when
     the caller has it already; else it is read. Raises InputError, before anything is
     created, for a blank action, no servers, a bad timeout, an unavailable transport or an
-    override that does not fit its input's type; the only call made before that check is
-    reading the source config, whose input types it needs. Errors reading the source config
-    come from heatclient unchanged, and so does keystoneauth's ConnectionError when Heat does
-    not answer before any run is made (what was made for the server is removed first); a
-    server whose steps fail otherwise is left out and said in ``failures``. The derived
-    configs are named "<name or source name>-<action>", and carry ``operation``, shared by
+    override that does not fit its input's type, and, for a request that leaves out busy
+    servers (settling.is_busy), when every server is busy; the only calls made before that
+    check are reading the source config, whose input types it needs, and the busy check.
+    Errors reading the source config come from heatclient unchanged, and so does
+    keystoneauth's ConnectionError when Heat does not answer before any run is made (what
+    was made for the server is removed first); a server whose steps fail otherwise is left
+    out and said in ``failures``. The derived configs are named "<name or source name>-<action>", and carry ``operation``, shared by
     every run of this call (see operations). ``server_names`` ({id: name}, where the caller
     has them) name the servers in the sentences of ``failures`` (servers.called).
     """
@@ -150,6 +165,14 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
     run_name = derived_name(request.name or source.get('name') or request.config_id, action)
 
     result = Started(operation=operation)
+    if request.leave_out_busy:
+        configs = {}
+        result.busy = [server for server in servers
+                       if settling.is_busy(heat, find_transport, server, configs)]
+        servers = [server for server in servers if server not in result.busy]
+        if not servers:
+            raise InputError(Message(ALL_BUSY, {'servers': ', '.join(
+                servers_mod.called(server, server_names) for server in result.busy)}))
     for server_id in servers:
         refused = next((message for _server, message in result.failures
                         if message.template in QUOTA_TEMPLATES), None)

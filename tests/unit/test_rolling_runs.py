@@ -76,6 +76,7 @@ class RunInBatchesTests(ComponentsTestCase):
                              'backup_file': ''},
             'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 1,
             'max_failures': 0, 'secret_ref': None, 'retries': 2, 'retry_delay': 10,
+            'skip_busy': False,
             # What its notices name and link to.
             'server_names': {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'},
             'link': 'http://testserver/project/deployments/operations/{operation}/'})
@@ -230,6 +231,33 @@ class RollingOperationPageTests(helpers.TestCase):
         self.assertNotContains(res, 'data-refresh-seconds')
         self.assertEqual([data.DB_2], res.context['rolling']['not_started'])
         self.assertNotContains(res, 'operation__action_cancel_all')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
+    def test_the_servers_it_left_out_as_still_running_are_named_apart(self):
+        self.mock_deployments_list.return_value = self._runs_of_execution(['COMPLETE'])
+        self.mock_config_get.side_effect = operation_data.config_get
+        found = execution('SUCCESS', output={'skipped': [data.DB_2]})
+        found._apiresource.input = json.dumps(dict(found.workflow_input, skip_busy=True))
+        self.mock_execution_get.return_value = found
+
+        res = self.client.get(OPERATION_URL)
+
+        self.assertEqual([data.DB_2], res.context['rolling']['busy'])
+        self.assertEqual([], res.context['rolling']['not_started'])
+        self.assertContains(res, 'Left out, still running an earlier run:')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
+    def test_while_it_runs_a_server_it_may_leave_out_is_not_said_to_wait_for_sure(self):
+        self.mock_deployments_list.return_value = []
+        found = execution()
+        found._apiresource.input = json.dumps(dict(found.workflow_input, skip_busy=True))
+        self.mock_execution_get.return_value = found
+
+        res = self.client.get(OPERATION_URL)
+
+        self.assertContains(res, 'Waiting for their batch, unless left out as still running')
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
                            api.mistral: ('execution_get',)})

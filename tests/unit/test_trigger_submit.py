@@ -2,6 +2,7 @@
 told."""
 
 import copy
+import dataclasses
 from unittest import mock
 
 from django.contrib.messages import get_messages
@@ -102,6 +103,29 @@ class TriggerSubmitTests(ComponentsTestCase):
                          self.mock_start_runs.call_args.args[1].server_ids)
         self.assertEqual([('success', 'Started BACKUP on 1 server.')],
                          self._messages(res))
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_servers_still_running_can_be_left_out_and_are_named(self):
+        self.serve()
+        self.mock_start_runs.return_value = dataclasses.replace(
+            started(data.DB_2), busy=[data.DB_1])
+
+        res = self.post(trigger_url(data.MYSQL_ID), mysql_form(leave_out_busy='on'))
+
+        self.assertRedirectsNoFollow(res, OPERATION_URL)
+        self.assertTrue(self.mock_start_runs.call_args.args[1].leave_out_busy)
+        self.assertEqual([('success', 'Started BACKUP on 1 server.'),
+                          ('info', 'Left out, still running an earlier run: %s.'
+                           % data.DB_1)], self._messages(res))
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_unticked_busy_servers_are_run_too(self):
+        self.serve()
+        self.mock_start_runs.return_value = started(data.DB_1)
+
+        self.post(trigger_url(data.MYSQL_ID), mysql_form(servers=[data.DB_1]))
+
+        self.assertFalse(self.mock_start_runs.call_args.args[1].leave_out_busy)
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_wrong_values_are_field_errors_and_nothing_is_run(self):

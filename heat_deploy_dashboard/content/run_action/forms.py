@@ -40,8 +40,13 @@ class RunActionForm(run_form.RunForm):
     servers = forms.MultipleChoiceField(
         label=_("Servers"), widget=forms.ThemableCheckboxSelectMultiple,
         error_messages={'required': _("Choose at least one server.")})
+    leave_out_busy = forms.BooleanField(
+        label=_("Leave out servers still running"), required=False,
+        help_text=_("A server whose earlier run has not ended (as Heat shows it once a "
+                    "result waiting for it is applied) is left out, as a schedule's firings "
+                    "leave it out. Unticked, it gets a second run beside the first."))
 
-    field_order = ['action', 'confirm_lifecycle', 'servers', 'transport',
+    field_order = ['action', 'confirm_lifecycle', 'servers', 'leave_out_busy', 'transport',
                    'timeout', 'batch_size', 'max_failures', 'retries', 'retry_delay',
                    'repeat', 'once_at']
 
@@ -209,6 +214,9 @@ class RunActionForm(run_form.RunForm):
             "Started %(action)s on %(count)d server.",
             "Started %(action)s on %(count)d servers.",
             count) % {'action': action, 'count': count})
+        if result.busy:
+            messages.info(request, result.busy_left_out(server_names.names(request)).render(
+                gettext))
         for _server, message in result.failures:
             messages.error(request, message.render(gettext))
         return run_tables.operation_url(result.operation.id)
@@ -242,7 +250,8 @@ class RunActionForm(run_form.RunForm):
             transport=cleaned['transport'], timeout_minutes=cleaned['timeout'],
             name=self.component.run_name, batch_size=cleaned.get('batch_size') or 0,
             max_failures=cleaned.get('max_failures') or 0,
-            retries=cleaned.get('retries') or 0, retry_delay=cleaned.get('retry_delay') or 0)
+            retries=cleaned.get('retries') or 0, retry_delay=cleaned.get('retry_delay') or 0,
+            leave_out_busy=bool(cleaned.get('leave_out_busy')))
 
     def schedule_record(self, data):
         """What a schedule of the form's run keeps: its request's record

@@ -40,13 +40,18 @@ def reason(execution):
 
 
 def summary(execution, runs, names):
-    """{state, reason, running, batch_size, max_failures, waiting, not_started, refresh}:
-    ``waiting``, servers whose batch has not come yet, while it runs; ``not_started``,
-    servers it ended without starting."""
+    """{state, reason, running, batch_size, max_failures, waiting, not_started, busy,
+    leaves_out_busy, refresh}: ``waiting``, servers whose batch has not come yet, while it
+    runs (for one that leaves out busy servers, ``leaves_out_busy``, some of them may have
+    been left out: the workflow says which when it ends); ``busy``, the servers it left out
+    because they were still running an earlier run; ``not_started``, the others it ended
+    without starting."""
     asked = execution.asked.request
     started = {run.server_id for run in runs}
+    busy = [server for server in execution.output.get('skipped') or ()
+            if server in asked.server_ids]
     left = [names.get(server) or server for server in asked.server_ids
-            if server not in started]
+            if server not in started and server not in busy]
     running = execution.running
     return {
         'state': STATES.get(execution.state, execution.state),
@@ -56,6 +61,8 @@ def summary(execution, runs, names):
         'max_failures': asked.max_failures,
         'waiting': left if running else [],
         'not_started': [] if running else left,
+        'busy': [names.get(server) or server for server in busy],
+        'leaves_out_busy': asked.leave_out_busy,
         'refresh': REFRESH_SECONDS if running else None,
     }
 

@@ -94,17 +94,6 @@ def batches_of(server_ids, batch_size):
     return [server_ids[start:start + size] for start in range(0, len(server_ids), size)]
 
 
-def is_busy(clients, server_id, configs):
-    """Whether the server is still running a run, as Heat shows it once settled: Heat's
-    listing keeps a run IN_PROGRESS until someone shows it (a TempURL result is applied
-    then) or applies its Zaqar result, so a run whose follower was lost would otherwise keep
-    every later firing off the server."""
-    return any(row.status == IN_PROGRESS
-               and getattr(_settled_or_gone(clients, row.id, configs), 'status', None)
-               == IN_PROGRESS
-               for row in clients.heat.software_deployments.list(server_id=server_id))
-
-
 class PlanAction(actions.Action):
     """Whether the operation can start, and its batches. With ``skip_busy`` (a schedule's
     firing), servers still running an earlier run are left out, never run twice at once. A
@@ -141,7 +130,8 @@ class PlanAction(actions.Action):
         if self.skip_busy:
             configs = {}
             plan['skipped'] = [server for server in servers
-                               if is_busy(clients, server, configs)]
+                               if settling.is_busy(clients.heat, clients.find_transport,
+                                                   server, configs)]
             servers = [server for server in servers if server not in plan['skipped']]
             if not servers:
                 plan['problem'] = str(Message(ALL_BUSY, {'servers': ', '.join(plan['skipped'])}))

@@ -3,6 +3,7 @@ the command line. One RunRequest, checked as the form checks it; started now (ru
 then followed by Mistral where it is in the catalog (followers.follow), or in batches on
 Mistral (rolling.start); with --wait, followed to its end here as well."""
 
+import dataclasses
 import logging
 
 from osc_lib.cli import format_columns
@@ -41,6 +42,9 @@ class StartingCommand(command.ShowOne):
     its end; it then exits non-zero when a run failed, was cancelled or could not start."""
 
     failed = False
+    # The servers left out as still running an earlier run (--leave-out-busy): asked for,
+    # so no failure.
+    busy = ()
 
     def add_wait(self, parser):
         parser.add_argument('--wait', action='store_true',
@@ -81,7 +85,7 @@ class StartingCommand(command.ShowOne):
                 for server, run in zip(
                     server_names(clients, [each.server_id for each in ended]), ended)])
             self.failed = (self.failed or any(run.status != COMPLETE for run in ended)
-                           or len(ended) < len(request.server_ids))
+                           or len(ended) < len(request.server_ids) - len(self.busy))
         return tuple(shown), tuple(shown.values())
 
     def _start_now(self, clients, request):
@@ -89,11 +93,15 @@ class StartingCommand(command.ShowOne):
             # Where Mistral is, it follows the operation to its end: its runs say so, and
             # pages only read them.
             followed = clients.mistral is not None
+            names = clients.servers.names()
             started = runner.start(
                 clients.heat, clients.find_transport, request,
                 runner.Operation.new(clients.username, request.config_id,
                                      runner=runner.FOLLOWED if followed else None),
-                server_names=clients.servers.names())
+                server_names=names)
+        self.busy = started.busy
+        if started.busy:
+            self.app.stderr.write(f'{started.busy_left_out(names)}\n')
         for _server, message in started.failures:
             self.app.stderr.write(f'{message}\n')
         # A server left out is a failure a script must see, --wait or not.
@@ -158,11 +166,18 @@ class RunComponent(StartingCommand):
     cancelled or could not start."""
 
     def get_parser(self, prog_name):
-        return self.add_wait(add_request_arguments(super().get_parser(prog_name)))
+        parser = self.add_wait(add_request_arguments(super().get_parser(prog_name)))
+        parser.add_argument('--leave-out-busy', action='store_true',
+                            help='Leave out the servers still running an earlier run (as '
+                                 'Heat shows them once a result waiting for them is '
+                                 'applied), as a schedule\'s firings do, instead of running '
+                                 'a second run beside it.')
+        return parser
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
         component, request = run_request(clients, parsed_args)
+        request = dataclasses.replace(request, leave_out_busy=parsed_args.leave_out_busy)
         return self.started(clients, request, {'component': component.short_name},
                             parsed_args.wait)
 

@@ -167,6 +167,32 @@ def test_a_server_left_out_fails_the_command_even_without_wait(heat, mysql, app)
             'created.\n') in app.stderr.getvalue()
 
 
+def test_servers_still_running_are_left_out_when_asked_and_that_is_no_failure(
+        heat, mysql, app):
+    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1')
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--server', 's2', '--leave-out-busy', '--wait')
+
+    with mock.patch.object(waiting.time, 'sleep', _servers_end(heat, {
+            's1': ('COMPLETE', 0), 's2': ('COMPLETE', 0)})), \
+            mock.patch.object(made, 'produce_output'):
+        assert made.run(parsed) == 0
+    # s1's earlier run and s2's new one: no second run on s1.
+    assert sorted(each['server_id'] for each in new_runs(heat)) == ['s1', 's2']
+    assert ('Left out, still running an earlier run: demo-db-1 (s1).\n'
+            in app.stderr.getvalue())
+
+
+def test_every_server_still_running_is_refused_and_nothing_made(heat, mysql, app):
+    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1')
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--leave-out-busy')
+
+    with pytest.raises(osc_exc.CommandError, match='still running an earlier run'):
+        made.run(parsed)
+    assert len(new_runs(heat)) == 1
+
+
 def test_a_run_deleted_while_followed_ends_the_wait_as_a_failure(heat, mysql, app):
     made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
                            's1', '--wait')
