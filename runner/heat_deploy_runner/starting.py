@@ -146,9 +146,10 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
     Errors reading the source config come from heatclient unchanged, and so does
     keystoneauth's ConnectionError when Heat does not answer before any run is made (what
     was made for the server is removed first); a server whose steps fail otherwise is left
-    out and said in ``failures``. The derived configs are named "<name or source name>-<action>", and carry ``operation``, shared by
-    every run of this call (see operations). ``server_names`` ({id: name}, where the caller
-    has them) name the servers in the sentences of ``failures`` (servers.called).
+    out and said in ``failures``. The derived configs are named "<name or source
+    name>-<action>", and carry ``operation``, shared by every run of this call (see
+    operations). ``server_names`` ({id: name}, where the caller has them) name the servers
+    in the sentences of ``failures`` (servers.called).
     """
     action = (request.action or '').strip()
     if not action:
