@@ -206,6 +206,33 @@ def test_a_schedule_tries_a_failing_server_three_times_then_notifies_once(
     assert notice['link'].endswith(f'/project/deployments/operations/{operation_id}/')
 
 
+def test_run_action_leaves_out_a_server_still_running_but_settles_a_waiting_result_first(
+        user, heat, swift, find_transport, demo_resources, made_operations, cleanup):
+    waiting_result, busy = demo_resources['db_server_1'], demo_resources['db_server_2']
+    unapplied = _result_nobody_applied(heat, swift, find_transport, demo_resources['mysql'],
+                                       waiting_result, cleanup)
+    [running] = runner.start(heat, find_transport, runner.RunRequest(
+        config_id=demo_resources['mysql'], action='BACKUP', server_ids=(busy,),
+        name='still-running', input_values={'pause_seconds': 60})).created
+    cleanup.append(running)
+
+    response = user.post(f'/project/components/{demo_resources["mysql"]}/run/', {
+        'action': 'BACKUP', 'servers': [waiting_result, busy], 'leave_out_busy': 'on',
+        'transport': 'TEMP_URL_SIGNAL', 'timeout': '10', 'input__backup_dir': 'unattended',
+        'input__retention_days': '5', 'input__tables': '', 'input__labels': '{}',
+        'input__pause_seconds': '0', 'input__backup_file': ''})
+
+    said = dashboard.messages(response.text)
+    assert 'Started BACKUP on 1 server.' in said, (said, corpus.form_errors(response.text))
+    assert f'Left out, still running an earlier run: demo-db-2 ({busy[:8]}).' in said
+    operation_id = _operation_of(response)
+    made_operations.append(operation_id)
+    assert [run.server_id for run in _runs_of(heat, operation_id)] == [waiting_result]
+    # Its result applied by the look that decided it was not busy.
+    assert heat.software_deployments.get(unapplied.id).status == 'COMPLETE'
+    assert heat.software_deployments.get(running.id).status == 'IN_PROGRESS'
+
+
 def test_a_form_run_that_never_reports_is_timed_out_in_heat_with_no_page_open(
         heat, mistral, never_reporting):
     operation_id, run, deadline, server = never_reporting
