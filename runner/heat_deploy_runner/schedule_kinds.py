@@ -9,6 +9,7 @@ bound is the dashboard's settings, and it is changed by changing them. A record 
 kind (``kind``); one without is a RUN, as every record made before kinds.
 """
 
+import abc
 import dataclasses
 
 from heat_deploy_runner import retention
@@ -16,7 +17,7 @@ from heat_deploy_runner import workflows
 
 
 @dataclasses.dataclass(frozen=True)
-class Kind:
+class Kind(abc.ABC):
     name: str
     workflow: str
     # Whether its firings run on servers: operations a page follows and notices tell of,
@@ -25,17 +26,18 @@ class Kind:
     # Why a form does not change it, or None: it does.
     unchangeable: str | None
 
+    @abc.abstractmethod
     def trigger_input(self, record, name, owner):
         """The workflow's input for a firing of the schedule ``name`` of this record, acting
         for ``owner``."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def component(self, record):
         """What the command line shows in the schedule's component column."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def action(self, record):
-        raise NotImplementedError
+        """What the command line shows in the schedule's action column."""
 
 
 class _Run(Kind):

@@ -200,19 +200,16 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
     return result
 
 
-_DEPLOYMENT = 'deployment'
-
-
 def _start_one(heat, transport: SignalTransport, source: dict, *,
                run_name: str, action: str, server_id: str,
                values: dict, timeout_minutes: int,
                operation: Operation | None, server: str):
-    undo: list[tuple[str, Callable[[], object]]] = []
+    # (what, how to remove it, whether what was made before it must stay when that fails)
+    undo: list[tuple[str, Callable[[], object], bool]] = []
     failed_step = SIGNAL_FAILED
     try:
         target = transport.prepare(run_name, timeout_minutes)
-        undo.append(('signal target',
-                     lambda: transport.cleanup(target.values)))
+        undo.append(('signal target', lambda: transport.cleanup(target.values), False))
 
         failed_step = CONFIG_FAILED
         config = heat.software_configs.create(**derived.build_derived_config(
@@ -221,10 +218,13 @@ def _start_one(heat, transport: SignalTransport, source: dict, *,
             signal_inputs=target.inputs,
             operation_option=operation.as_option() if operation else None))
         undo.append(('derived config %s' % config.id,
-                     lambda: heat.software_configs.delete(config.id)))
+                     lambda: heat.software_configs.delete(config.id), False))
 
         failed_step = DEPLOYMENT_FAILED
-        undo.append((_DEPLOYMENT, lambda: _delete_stored_anyway(heat, config.id, server_id)))
+        # Heat may have stored a deployment it could not be removed of (its API killed as it
+        # answered, or down when asked): what it stands on must stay.
+        undo.append(('deployment', lambda: _delete_stored_anyway(heat, config.id, server_id),
+                     True))
         status, reason = transport.initial_status()
         deployment = heat.software_deployments.create(
             config_id=config.id, server_id=server_id, action=action,
@@ -255,13 +255,13 @@ def _delete_stored_anyway(heat, config_id: str, server_id: str) -> None:
                 raise
 
 
-def _undo(undo: list[tuple[str, Callable[[], object]]],
+def _undo(undo: list[tuple[str, Callable[[], object], bool]],
           server_id: str) -> None:
-    """Undo the steps, newest first: each may depend on the one made before it. When the
-    deployment cannot be undone, Heat may have stored it (its API killed as it answered, or
-    down when asked), so what it stands on is kept: the run still finds its config and the
-    place for its result, and its result is not lost."""
-    for what, step in reversed(undo):
+    """Undo the steps, newest first: each may depend on the one made before it. A step that
+    cannot be undone and whose entry says so keeps what was made before it: a deployment
+    Heat may have stored still finds its config and the place for its result, and its
+    result is not lost."""
+    for what, step, keeps_the_rest in reversed(undo):
         try:
             step()
         except Exception:
@@ -269,5 +269,5 @@ def _undo(undo: list[tuple[str, Callable[[], object]]],
             # operator's matter, so it is logged rather than shown.
             LOG.warning('Could not remove the %s of the failed run on server %s', what,
                         server_id, exc_info=True)
-            if what == _DEPLOYMENT:
+            if keeps_the_rest:
                 return
