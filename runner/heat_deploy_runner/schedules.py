@@ -36,6 +36,7 @@ from heat_deploy_runner import retention
 from heat_deploy_runner.run_request import Asked
 from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import secret_store
+from heat_deploy_runner.times import parse_time
 from heat_deploy_runner.times import utc_text
 from heat_deploy_runner import workflows
 from heat_deploy_runner.workflows import trigger_of
@@ -135,6 +136,14 @@ def history(record):
 def last_change(record):
     """The record's latest history entry ({what, by, at}), or None."""
     return (history(record) or [None])[-1]
+
+
+def paused_at(record):
+    """When the schedule was paused (aware UTC), while it is; else None."""
+    change = last_change(record)
+    if not record.get('paused') or not change or change.get('what') != PAUSED:
+        return None
+    return parse_time(change.get('at'))
 
 
 def fires_through(record, name, trigger):

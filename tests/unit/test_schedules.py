@@ -59,10 +59,11 @@ def trigger(name=NAME, next_time='2999-01-01 02:00:00'):
 
 
 def execution(state='SUCCESS', output=None, schedule=NAME,
-              execution_id='6c5b4a39-2817-4e6d-9c0b-a1b2c3d4e5f6'):
+              execution_id='6c5b4a39-2817-4e6d-9c0b-a1b2c3d4e5f6',
+              created_at='2026-11-24 02:00:01'):
     return api.mistral.Execution(executions.Execution(None, {
         'id': execution_id, 'state': state, 'state_info': None,
-        'project_id': '1', 'created_at': '2026-11-24 02:00:01',
+        'project_id': '1', 'created_at': created_at,
         'input': json.dumps({'schedule': schedule}), 'output': json.dumps(output or {})}))
 
 
@@ -262,6 +263,21 @@ class SchedulesPanelTests(helpers.TestCase):
         [row] = self.client.get(INDEX_URL).context['table'].data
 
         self.assertEqual((running, 'Paused'), (row.last.id, row.state))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_firing_of_the_kept_trigger_after_the_pause_is_not_the_rows_latest(self):
+        # Before its plan has retired it, it runs: the row still links the firing that runs.
+        running = '0b6f3d2e-9a51-4c7e-8d20-5e4f3a2b1c0d'
+        paused = record(paused=True, history=[
+            {'what': 'paused', 'by': 'test_user', 'at': '2026-11-24T02:00:30Z'}])
+        self._serve([paused], [trigger()], [
+            execution('RUNNING', execution_id=str(uuid.uuid4()),
+                      created_at='2026-11-24 02:01:00'),
+            execution('RUNNING', execution_id=running)])
+
+        [row] = self.client.get(INDEX_URL).context['table'].data
+
+        self.assertEqual(running, row.last.id)
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_mistral_down_is_said_not_an_empty_list(self):

@@ -148,10 +148,14 @@ def listed(request):
     # The latest operations of every schedule, within Mistral's largest page.
     # A firing still running before any later one that ended (a paused schedule's last).
     latest = {}
+    paused = {each.name: runner_schedules.paused_at(each.variables) for each in records}
     for execution in api.mistral.rolling_runs_list(request, min(1000, 20 + 2 * len(records))):
-        if execution.retired:
-            continue
         schedule = execution.asked.schedule
+        # The trigger kept for a paused schedule's last firing may fire once more: that
+        # firing runs nothing (its plan retires it) and is not the schedule's latest.
+        if execution.retired or (paused.get(schedule) and runner_schedules.mistral_time(
+                execution.created_at) > paused[schedule]):
+            continue
         if schedule not in latest or (execution.running and not latest[schedule].running):
             latest[schedule] = execution
     names = server_names.names(request)
