@@ -1,11 +1,11 @@
 """`make soak` (not in `make test`): a fresh local cloud used for MINUTES (30) the way
 operators use the plugin at night. A schedule fires every minute on every server, with tries;
-20 users' pages poll; the command line starts a run every minute and cancels every other one;
-every two minutes one service is SIGKILLed and started again 20 s later (Heat API and engine,
-Swift proxy and object server, Zaqar, Mistral executor and engine, memcached, a Horizon
-worker, in turn). Then the schedules are deleted, everything is let end, and the figures
-(figures.py) are printed and written to build/soak/results.json; the exit status is 1 when a
-goal is missed.
+20 users follow the newest operation's page as a browser tab does; the command line starts a
+run every minute and cancels every other one; every two minutes one service is SIGKILLed and
+started again 20 s later (Heat API and engine, Swift proxy and object server, Zaqar, Mistral
+executor and engine, memcached, a Horizon worker, in turn). Then the schedules are deleted,
+everything is let end, and the figures (figures.py) are printed and written to
+build/soak/results.json; the exit status is 1 when a goal is missed.
 
     .venv/bin/python -m soak [MINUTES]
 """
