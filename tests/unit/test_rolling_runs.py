@@ -12,6 +12,7 @@ from mistralclient.api.v2 import executions
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner import rolling
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import TRIGGER_MOCKS
@@ -83,6 +84,22 @@ class RunInBatchesTests(ComponentsTestCase):
         self.mock_start_runs.assert_not_called()
         self.assertEqual([('success', 'Started BACKUP on 2 servers, 1 at a time.')],
                          self._messages(res))
+
+    @helpers.create_mocks(ROLLING_MOCKS)
+    def test_many_servers_are_handed_to_the_workflow_service_as_one_batch(self):
+        test_data.with_workflows(self)
+        self.serve()
+        self.mock_rolling_start.return_value = execution()
+
+        with mock.patch.object(rolling, 'MAX_STARTED_HERE', 1):
+            res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form())
+
+        self.assertRedirectsNoFollow(res, OPERATION_URL)
+        started = self.mock_rolling_start.call_args.args[1]
+        self.assertEqual((0, [data.DB_1, data.DB_2]),
+                         (started['batch_size'], started['server_ids']))
+        self.assertEqual([('success', 'Started BACKUP on 2 servers: the workflow service '
+                                      '(Mistral) makes their runs.')], self._messages(res))
 
     @helpers.create_mocks(ROLLING_MOCKS)
     def test_the_command_shown_with_tries_is_the_one_the_form_submits(self):

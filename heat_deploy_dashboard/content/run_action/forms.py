@@ -201,8 +201,9 @@ class RunActionForm(run_form.RunForm):
         """Where to go next: the page of the operation started, or the schedules; or False."""
         if data.get('repeat') or data.get('once_at'):
             return self._schedule(request, data)
-        if data.get('batch_size') or data.get('retries'):
-            # Tries are the workflow service's to run: without batches, one batch of all.
+        if rolling.hands_over(data['request'], _RollingCalls(request)
+                              if api.mistral.is_available(request) else None):
+            # Tries, and many servers, without batches: one batch of all.
             return self._start_in_batches(request, data)
         action = data['action']
         result = self.start(request, config_cache.get_many(
@@ -236,11 +237,19 @@ class RunActionForm(run_form.RunForm):
             errors.heat_failed(request, doing, _("Nothing was started."),
                                service=errors.MISTRAL)
             return False
-        messages.success(request, ngettext(
-            "Started %(action)s on %(count)d server, %(size)d at a time.",
-            "Started %(action)s on %(count)d servers, %(size)d at a time.",
-            len(servers)) % {'action': action, 'count': len(servers),
-                             'size': data['batch_size'] or len(servers)})
+        if data.get('batch_size'):
+            messages.success(request, ngettext(
+                "Started %(action)s on %(count)d server, %(size)d at a time.",
+                "Started %(action)s on %(count)d servers, %(size)d at a time.",
+                len(servers)) % {'action': action, 'count': len(servers),
+                                 'size': data['batch_size']})
+        else:
+            messages.success(request, ngettext(
+                "Started %(action)s on %(count)d server: the workflow service (Mistral) "
+                "makes its run.",
+                "Started %(action)s on %(count)d servers: the workflow service (Mistral) "
+                "makes their runs.",
+                len(servers)) % {'action': action, 'count': len(servers)})
         return run_tables.operation_url(execution.id)
 
     def run_request(self, cleaned):

@@ -19,7 +19,6 @@ from heat_deploy_runner import listing
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.request_options import add_how_it_runs
 from heat_deploy_runner.osc.request_options import add_request_arguments
-from heat_deploy_runner.osc.request_options import on_mistral
 from heat_deploy_runner.osc.request_options import run_request
 from heat_deploy_runner.osc.request_options import server_names
 from heat_deploy_runner.osc.request_options import transport
@@ -54,8 +53,11 @@ class StartingCommand(command.ShowOne):
     def started(self, clients, request, shown, wait):
         """(columns, values): ``shown`` and the operation; with ``wait``, its runs as they
         ended."""
-        if on_mistral(request):
-            made, execution = [], self._start_in_batches(clients, request)
+        calls = (rolling.MistralCalls(clients.mistral, clients.swift, clients.project_id)
+                 if clients.mistral is not None else None)
+        handed = rolling.hands_over(request, calls)
+        if handed:
+            made, execution = [], self._start_in_batches(calls, request, clients)
             operation_id = execution.id
         else:
             made, execution = self._start_now(clients, request), None
@@ -65,7 +67,7 @@ class StartingCommand(command.ShowOne):
         if wait:
             # Said first: whatever happens while following, the runs go on.
             self.app.stderr.write(f'Following operation {operation_id}.\n')
-            with failures.calling(failures.MISTRAL if on_mistral(request) else failures.HEAT,
+            with failures.calling(failures.MISTRAL if handed else failures.HEAT,
                                   f'follow the operation {operation_id}',
                                   'Its runs go on: `openstack software operation show '
                                   f'{operation_id}` says how they stand.'):
@@ -128,16 +130,15 @@ class StartingCommand(command.ShowOne):
                 'their time-outs or sends its notices unless --wait or a dashboard page '
                 'watches it.\n')
 
-    def _start_in_batches(self, clients, request):
+    def _start_in_batches(self, calls, request, clients):
         doing = (f'start {request.action} in batches' if request.batch_size
-                 else f'start {request.action} with retries')
-        if clients.mistral is None:
+                 else f'start {request.action} with retries' if request.retries
+                 else f'start {request.action} on the workflow service')
+        if calls is None:
             raise osc_exc.CommandError(_needs_mistral(request))
         with failures.calling(failures.MISTRAL, doing, 'Nothing was started.'):
             try:
-                return rolling.start(
-                    rolling.MistralCalls(clients.mistral, clients.swift, clients.project_id),
-                    request, clients.username, clients.servers.names())
+                return rolling.start(calls, request, clients.username, clients.servers.names())
             except secret_store.NotKept as error:
                 raise osc_exc.CommandError(failures.sentence(
                     doing, failures.SWIFT, 'Nothing was started.')) from error

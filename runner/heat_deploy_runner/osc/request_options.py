@@ -263,9 +263,3 @@ def run_request(clients, parsed_args):
             name=component.run_name, batch_size=parsed_args.batch_size or 0,
             max_failures=parsed_args.max_failures, retries=parsed_args.retries,
             retry_delay=parsed_args.retry_delay)
-
-
-def on_mistral(request):
-    """Whether the workflow service runs the request: in batches, or trying failed servers
-    again (one batch of all, as the form does)."""
-    return bool(request.batch_size or request.retries)

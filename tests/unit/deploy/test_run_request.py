@@ -3,10 +3,13 @@ rolling workflow's input, a schedule's record) are written and read in one place
 
 import dataclasses
 import inspect
+from unittest import mock
 
+import pytest
 import yaml
 
 from heat_deploy_runner.mistral import actions
+from heat_deploy_runner import rolling
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import workflows
 
@@ -76,3 +79,24 @@ def test_a_schedule_recorded_without_names_or_link_fires_with_none():
 
     assert (made['server_names'], made['link']) == ({}, None)
     assert set(made) <= _declared_inputs()
+
+
+@pytest.mark.parametrize('changes, mistral, object_storage, handed', [
+    # Batches and tries are the workflow service's alone, with or without it.
+    ({'batch_size': 2}, False, True, True),
+    ({'retries': 1}, True, True, True),
+    # A few servers are started here.
+    ({'server_ids': ('s',) * rolling.MAX_STARTED_HERE}, True, True, False),
+    # Many go to the workflow service where it is, and its secrets through Object Storage.
+    ({'server_ids': ('s',) * (rolling.MAX_STARTED_HERE + 1)}, True, True, True),
+    ({'server_ids': ('s',) * (rolling.MAX_STARTED_HERE + 1)}, False, True, False),
+    ({'server_ids': ('s',) * (rolling.MAX_STARTED_HERE + 1),
+      'input_values': {'db_password': 'x'}}, True, False, False),
+    ({'server_ids': ('s',) * (rolling.MAX_STARTED_HERE + 1),
+      'input_values': {'db_password': ''}}, True, False, True),
+])
+def test_who_starts_the_runs(changes, mistral, object_storage, handed):
+    request = dataclasses.replace(RunRequest('c', 'BACKUP', ('s',)), **changes)
+    calls = mock.Mock(object_storage=object_storage) if mistral else None
+
+    assert rolling.hands_over(request, calls) is handed

@@ -14,6 +14,7 @@ from heat_deploy_runner import operations
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import operations as osc_operations
 from heat_deploy_runner.osc import schedules as osc_schedules
+from heat_deploy_runner import rolling as rolling_mod
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.transports import transport_for
@@ -168,6 +169,16 @@ def test_retries_without_batches_run_on_mistral_as_one_batch(heat, component, ap
     asked = json.loads(rolling.input)
     assert (rolling.workflow_name, asked['batch_size'], asked['retries']) == (
         workflows.ROLLING_WORKFLOW, 0, 1)
+    assert new_runs(heat) == []
+
+
+def test_many_servers_run_on_mistral_as_one_batch(heat, component, app, mistral, monkeypatch):
+    monkeypatch.setattr(rolling_mod, 'MAX_STARTED_HERE', 1)
+
+    result = _run(app)
+
+    asked = json.loads(mistral.executions.get(result['operation']).input)
+    assert (asked['batch_size'], asked['retries'], len(asked['server_ids'])) == (0, 0, 2)
     assert new_runs(heat) == []
 
 
