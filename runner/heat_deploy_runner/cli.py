@@ -65,19 +65,28 @@ def _server_word(server_id: str, names: Mapping[str, str]) -> str:
 
 def run_action(request: RunRequest, *, component: str, input_texts: Mapping[str, str],
                lifecycle: bool = False, repeat: str = '', once_at: str = '',
-               schedule: str = '', server_names: Mapping[str, str] | None = None) -> str:
+               schedule: str = '', server_names: Mapping[str, str] | None = None,
+               every_server: bool = False) -> str:
     """What the Run Action form submits (``request``, its inputs as typed): `component run`,
     or with ``repeat`` or ``once_at`` `schedule create`, or `schedule change SCHEDULE` for
-    the form that changes one. ``server_names``: {id: name} of the project's servers."""
+    the form that changes one. ``server_names``: {id: name} of the project's servers;
+    ``every_server``: the request's servers are all the component's."""
     if schedule:
         words = ['schedule', 'change', schedule]
     elif repeat or once_at:
         words = ['schedule', 'create']
     else:
         words = ['component', 'run']
+    run_now = words[:2] == ['component', 'run']
     words += [component, request.action]
-    for server_id in request.server_ids:
-        words += ['--server', _server_word(server_id, server_names or {})]
+    if every_server:
+        words.append('--all-servers')
+    else:
+        for server_id in request.server_ids:
+            words += ['--server', _server_word(server_id, server_names or {})]
+    if run_now and request.leave_out_busy:
+        # A schedule's firings leave them out always.
+        words.append('--leave-out-busy')
     words += _how_it_runs(request, input_texts)
     if lifecycle:
         words.append('--confirm-lifecycle')

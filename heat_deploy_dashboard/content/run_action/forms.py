@@ -195,7 +195,8 @@ class RunActionForm(run_form.RunForm):
             request, component=named, input_texts=self.shown_input_texts(),
             lifecycle=request.action in linking.LIFECYCLE_ACTIONS, repeat=shown('repeat'),
             once_at=shown('once_at'), schedule=schedule,
-            server_names=server_names.names(self.request))
+            server_names=server_names.names(self.request),
+            every_server=set(request.server_ids) == set(component.server_ids))
 
     def handle(self, request, data):
         """Where to go next: the page of the operation started, or the schedules; or False."""

@@ -212,10 +212,13 @@ def add_request_arguments(parser):
                         help='The action to run: one of the component\'s custom actions '
                              '(e.g. BACKUP), or a lifecycle action with '
                              '--confirm-lifecycle.')
-    parser.add_argument('--server', metavar='<server>', action='append', required=True,
-                        dest='servers',
-                        help='A server the component is deployed on, by name or ID '
-                             '(repeat for more).')
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument('--server', metavar='<server>', action='append', dest='servers',
+                       help='A server the component is deployed on, by name or ID '
+                            '(repeat for more).')
+    which.add_argument('--all-servers', action='store_true',
+                       help='Every server the component is deployed on, as the Run Action '
+                            'form ticks them.')
     add_how_it_runs(parser)
     parser.add_argument('--batch-size', metavar='<servers>',
                         type=whole_number(1, MAX_SERVERS),
@@ -256,7 +259,8 @@ def run_request(clients, parsed_args):
         checked_action(component, action, parsed_args.confirm_lifecycle)
         return component, RunRequest(
             config_id=component.id, action=action,
-            server_ids=tuple(server_ids(clients, component, parsed_args.servers)),
+            server_ids=tuple(component.server_ids if parsed_args.all_servers
+                             else server_ids(clients, component, parsed_args.servers)),
             input_values=typed_inputs(component.inputs, parsed_args),
             transport=transport(clients, parsed_args.transport),
             timeout_minutes=parsed_args.timeout,

@@ -57,6 +57,17 @@ def test_tries_are_shown_without_batches_and_a_delay_only_with_tries():
     assert shlex.split(no_tries)[-2:] == ['--server', 's-1']
 
 
+def test_every_server_is_one_option_and_leaving_out_busy_ones_is_a_runs_alone():
+    every = cli.run_action(_request(server_ids=('s-1', 's-2'), leave_out_busy=True),
+                           component='c-1', input_texts={}, every_server=True)
+    scheduled = cli.run_action(_request(leave_out_busy=True), component='c-1',
+                               input_texts={}, repeat='0 2 * * *')
+
+    assert shlex.split(every)[1:] == ['software', 'component', 'run', 'c-1', 'BACKUP',
+                                      '--all-servers', '--leave-out-busy']
+    assert '--leave-out-busy' not in scheduled
+
+
 def test_a_schedule_is_made_or_changed_with_its_time_and_every_option():
     scheduled = cli.run_action(_request(batch_size=1, retries=1), component='c-1',
                                input_texts={}, repeat='0 2 * * *')

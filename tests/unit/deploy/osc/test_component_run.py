@@ -105,10 +105,22 @@ def test_a_refusal_names_what_is_wrong_and_makes_nothing(heat, swift, mysql, app
 
 
 @pytest.mark.parametrize('option', [('--timeout', '0'), ('--batch-size', 'x'),
-                                    ('--transport', 'CFN_SIGNAL')])
+                                    ('--transport', 'CFN_SIGNAL'), ('--all-servers',)])
 def test_a_bad_option_is_refused_by_the_parser(mysql, app, option):
     with pytest.raises(SystemExit):
         command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1', *option)
+
+
+def test_all_servers_are_every_server_of_the_component(heat, mysql, app):
+    result = shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--all-servers')
+
+    assert sorted(each['server_id'] for each in new_runs(heat)) == ['s1', 's2']
+    assert result['servers'].machine_readable() == ['demo-db-1', 'demo-db-2']
+
+
+def test_no_server_at_all_is_refused_by_the_parser(mysql, app):
+    with pytest.raises(SystemExit):
+        command(component_run.RunComponent, app, 'mysql', 'BACKUP')
 
 
 def test_in_batches_it_starts_the_rolling_workflow_with_secrets_kept_out_of_it(
