@@ -6,9 +6,12 @@ read serves every other worker too.
 """
 
 from concurrent import futures
+import logging
 import time
 
 from heatclient import exc as heat_exc
+from keystoneauth1 import exceptions as ks_exc
+import requests
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import spare_cache
@@ -25,6 +28,8 @@ _FOREVER = None
 # Heat's API answers a few requests at a time; more in parallel only queue there.
 PARALLEL_READS = 4
 _UNREAD = object()
+
+LOG = logging.getLogger(__name__)
 
 # Hits and misses of this process, for the benchmark's hit ratio.
 _stats = {'hits': 0, 'misses': 0}
@@ -49,7 +54,9 @@ def get_many(request, config_ids, seconds=None):
     thousands of runs nobody has looked at yet answers before the web
     server gives up on it; what it read is kept, so each view reads on
     where the one before stopped. The ids left out that way are in the
-    result's ``unread``.
+    result's ``unread``, and so are those Heat did not answer for: its API
+    may stop between a page's listing and these reads, and the page shows
+    what it listed rather than an error (the next view reads them).
     """
     project = request.user.project_id
     keys = {_KEY % {'project': project, 'config': config_id}: config_id
@@ -70,6 +77,10 @@ def get_many(request, config_ids, seconds=None):
             return key, as_dict(api.heat.config_get(request, keys[key]))
         except heat_exc.HTTPNotFound:
             return key, None
+        except (ks_exc.ConnectionError, requests.exceptions.ConnectionError,
+                heat_exc.HTTPServiceUnavailable, heat_exc.HTTPInternalServerError):
+            LOG.warning('Could not read software config %s', keys[key], exc_info=True)
+            return key, _UNREAD
 
     fetched, unread = {}, set()
     with futures.ThreadPoolExecutor(PARALLEL_READS) as pool:

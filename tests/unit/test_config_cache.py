@@ -6,6 +6,7 @@ import threading
 from unittest import mock
 
 from heatclient import exc as heat_exc
+from keystoneauth1 import exceptions as ks_exc
 from openstack_auth import utils as auth_utils
 
 from heat_deploy_dashboard import api
@@ -54,6 +55,25 @@ class ConfigCacheTests(helpers.TestCase):
         self.assertEqual(data.MYSQL, seen[data.MYSQL_ID])
         self.assertEqual(1, self.mock_config_get.call_count)
         self.assertEqual({'hits': 1, 'misses': 0}, other_worker.stats())
+
+    @helpers.create_mocks({api.heat: ('config_get',)})
+    def test_a_config_heat_did_not_answer_for_is_left_unread_not_raised(self):
+        # Heat's API stopped between a page's listing and its config reads (a soak found it).
+        found = data.config_getter()
+
+        def config_get(request, config_id):
+            if config_id == data.MYSQL_ID:
+                raise ks_exc.ConnectFailure('Remote end closed connection without response')
+            return found(request, config_id)
+        self.mock_config_get.side_effect = config_get
+        ids = [data.MYSQL_ID, data.WORDPRESS_ID]
+
+        first = config_cache.get_many(self.request, ids)
+
+        self.assertEqual({data.WORDPRESS_ID}, set(first))
+        self.assertEqual({data.MYSQL_ID}, first.unread)
+        self.mock_config_get.side_effect = found
+        self.assertEqual(set(ids), set(config_cache.get_many(self.request, ids)))
 
     @helpers.create_mocks({api.heat: ('config_get',)})
     def test_with_seconds_no_read_starts_after_the_deadline(self):
