@@ -146,6 +146,7 @@ def main(args):
     for key in ('runs', 'operations_concluded', 'notices', 'page_replies', 'results_lost',
                 'left_running', 'run_twice', 'notices_missing', 'notices_doubled',
                 'server_errors', 'server_errors_by_outage', 'pages_without_reply',
+                'service_down_replies',
                 'slowest_page_while_down_seconds'):
         _progress(f'{key}: {found[key]}')
     _progress(f'written to {RESULTS}')

@@ -46,31 +46,28 @@ def notices(concluded, told):
             sorted(each for each in concluded if counted[each] > 1))
 
 
-def _excused(started, seconds, status, outages):
-    """Whether a failed reply is what the outage it met should give: none, because the Horizon
-    worker serving it was SIGKILLed (a browser's next poll goes to another; gunicorn starts a
-    new one), or the status poll's 503, which names the service that is down (the page says
-    so and retries), up to PAGE_GOAL_SECONDS after that service is back."""
-    if status is None:
-        return any(service == HORIZON_WORKER and started <= begin <= started + seconds
-                   for service, begin, _end in outages)
-    return status == SERVICE_DOWN and any(
-        service != HORIZON_WORKER and begin <= started <= end + PAGE_GOAL_SECONDS
-        for service, begin, end in outages)
+def _cut(started, seconds, status, outages):
+    """Whether a reply never came because the Horizon worker serving it was SIGKILLed (a
+    browser's next poll goes to another; gunicorn starts a new one)."""
+    return status is None and any(service == HORIZON_WORKER and started <= begin
+                                  <= started + seconds for service, begin, _end in outages)
 
 
 def _failed(status):
-    return status is None or status >= 500
+    """A server error: a 5xx or no reply at all, but the status poll's 503, its reply that
+    names a service that does not answer (the page says so and retries): the reply it is
+    made to give while a service is down or not yet back."""
+    return status is None or (status >= 500 and status != SERVICE_DOWN)
 
 
 def pages(replies, outages):
     """(server errors, the slowest reply while a service was down) of the pages' replies:
     (started, seconds, status) each, status None when none came; ``outages``: (service,
-    from, to) each, in the same clock. A server error is a 5xx or no reply at all, but for
-    what an outage excuses (_excused)."""
-    errors = sum(1 for started, seconds, status in replies
-                 if _failed(status) and not _excused(started, seconds, status, outages))
-    during = [seconds for started, seconds, _status in replies
+    from, to) each, in the same clock. A server error (_failed) counts but for a request
+    its Horizon worker was killed under."""
+    errors = sum(1 for started, seconds, status, *_path in replies
+                 if _failed(status) and not _cut(started, seconds, status, outages))
+    during = [seconds for started, seconds, _status, *_path in replies
               if any(begin <= started <= end for _service, begin, end in outages)]
     return errors, max(during, default=0.0)
 
@@ -80,7 +77,7 @@ def failed_pages(replies, outages):
     started in or within PAGE_GOAL_SECONDS after it ('none' for none): what to look at when
     server_errors is not 0."""
     found = collections.Counter()
-    for started, _seconds, status in replies:
+    for started, _seconds, status, *_path in replies:
         if _failed(status):
             found[next((service for service, begin, end in outages
                         if begin <= started <= end + PAGE_GOAL_SECONDS), 'none')] += 1
@@ -88,11 +85,11 @@ def failed_pages(replies, outages):
 
 
 def failed_replies(replies):
-    """[started, seconds, status] of each reply that was a server error or none, on the
+    """[started, seconds, status, path] of each reply that was a server error, on the
     outages' clock: when they were, to lay against the outages, the firings' minutes and
     the machine's load."""
-    return [[round(started, 1), round(seconds, 2), status]
-            for started, seconds, status in replies if _failed(status)]
+    return [[round(started, 1), round(seconds, 2), status, *path]
+            for started, seconds, status, *path in replies if _failed(status)]
 
 
 def summary(runs, reported, concluded, told, replies, outages, now):
@@ -106,6 +103,8 @@ def summary(runs, reported, concluded, told, replies, outages, now):
         'notices_missing': missing, 'notices_doubled': twice,
         'server_errors': errors, 'server_errors_by_outage': failed_pages(replies, outages),
         'failed_replies': failed_replies(replies),
+        'service_down_replies': sum(1 for _started, _seconds, status, *_path in replies
+                                    if status == SERVICE_DOWN),
         'slowest_page_while_down_seconds': round(slowest, 2),
     }
 

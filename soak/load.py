@@ -48,7 +48,8 @@ class Page(Stoppable):
     then the newest operation's page, whose running rows are polled every POLL_SECONDS
     (deployment_poller.js) and which is drawn again every few seconds while its rolling run
     goes on (rolling_refresh.js); every VISIT_SECONDS, back to the Deployments page for the
-    newest operation. Each reply: (started, seconds, status), status None when none came."""
+    newest operation. Each reply: (started, seconds, status, path), status None when none
+    came."""
 
     def __init__(self, base_url):
         super().__init__()
@@ -64,7 +65,7 @@ class Page(Stoppable):
         except requests.RequestException:
             response = None
         self.replies.append((started, time.monotonic() - started,
-                             None if response is None else response.status_code))
+                             None if response is None else response.status_code, path))
         return response if response is not None and response.ok else None
 
     def run(self):

@@ -17,7 +17,6 @@ from devcloud.services import infra
 from devcloud.services import mistral
 from devcloud.services import wsgi
 
-HORIZON_THREADS = 10
 LOCAL_SETTINGS = '''\
 import os
 
@@ -138,8 +137,5 @@ def start(layout, sup, progress):
         process.run([django_admin, 'collectstatic', '--noinput', '--clear', '-v0'], log, env=env)
         process.run([django_admin, 'compress', '--force', '-v0'], log, env=env)
         stamp.write_text(fingerprint)
-    # DevStack's mod_wsgi serves Horizon with ten threads a process: a page waiting on a
-    # service does not hold up every other user's.
     wsgi.start(layout, sup, 'horizon', 'devcloud.horizon_wsgi:application',
-               layout.port('horizon'), workers=2, threads=HORIZON_THREADS, env=env,
-               ready_path='/auth/login/')
+               layout.port('horizon'), workers=2, env=env, ready_path='/auth/login/')

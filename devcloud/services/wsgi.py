@@ -9,28 +9,25 @@ import sys
 sys.argv = {argv!r}
 wsgi_app = {app!r}
 bind = '127.0.0.1:{port}'
-worker_class = {worker_class!r}
+# Sync workers: Keystone mixed up request contexts under threaded workers.
+worker_class = 'sync'
 workers = {workers}
-threads = {threads}
 timeout = 120
 graceful_timeout = 5
 # Every gunicorn otherwise shares ~/.gunicorn/gunicorn.ctl.
 control_socket = {control_socket!r}
 accesslog = '-'
+# gunicorn's line, and how long the request took (seconds): a slow page shows in the log.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)s'
 '''
 
 
-def start(layout, sup, name, app, port, workers=2, threads=1, argv=None, env=None,
-          ready_path='/'):
-    """``threads`` above 1 serves each worker's requests in threads, as mod_wsgi serves
-    Horizon in DevStack; the APIs keep one request per worker (Keystone mixed up request
-    contexts under threaded workers)."""
+def start(layout, sup, name, app, port, workers=2, argv=None, env=None, ready_path='/'):
     conf_dir = layout.path(name)
     conf_dir.mkdir(parents=True, exist_ok=True)
     conf = conf_dir / 'gunicorn.conf.py'
     conf.write_text(GUNICORN_CONF.format(
-        argv=argv or [name], app=app, port=port, workers=workers, threads=threads,
-        worker_class='gthread' if threads > 1 else 'sync',
+        argv=argv or [name], app=app, port=port, workers=workers,
         control_socket=str(conf_dir / 'gunicorn.ctl')))
     proc = sup.start(name, [layout_mod.venv_bin('gunicorn'), '--config', str(conf)], env=env,
                      cwd=str(conf_dir))

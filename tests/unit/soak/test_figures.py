@@ -64,11 +64,10 @@ def test_pages_count_server_errors_and_the_slowest_reply_while_a_service_was_dow
     assert figures.pages(replies, [('zaqar', 4.0, 8.0)]) == (2, 20.0)
 
 
-def test_the_status_polls_503_is_no_server_error_while_a_service_is_down_or_just_back():
-    replies = [(5.0, 0.4, 503), (27.0, 0.3, 503), (29.0, 0.3, 503), (50.0, 0.2, 503)]
+def test_the_status_polls_503_naming_a_service_down_is_no_server_error():
+    replies = [(5.0, 0.4, 503), (50.0, 0.2, 503), (60.0, 0.2, 502)]
 
-    assert figures.pages(replies, [('zaqar', 4.0, 8.0), ('horizon-worker', 49.0, 69.0)]
-                         ) == (2, 0.4)
+    assert figures.pages(replies, [('zaqar', 4.0, 8.0)]) == (1, 0.4)
 
 
 def test_a_page_whose_horizon_worker_was_killed_under_it_is_no_server_error():
@@ -78,7 +77,7 @@ def test_a_page_whose_horizon_worker_was_killed_under_it_is_no_server_error():
 
 
 def test_failed_pages_are_counted_by_the_outage_they_started_in_or_just_after():
-    replies = [(1.0, 0.2, None), (5.0, 3.5, 200), (6.0, 0.4, 503), (27.0, 20.0, None),
+    replies = [(1.0, 0.2, None), (5.0, 3.5, 200), (6.0, 0.4, 502), (27.0, 20.0, None),
                (29.0, 0.1, None), (40.0, 0.1, 500)]
 
     assert figures.failed_pages(replies, [('zaqar', 4.0, 8.0), ('memcached', 35.0, 45.0)]
@@ -86,9 +85,11 @@ def test_failed_pages_are_counted_by_the_outage_they_started_in_or_just_after():
 
 
 def test_each_failed_reply_is_kept_with_when_it_started():
-    replies = [(1.04, 0.2, 200), (6.0, 0.4, 503), (27.26, 20.004, None)]
+    replies = [(1.04, 0.2, 200, '/a/'), (6.0, 0.4, 500, '/b/'), (7.0, 0.4, 503, '/c/'),
+               (27.26, 20.004, None, '/d/')]
 
-    assert figures.failed_replies(replies) == [[6.0, 0.4, 503], [27.3, 20.0, None]]
+    assert figures.failed_replies(replies) == [[6.0, 0.4, 500, '/b/'],
+                                               [27.3, 20.0, None, '/d/']]
 
 
 def test_the_goals_hold_only_with_nothing_lost_doubled_or_failed():
