@@ -196,7 +196,8 @@ class RunActionForm(run_form.RunForm):
             lifecycle=request.action in linking.LIFECYCLE_ACTIONS, repeat=shown('repeat'),
             once_at=shown('once_at'), schedule=schedule,
             server_names=server_names.names(self.request),
-            every_server=set(request.server_ids) == set(component.server_ids))
+            # In the component's order too: batches take the servers in order.
+            every_server=tuple(request.server_ids) == tuple(component.server_ids))
 
     def handle(self, request, data):
         """Where to go next: the page of the operation started, or the schedules; or False."""
