@@ -25,6 +25,10 @@ PAGE_TIMEOUT = 20
 LIST_PAGE = '/project/deployments/'
 STATUS_POLL = '/project/deployments/status/'
 OPERATION_LINK = r'/project/deployments/operations/[0-9a-f-]{36}/'
+# After a failed reply, the next ask waits longer and longer, up to this (status_poll.js's
+# MAX_RETRY_MS): asked again every 1.5 s, 20 users kept two sync workers busy with requests
+# they had given up on, long after what slowed the pages had passed.
+MAX_RETRY_SECONDS = 15
 # A user goes back to the Deployments page and opens the newest operation this often.
 VISIT_SECONDS = 60
 # The services killed, one after the other; a Horizon worker is one of gunicorn's.
@@ -56,6 +60,7 @@ class Page(Stoppable):
         self.user = dashboard_mod.Dashboard(base_url)
         self.user.login()
         self.replies = []
+        self.retry_seconds = POLL_SECONDS
 
     def _ask(self, method, path, **kwargs):
         started = time.monotonic()
@@ -66,7 +71,16 @@ class Page(Stoppable):
             response = None
         self.replies.append((started, time.monotonic() - started,
                              None if response is None else response.status_code, path))
-        return response if response is not None and response.ok else None
+        if response is not None and response.ok:
+            self.retry_seconds = POLL_SECONDS
+            return response
+        return None
+
+    def _later(self):
+        """Wait before asking again after a failed reply, each time twice as long."""
+        waited = self.stopping.wait(self.retry_seconds)
+        self.retry_seconds = next_retry(self.retry_seconds)
+        return waited
 
     def run(self):
         # The users do not all arrive in the same second.
@@ -76,7 +90,10 @@ class Page(Stoppable):
             listed = self._ask('GET', LIST_PAGE)
             newest = listed and re.search(OPERATION_LINK, listed.text)
             if not newest:
-                self.stopping.wait(POLL_SECONDS)
+                if listed is None:
+                    self._later()
+                else:
+                    self.stopping.wait(POLL_SECONDS)
                 continue
             self._follow(newest.group(0), visit_ends)
 
@@ -84,7 +101,7 @@ class Page(Stoppable):
         while time.monotonic() < visit_ends and not self.stopping.is_set():
             page = self._ask('GET', path)
             if page is None:
-                self.stopping.wait(POLL_SECONDS)
+                self._later()
                 continue
             refresh = re.search(r'data-refresh-seconds="(\d+)"', page.text)
             drawn_again = time.monotonic() + (int(refresh.group(1)) if refresh else VISIT_SECONDS)
@@ -99,7 +116,14 @@ class Page(Stoppable):
                     data={'id': running, 'table': table and table.group(1)})
                 if reply is not None:
                     running = reply.json()['running']
+                elif self._later():
+                    return
             self.stopping.wait(max(0.0, min(drawn_again, visit_ends) - time.monotonic()))
+
+
+def next_retry(seconds):
+    """The wait after one more failed reply (status_poll.js: twice as long, up to 15 s)."""
+    return min(seconds * 2, MAX_RETRY_SECONDS)
 
 
 def running_ids(page):

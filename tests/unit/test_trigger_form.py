@@ -112,6 +112,22 @@ class TriggerFormTests(ComponentsTestCase):
         self.assertContains(res, 'it does not follow your changes')
 
     @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_every_server_in_the_components_order_is_shown_as_all_servers(self):
+        self.serve()
+        ordered = self.get_ajax(trigger_url(data.MYSQL_ID)).context['form']['servers'].initial
+        query = ''.join(f'&server={each}' for each in ordered)
+
+        every = self.get_ajax(trigger_url(data.MYSQL_ID, '?x=1' + query))
+        reversed_ = self.get_ajax(trigger_url(
+            data.MYSQL_ID, '?x=1' + ''.join(f'&server={each}' for each in ordered[::-1])))
+
+        self.assertEqual('openstack software component run mysql BACKUP --all-servers',
+                         every.context['commands'])
+        # Batches take the servers in order: another order is said server by server.
+        self.assertIn(f'--server {ordered[1]} --server {ordered[0]}',
+                      reversed_.context['commands'])
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_the_form_has_its_own_page_too(self):
         self.serve()
 

@@ -10,3 +10,11 @@ PAGE = '''<table id="operation"><tbody>
 
 def test_a_users_page_follows_the_rows_it_shows_running():
     assert load.running_ids(PAGE) == ['d2', 'd3']
+
+
+def test_after_failed_replies_a_page_asks_again_later_and_later_as_the_poll_does():
+    waits = [load.POLL_SECONDS]
+    for _each in range(5):
+        waits.append(load.next_retry(waits[-1]))
+
+    assert waits == [1.5, 3.0, 6.0, 12.0, 15, 15]
