@@ -88,12 +88,12 @@ class Page(Stoppable):
         while not self.stopping.is_set():
             visit_ends = time.monotonic() + VISIT_SECONDS
             listed = self._ask('GET', LIST_PAGE)
-            newest = listed and re.search(OPERATION_LINK, listed.text)
+            if listed is None:
+                self._later()
+                continue
+            newest = re.search(OPERATION_LINK, listed.text)
             if not newest:
-                if listed is None:
-                    self._later()
-                else:
-                    self.stopping.wait(POLL_SECONDS)
+                self.stopping.wait(POLL_SECONDS)
                 continue
             self._follow(newest.group(0), visit_ends)
 

@@ -71,13 +71,13 @@ def run_action(request: RunRequest, *, component: str, input_texts: Mapping[str,
     or with ``repeat`` or ``once_at`` `schedule create`, or `schedule change SCHEDULE` for
     the form that changes one. ``server_names``: {id: name} of the project's servers;
     ``every_server``: the request's servers are all the component's."""
+    run_now = not (schedule or repeat or once_at)
     if schedule:
         words = ['schedule', 'change', schedule]
-    elif repeat or once_at:
+    elif not run_now:
         words = ['schedule', 'create']
     else:
         words = ['component', 'run']
-    run_now = words[:2] == ['component', 'run']
     words += [component, request.action]
     if every_server:
         words.append('--all-servers')
