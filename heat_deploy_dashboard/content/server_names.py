@@ -25,14 +25,15 @@ from heat_deploy_runner import servers as runner_servers
 LOG = logging.getLogger(__name__)
 
 NAMES_SECONDS = 60
-_KEY = 'heat_deploy_dashboard:servers:%(project)s'
+# Each server's name and stacks since the Run Action form chooses servers by stack.
+_KEY = 'heat_deploy_dashboard:servers:2:%(project)s'
 SHORT_ID = runner_servers.SHORT_ID
 
 
 @memoized
 def _listing(request):
-    """({server id: name, '' for none} of the project's servers, whether that is all of
-    them)."""
+    """({server id: (name, '' for none; the names of the stacks that hold it)} of the
+    project's servers, whether that is all of them)."""
     key = _KEY % {'project': request.user.project_id}
     cached = spare_cache.get(key)
     if cached is not None:
@@ -42,7 +43,7 @@ def _listing(request):
     except Exception:
         LOG.warning("Could not read the names of the project's servers", exc_info=True)
         return {}, False
-    known = {server.id: server.name for server in found.servers}
+    known = {server.id: (server.name, server.stacks) for server in found.servers}
     # A listing that failed in part is not kept: the next page tries again.
     if found.complete:
         spare_cache.set_many({key: known}, NAMES_SECONDS)
@@ -52,7 +53,16 @@ def _listing(request):
 @memoized
 def names(request):
     """{server id: name} of the project's servers that have a name."""
-    return {server_id: name for server_id, name in _listing(request)[0].items() if name}
+    return {server_id: name for server_id, (name, _stacks) in _listing(request)[0].items()
+            if name}
+
+
+@memoized
+def stacks(request):
+    """{server id: the names of the stacks that hold it} of the project's servers of
+    stacks."""
+    return {server_id: held for server_id, (_name, held) in _listing(request)[0].items()
+            if held}
 
 
 def missing(request, server_ids):

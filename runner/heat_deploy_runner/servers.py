@@ -9,11 +9,11 @@ Heat lists only the project's stacks, even to an admin, and so does Compute's li
 servers: another project's server is never among them.
 
 Calls: per top-level stack one resource listing of its DeployedServers (with their
-attributes: the server's name is one), and one Compute server listing when Compute is in
-the catalog; without it, one more resource listing per stack for its OS::Nova::Server
-resources, named by their ids only. With Compute, its listing holds those servers already,
-with their names. Errors are kept, not raised: what could be read is still worth offering,
-and a typed server found in it is still known.
+attributes: the server's name is one) and one of its OS::Nova::Server resources (ids only:
+which stack holds a server is how a fleet is chosen), and one Compute server listing when
+Compute is in the catalog, which names those servers and lists those of no stack. Errors
+are kept, not raised: what could be read is still worth offering, and a typed server found
+in it is still known.
 
 The caller makes the calls on its own clients (the dashboard's API seam, the command line's
 session), so that the same servers are found, by the same rules, wherever a run starts.
@@ -67,6 +67,9 @@ def called(server_id: str, names: Mapping[str, str] | None = None) -> str:
 class Server:
     id: str
     name: str = ''
+    # The names of the stacks that hold it: its top-level stack's and, for a server of a
+    # nested stack (a resource group's), that stack's; none for a Compute server of no stack.
+    stacks: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,6 +97,10 @@ class ProjectServers:
     def names(self) -> dict:
         """{id: name} of the servers that have a name."""
         return {server.id: server.name for server in self.servers if server.name}
+
+    def stacks(self) -> dict:
+        """{id: the names of the stacks that hold it} of the servers of stacks."""
+        return {server.id: server.stacks for server in self.servers if server.stacks}
 
 
 # list_resources(stack reference "name/id", resource type, nested_depth=, with_detail=):
@@ -127,14 +134,22 @@ def _name_of(resource):
     return name if isinstance(name, str) else ''
 
 
-def _heat_servers(stacks, list_resources: ListResources, with_nova_resources):
+def _stacks_of(resource, top_level):
+    # Heat names the stack of each resource of a nested listing.
+    name = getattr(resource, 'stack_name', None)
+    nested = (name,) if isinstance(name, str) and name not in ('', top_level.stack_name) else ()
+    return (top_level.stack_name,) + nested
+
+
+def _heat_servers(stacks, list_resources: ListResources):
     servers = []
     for stack in _top_level(stacks):
-        servers += [Server(r.physical_resource_id, _name_of(r)) for r in _resources(
-            list_resources, stack, DEPLOYED_SERVER, with_detail=True)]
-        if with_nova_resources:
-            servers += [Server(r.physical_resource_id) for r in _resources(
-                list_resources, stack, NOVA_SERVER, with_detail=False)]
+        servers += [Server(r.physical_resource_id, _name_of(r), _stacks_of(r, stack))
+                    for r in _resources(list_resources, stack, DEPLOYED_SERVER,
+                                        with_detail=True)]
+        servers += [Server(r.physical_resource_id, stacks=_stacks_of(r, stack))
+                    for r in _resources(list_resources, stack, NOVA_SERVER,
+                                        with_detail=False)]
     return servers
 
 
@@ -144,8 +159,7 @@ def of_project(stacks: Callable[[], Iterable], list_resources: ListResources,
     """The project's servers. ``stacks`` lists the project's stacks (nested ones too);
     ``compute_servers`` lists its Compute servers, None when Compute is not in the
     catalog."""
-    sources = [lambda: _heat_servers(stacks(), list_resources,
-                                     with_nova_resources=compute_servers is None)]
+    sources = [lambda: _heat_servers(stacks(), list_resources)]
     if compute_servers is not None:
         sources.append(compute_servers)
     by_id, complete = {}, True
@@ -158,7 +172,10 @@ def of_project(stacks: Callable[[], Iterable], list_resources: ListResources,
             continue
         for server in listed:
             known = by_id.get(server.id)
-            if known is None or (server.name and not known.name):
+            if known is None:
                 by_id[server.id] = server
+            elif server.name and not known.name:
+                # Compute's name for a server of a stack: the stack is kept.
+                by_id[server.id] = dataclasses.replace(known, name=server.name)
     servers = sorted(by_id.values(), key=lambda s: (not s.name, s.name, s.id))
     return ProjectServers(tuple(servers), complete)

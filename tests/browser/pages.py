@@ -192,6 +192,31 @@ class RunActionForm:
                 self.label_of(box).click()
         assert {s for s, ticked in self.servers().items() if ticked} == set(wanted)
 
+    # The choosers above the servers (run_action/_server_choosers.html, server_choice.js).
+    CHOOSERS = MODAL + ' .hdd-server-choosers'
+
+    def filter_servers(self, name=None, stack=None, last=None):
+        """Types or picks the choosers' filters given: a name, a stack, a last status."""
+        if name is not None:
+            typed = self.user.find(self.CHOOSERS + ' .hdd-choose-name')
+            typed.clear()
+            typed.send_keys(name)
+        for css, value in ((' .hdd-choose-stack', stack), (' .hdd-choose-last', last)):
+            if value is not None:
+                Select(self.user.find(self.CHOOSERS + css)).select_by_value(value)
+
+    def shown_servers(self):
+        """The server ids whose checkboxes the filters show, in the form's order."""
+        return [box.get_attribute('value') for box in self.modal.find_elements(By.NAME, 'servers')
+                if box.is_displayed() or self.label_of(box).is_displayed()]
+
+    def choose(self, which):
+        """Presses a chooser's button: 'shown', 'all' or 'none'."""
+        self.user.find(f'{self.CHOOSERS} [data-hdd-choose="{which}"]').click()
+
+    def servers_counted(self):
+        return self.user.find(self.CHOOSERS + ' .hdd-choose-count').text
+
     def choose_transport(self, name):
         self.open_how_it_runs()
         radio = self.modal.find_element(

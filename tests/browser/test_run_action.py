@@ -1,7 +1,9 @@
 """Journey 1: run BACKUP on both db servers from the Run Action modal, watch both runs finish
-live on the deployments page, and read the overridden values in the run's output."""
+live on the deployments page, and read the overridden values in the run's output. And the
+fleet's way: choose the servers by stack and by how BACKUP last went on them."""
 
 from tests.browser import pages
+from tests.integration import waiting
 
 # Long enough for the deployments page to show both runs still running when it first loads,
 # with room for a slow page on a busy machine: a run takes the agent's poll (up to 1 s), this
@@ -81,3 +83,40 @@ def test_run_backup_on_both_db_servers_and_watch_them_complete_live(
     user.wait_for_page(f'/project/deployments/{first}/')
     stdout = user.visible('pre[data-output="deploy_stdout"]').text
     assert 'retention_days=4 compress=false tables=users' in stdout
+
+
+def test_the_servers_where_backup_last_failed_are_chosen_by_stack_and_last_status(
+        demo_user, heat, demo_resources, start_run):
+    user = demo_user
+    db_1, db_2 = demo_resources['db_server_1'], demo_resources['db_server_2']
+    # The last BACKUP completed on demo-db-1 and failed on demo-db-2 (no such table: exit 3).
+    for server, tables in (('db_server_1', 'users'), ('db_server_2', 'nosuch')):
+        run, _config = start_run('mysql', 'BACKUP', server, tables=tables, pause_seconds=0)
+        waiting.finished(heat, run.id)
+    user.open('/project/deployments/')
+    user.require_scripts()
+
+    form = pages.open_run_action(user, 'mysql')
+    form.choose_action('BACKUP')
+    assert form.servers_counted() == '2 of 2 shown, 2 chosen'
+    form.filter_servers(stack='demo', last='FAILED')
+    assert form.shown_servers() == [db_2]
+    assert form.servers_counted() == '1 of 2 shown, 2 chosen (1 of them not shown)'
+    form.choose('shown')
+    assert form.servers() == {db_1: False, db_2: True}
+    assert form.servers_counted() == '1 of 2 shown, 1 chosen'
+    # The filters add up: demo-db-1's last BACKUP did not fail.
+    form.filter_servers(name='db-1')
+    assert form.shown_servers() == []
+    form.filter_servers(name='', last='')
+    assert form.shown_servers() == [db_1, db_2] and form.servers()[db_1] is False
+    form.type('pause_seconds', '3')
+    runs = []
+    with pages.new_deployments(heat, runs):
+        form.submit()
+
+    user.wait_loaded()
+    assert [run.server_id for run in runs] == [db_2]
+    assert pages.counts(user) == {'In Progress': 1}
+    user.wait(60).until(lambda d: pages.counts(user) == {'Complete': 1},
+                        "the operation's counts to move to Complete")

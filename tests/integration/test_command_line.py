@@ -130,6 +130,31 @@ def test_a_run_waited_for_ends_zero_and_shows_on_the_operation_page(
             'retention_days'] == '3'
 
 
+def test_the_servers_where_backup_last_failed_are_chosen_by_stack_and_last_status(
+        cloud, heat, cli_runs, swift):
+    # The last BACKUP completed on demo-db-1 and failed on demo-db-2 (no such table: exit 3).
+    for server, tables in (('demo-db-1', 'users'), ('demo-db-2', 'nosuch')):
+        _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--server',
+                   server, '--input', f'tables={tables}', '--input', 'pause_seconds=0',
+                   '--wait')
+    before = _made(heat, swift)
+
+    none = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--stack',
+                      'nosuch', '--last-status', 'FAILED')
+    assert none.returncode == 1
+    assert none.stderr.startswith(
+        'Found no server of mysql in the stack nosuch with its last BACKUP run FAILED: '
+        'nothing was started. Its servers: '), none.stderr
+    assert _made(heat, swift) == before
+    done = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--stack',
+                      'demo', '--last-status', 'failed', '--input', 'pause_seconds=0',
+                      '--wait', '-f', 'json')
+
+    shown = _json(done)
+    assert [(each['server'], each['status']) for each in shown['runs']] == [
+        ('demo-db-2', 'COMPLETE')]
+
+
 def test_a_failing_run_exits_non_zero_naming_its_server_and_exit_code(
         cloud, cli_runs, tmp_path):
     # Its inputs from a file, as secrets are given: a number and a string, typed.

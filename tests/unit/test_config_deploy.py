@@ -12,6 +12,7 @@ from novaclient.v2 import servers as nova_servers_api
 from openstack_dashboard.api import nova
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.starting import DEPLOYMENT_FAILED
@@ -251,10 +252,33 @@ class DeployServerTests(DeployTestCase):
         res = self.client.post(case.url('deploy'), _form(server=demo.WEB))
 
         self.assertNoFormErrors(res)
-        # With Compute in the catalog, Nova names the stacks' Nova servers itself.
-        self.mock_resources_list.assert_called_once_with(
-            helpers.IsHttpRequest(), f"demo/{STACK['id']}", DEPLOYED_SERVER,
-            nested_depth=100, with_detail=True)
+        # Nova names the stacks' Nova servers; their listing says which stack holds each.
+        self.assertEqual(
+            [mock.call(helpers.IsHttpRequest(), f"demo/{STACK['id']}", DEPLOYED_SERVER,
+                       nested_depth=100, with_detail=True),
+             mock.call(helpers.IsHttpRequest(), f"demo/{STACK['id']}", NOVA_SERVER,
+                       nested_depth=100, with_detail=False)],
+            self.mock_resources_list.call_args_list)
+
+    @helpers.create_mocks(DEPLOY_MOCKS)
+    def test_a_server_keeps_the_stacks_that_hold_it_with_the_name_compute_gives(self):
+        self.serve(deployed=[(demo.DB_1, 'db', 'db_server_1')], nova_resources=[APP_VM],
+                   compute=[(APP_VM, 'app'), (LONE_VM, 'lone')])
+        nested = self.mock_resources_list.side_effect
+
+        def listing(request, stack, resource_type, **kwargs):
+            found = nested(request, stack, resource_type, **kwargs)
+            if resource_type == NOVA_SERVER:
+                # A resource group's server: Heat names the nested stack that holds it.
+                for each in found:
+                    each.links = [{'rel': 'stack',
+                                   'href': 'http://heat/v1/p/stacks/demo-group-abc/1'}]
+            return found
+        self.mock_resources_list.side_effect = listing
+
+        self.assertEqual({demo.DB_1: ('demo',), APP_VM: ('demo', 'demo-group-abc')},
+                         server_names.stacks(self.request))
+        self.assertEqual('app', server_names.names(self.request)[APP_VM])
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_servers_name_is_taken_for_its_id(self):

@@ -253,3 +253,62 @@ class ReaderTriggerPolicyTests(PolicyEnforcedTestCase):
 
                 self.assertEqual(403, res.status_code)
         self.mock_start_runs.assert_not_called()
+
+
+class ServerChoosersTests(ComponentsTestCase):
+    """Above the servers, their filters by name, stack and last run (server_choice.js) read
+    what each checkbox says of its server."""
+
+    def serve_servers_of_stacks(self, stack_name):
+        self.serve()
+        # demo-db-1 of the demo stack; demo-db-2 of a nested stack of it, named so.
+        self.mock_resources_list.side_effect = lambda request, stack, resource_type=None, **kw: (
+            data.resource_list([
+                {'resource_name': name, 'physical_resource_id': server_id,
+                 'resource_type': resource_type, 'attributes': {'name': name},
+                 # heatclient reads a resource's stack_name from its link.
+                 'links': [{'rel': 'stack', 'href': f'http://heat/v1/p/stacks/{held}/1'}]}
+                for name, server_id, held in (('demo-db-1', data.DB_1, 'demo'),
+                                              ('demo-db-2', data.DB_2, stack_name))])
+            if resource_type == 'OS::Heat::DeployedServer' else data.resource_list())
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_each_server_says_its_stacks_and_how_each_action_last_went_on_it(self):
+        self.serve_servers_of_stacks('demo-group-x')
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+
+        self.assertEqual(200, res.status_code)
+        db_1, db_2 = (_input_tag(res, 'servers', server) for server in (data.DB_1, data.DB_2))
+        self.assertIn('data-hdd-stacks="demo"', db_1)
+        self.assertIn('data-hdd-stacks="demo demo-group-x"', db_2)
+        self.assertIn('data-hdd-last="{&quot;BACKUP&quot;: &quot;IN_PROGRESS&quot;, '
+                      '&quot;CREATE&quot;: &quot;COMPLETE&quot;}"', db_1)
+        self.assertIn('data-hdd-last="{&quot;CREATE&quot;: &quot;COMPLETE&quot;}"', db_2)
+        choosers = res.content.decode()
+        choosers = choosers[choosers.index('<div class="hdd-server-choosers" hidden>'):]
+        self.assertIn('<option value="demo-group-x">demo-group-x</option>', choosers)
+        self.assertIn('<option value="NEVER">It never ran</option>', choosers)
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_a_stack_name_is_shown_as_text(self):
+        attack = '{$ 7*7 $}<b onclick=x>"'
+        self.serve_servers_of_stacks(attack)
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID)).content.decode()
+
+        self.assertNotIn('<b onclick', res)
+        self.assertNotIn('{$', res)
+        # Horizon's escape turns AngularJS's {$ $} into {% %}: in the filter's option (its
+        # value and text) and in the server's stacks.
+        self.assertEqual(3, res.count('{% 7*7 %}&lt;b onclick=x&gt;&quot;'))
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_one_server_needs_no_choosers(self):
+        self.serve(deployments=[each for each in data.DEPLOYMENTS
+                                if each['server_id'] != data.DB_2])
+
+        res = self.get_ajax(trigger_url(data.MYSQL_ID))
+
+        self.assertEqual(200, res.status_code)
+        self.assertNotContains(res, 'hdd-server-choosers')

@@ -12,11 +12,13 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import followers
 from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import policy
+from heat_deploy_dashboard.content.run_action import server_list
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
+from heat_deploy_runner import choosing
 from heat_deploy_runner import cli
 from heat_deploy_runner import cron
 from heat_deploy_runner import linking
@@ -38,7 +40,7 @@ class RunActionForm(run_form.RunForm):
                     "RESUME when the stack changes. Running one by hand "
                     "may redo or undo that work on the servers."))
     servers = forms.MultipleChoiceField(
-        label=_("Servers"), widget=forms.ThemableCheckboxSelectMultiple,
+        label=_("Servers"), widget=server_list.ServerCheckboxes,
         error_messages={'required': _("Choose at least one server.")})
     leave_out_busy = forms.BooleanField(
         label=_("Leave out servers still running"), required=False,
@@ -65,6 +67,8 @@ class RunActionForm(run_form.RunForm):
         servers.choices = [(s, f'{named[s]} ({s[:server_names.SHORT_ID]})' if s in named else s)
                            for s in component.server_ids]
         servers.initial = component.server_ids
+        servers.widget.stacks = server_names.stacks(request)
+        servers.widget.last = choosing.last_statuses(component)
         if self.initial.get('servers'):
             # A re-run targets the servers of the run it repeats.
             self.initial['servers'] = [s for s in self.initial['servers']

@@ -167,7 +167,8 @@ class RunComponent(StartingCommand):
     cancelled or could not start."""
 
     def get_parser(self, prog_name):
-        parser = self.add_wait(add_request_arguments(super().get_parser(prog_name)))
+        parser = self.add_wait(add_request_arguments(super().get_parser(prog_name),
+                                                     choosers=True))
         parser.add_argument('--leave-out-busy', action='store_true',
                             help='Leave out the servers still running an earlier run (as '
                                  'Heat shows them once a result waiting for them is '

@@ -12,6 +12,7 @@ import yaml
 from osc_lib import exceptions as osc_exc
 
 import heat_deploy_runner as runner
+from heat_deploy_runner import choosing
 from heat_deploy_runner import inputs
 from heat_deploy_runner import linking
 from heat_deploy_runner import listing
@@ -96,6 +97,29 @@ def server_ids(clients, component, texts):
         if server_id not in chosen:
             chosen.append(server_id)
     return chosen
+
+
+def _chosen(clients, component, action, parsed_args):
+    """The server ids the arguments choose, in the component's order for --all-servers and
+    the choosers alone (batches take the servers in order)."""
+    stack, last_status = parsed_args.stack, parsed_args.last_status
+    if not (parsed_args.servers or parsed_args.all_servers or stack or last_status):
+        raise osc_exc.CommandError(
+            'Choose the servers: --server (repeat for more), --all-servers, --stack or '
+            '--last-status.')
+    among = (server_ids(clients, component, parsed_args.servers) if parsed_args.servers
+             else component.server_ids)
+    chosen = choosing.chosen(component, among, action=action, stacks=clients.servers.stacks(),
+                             stack=stack, last_status=last_status)
+    if not chosen:
+        asked = ' '.join(filter(None, [
+            stack and f'in the stack {stack}',
+            last_status and (f'with no {action} run yet' if last_status == choosing.NEVER
+                             else f'with its last {action} run {last_status}')]))
+        raise osc_exc.CommandError(
+            f'Found no server of {component.short_name} {asked}: nothing was started. Its '
+            f'servers: {", ".join(server_names(clients, component.server_ids)) or "none"}.')
+    return tuple(chosen)
 
 
 def server_names(clients, ids):
@@ -205,20 +229,34 @@ def _type_of(declared_inputs, name):
                 None)
 
 
-def add_request_arguments(parser):
-    """The arguments of a run request, as the Run Action form has them."""
+def add_request_arguments(parser, choosers=False):
+    """The arguments of a run request, as the Run Action form has them; with ``choosers``,
+    its filters of the servers too (--stack, --last-status: servers chosen as the command
+    runs, which a schedule's later firings would not be)."""
     parser.add_argument('component', metavar='<component>', help=COMPONENT_HELP)
     parser.add_argument('action', metavar='<action>',
                         help='The action to run: one of the component\'s custom actions '
                              '(e.g. BACKUP), or a lifecycle action with '
                              '--confirm-lifecycle.')
-    which = parser.add_mutually_exclusive_group(required=True)
+    which = parser.add_mutually_exclusive_group(required=not choosers)
     which.add_argument('--server', metavar='<server>', action='append', dest='servers',
                        help='A server the component is deployed on, by name or ID '
                             '(repeat for more).')
     which.add_argument('--all-servers', action='store_true',
                        help='Every server the component is deployed on, as the Run Action '
                             'form ticks them.')
+    if choosers:
+        parser.add_argument('--stack', metavar='<stack>',
+                            help='Only the servers of this stack, by name (a nested '
+                                 'stack\'s servers are its top-level stack\'s too): of '
+                                 'those given with --server, or of all the component\'s.')
+        parser.add_argument('--last-status', metavar='<status>', type=str.upper,
+                            choices=choosing.LAST_STATUSES,
+                            help='Only the servers whose last run of the action ended so: '
+                                 f'{", ".join(choosing.LAST_STATUSES)} (never ran it); of '
+                                 'those given with --server, or of all the component\'s.')
+    else:
+        parser.set_defaults(stack=None, last_status=None)
     add_how_it_runs(parser)
     parser.add_argument('--batch-size', metavar='<servers>',
                         type=whole_number(1, MAX_SERVERS),
@@ -259,8 +297,7 @@ def run_request(clients, parsed_args):
         checked_action(component, action, parsed_args.confirm_lifecycle)
         return component, RunRequest(
             config_id=component.id, action=action,
-            server_ids=tuple(component.server_ids if parsed_args.all_servers
-                             else server_ids(clients, component, parsed_args.servers)),
+            server_ids=_chosen(clients, component, action, parsed_args),
             input_values=typed_inputs(component.inputs, parsed_args),
             transport=transport(clients, parsed_args.transport),
             timeout_minutes=parsed_args.timeout,

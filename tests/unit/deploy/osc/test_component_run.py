@@ -11,12 +11,16 @@ from heatclient import exc as heat_exc
 from osc_lib import exceptions as osc_exc
 import pytest
 
+from heat_deploy_runner.cancel import CANCEL_REASON_PREFIX
 from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import plugin
 from heat_deploy_runner.osc import request_options
 from heat_deploy_runner.osc import waiting
+from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import secret_store
+from heat_deploy_runner.starting import start
+from heat_deploy_runner.transports import transport_for
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command
 from tests.unit.deploy.osc.app import new_runs
@@ -118,9 +122,79 @@ def test_all_servers_are_every_server_of_the_component(heat, mysql, app):
     assert result['servers'].machine_readable() == ['demo-db-1', 'demo-db-2']
 
 
-def test_no_server_at_all_is_refused_by_the_parser(mysql, app):
+def test_no_server_at_all_is_refused_before_anything_is_made(heat, mysql, app):
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP')
+
+    with pytest.raises(osc_exc.CommandError, match='Choose the servers: --server'):
+        made.take_action(parsed)
+    assert new_runs(heat) == []
+
+
+def test_a_server_and_all_servers_together_are_refused_by_the_parser(mysql, app):
     with pytest.raises(SystemExit):
-        command(component_run.RunComponent, app, 'mysql', 'BACKUP')
+        command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server', 's1',
+                '--all-servers')
+
+
+def _backups_ended(heat, component_id, *ended):
+    """A BACKUP run on each server, ended so, in this order ((server, status), ...): the
+    fleet as the choosers read it."""
+    for second, (server, status) in enumerate(ended):
+        start(heat, transport_for, RunRequest(config_id=component_id, action='BACKUP',
+                                              server_ids=(server,), name='mysql',
+                                              transport='NO_SIGNAL'))
+        newest = list(heat.deployments.values())[-1]
+        newest.update(status=status, creation_time=f'2026-01-01T00:00:{second:02d}Z')
+        if status == 'CANCELLED':
+            newest.update(status='FAILED', status_reason=f'{CANCEL_REASON_PREFIX}alice')
+
+
+@pytest.fixture
+def fleet(heat, mysql, swift):
+    """The mysql component on s1 (stack demo) and s2 (a nested stack of the stack other);
+    the last BACKUP failed on s1 and completed on s2."""
+    app = App(heat, (('s1', 'demo-db-1', ('demo',)),
+                     ('s2', 'demo-db-2', ('other', 'other-group-x1'))), swift=swift)
+    _backups_ended(heat, mysql, ('s1', 'COMPLETE'), ('s2', 'FAILED'), ('s1', 'FAILED'),
+                   ('s2', 'COMPLETE'))
+    return app
+
+
+@pytest.mark.parametrize('argv, chosen', [
+    (['--last-status', 'failed'], ['s1']),
+    (['--stack', 'other'], ['s2']),
+    (['--stack', 'other-group-x1'], ['s2']),
+    (['--stack', 'demo', '--last-status', 'FAILED'], ['s1']),
+    (['--server', 's2', '--last-status', 'FAILED'], []),
+])
+def test_the_choosers_narrow_the_servers_by_stack_and_last_status(heat, fleet, argv, chosen):
+    before = {each['id'] for each in new_runs(heat)}
+
+    made, parsed = command(component_run.RunComponent, fleet, 'mysql', 'BACKUP', *argv)
+    if chosen:
+        made.take_action(parsed)
+    else:
+        with pytest.raises(osc_exc.CommandError,
+                           match='Found no server of mysql with its last BACKUP run FAILED: '
+                                 'nothing was started'):
+            made.take_action(parsed)
+
+    assert sorted(each['server_id'] for each in new_runs(heat)
+                  if each['id'] not in before) == chosen
+
+
+def test_never_chooses_the_servers_the_action_never_ran_on(heat, mysql, swift):
+    app = App(heat, SERVERS, swift=swift)
+    _backups_ended(heat, mysql, ('s2', 'CANCELLED'))
+
+    shown(component_run.RunComponent, app, 'mysql', 'BACKUP', '--last-status', 'NEVER')
+
+    assert [each['server_id'] for each in new_runs(heat)][1:] == ['s1']
+
+
+def test_a_status_the_choosers_do_not_know_is_refused_by_the_parser(mysql, app):
+    with pytest.raises(SystemExit):
+        command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--last-status', 'DONE')
 
 
 def test_in_batches_it_starts_the_rolling_workflow_with_secrets_kept_out_of_it(
