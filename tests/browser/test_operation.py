@@ -83,3 +83,22 @@ def test_run_again_on_failed_offers_the_form_with_the_failed_servers_ticked(
     pages.wait_until_statuses(user, [run.id for run in again], 'COMPLETE', timeout=60,
                               table='operation')
     assert pages.counts(user) == {'Complete': 2}
+
+
+def test_a_paged_operation_counts_and_follows_the_runs_of_every_page(own_demo_user, heat,
+                                                                     demo_resources):
+    user = own_demo_user
+    user.open('/project/deployments/')
+    user.require_scripts()
+    # Horizon's page size, as its user settings keep it: one row a page.
+    user.driver.add_cookie({'name': 'API_RESULT_PAGE_SIZE', 'value': '1'})
+    ids = _start_backup(user, heat, demo_resources, pause_seconds='4')
+
+    shown = pages.row_ids(user, 'operation')
+    assert len(shown) == 1 and shown[0] in ids
+    assert pages.counts(user) == {'In Progress': 2}
+    assert user.find_all('#operation a[href*="marker="]'), 'a link to the next page'
+    # The other page's run is followed too: the counts move for both.
+    user.wait(60).until(lambda d: pages.counts(user) == {'Complete': 2},
+                        "both runs' counts to move to Complete")
+    assert pages.row_ids(user, 'operation') == shown

@@ -53,6 +53,22 @@ class LiveStatusTests(helpers.TestCase):
         self.assertEqual(2, self.mock_deployment_get.call_count)
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
+    def test_the_running_runs_of_an_operations_other_pages_are_polled_not_rendered(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        finished = test_data.deployment(dict(test_data.DEPLOYMENTS[2], status='FAILED',
+                                             status_reason='deploy_status_code : 3'))
+        still_running = test_data.deployment(dict(test_data.DEPLOYMENTS[2], id=OTHER_ID))
+        self.mock_deployment_get.side_effect = \
+            lambda request, each: {RUNNING_ID: finished, OTHER_ID: still_running}[each]
+
+        reply = json.loads(self.client.post(self.status_url, {
+            'id': [OTHER_ID], 'elsewhere': [RUNNING_ID], 'table': 'operation'}).content)
+
+        self.assertEqual([OTHER_ID], list(reply['rows']))
+        self.assertEqual('FAILED', reply['statuses'][RUNNING_ID]['status'])
+        self.assertEqual([OTHER_ID], reply['running'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get')})
     def test_an_operations_page_gets_its_rows_with_its_own_columns(self):
         self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployment_get.return_value = test_data.deployment(test_data.DEPLOYMENTS[0])

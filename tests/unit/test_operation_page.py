@@ -1,6 +1,7 @@
 """Deployments > an operation's page: one Run Action submit's runs, its counts, Cancel All
 Running and Run Again on Failed; the Deployments list's Operation column and filter."""
 
+from django.test.utils import override_settings
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
@@ -34,7 +35,9 @@ class OperationPageTests(helpers.TestCase):
 
         res = self.client.get(self.url)
 
-        self.assertEqual(RUN_IDS[1:4], [d.id for d in res.context['table'].data])
+        # What failed first, then what runs, then the rest.
+        self.assertEqual([RUN_IDS[2], RUN_IDS[1], RUN_IDS[3]],
+                         [d.id for d in res.context['table'].data])
         self.assertEqual('BACKUP on 3 servers', res.context['title'])
         self.assertRegex(res.content.decode(), r'test_user, <span data-seconds="\d+" '
                                                r'title="2026-11-23 08:00:00 UTC">[^<]+ ago</span>')
@@ -67,7 +70,7 @@ class OperationPageTests(helpers.TestCase):
 
         res = self.client.get(self.url)
 
-        self.assertEqual(RUN_IDS[1:4], [d.id for d in res.context['table'].data])
+        self.assertEqual(set(RUN_IDS[1:4]), {d.id for d in res.context['table'].data})
         # The operation's own runs and its source; no other run's config.
         self.assertEqual({'config-001', 'config-002', 'config-003', self.SOURCE},
                          {call.args[1] for call in self.mock_config_get.call_args_list})
@@ -95,6 +98,46 @@ class OperationPageTests(helpers.TestCase):
         res = self.client.post(self.url, {'action': 'operation__cancel_all'})
 
         self.assertRedirectsNoFollow(res, self.url)
+        self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(),
+                                                            RUN_IDS[1])
+
+    @override_settings(API_RESULT_PAGE_SIZE=1)
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_a_page_at_a_time_counts_and_polls_the_runs_of_every_page(self):
+        self.mock_deployments_list.return_value = self._runs()
+        self.mock_config_get.side_effect = self._config_get
+
+        first = self.client.get(self.url)
+        second = self.client.get(self.url + '?marker=' + RUN_IDS[2])
+
+        self.assertEqual([RUN_IDS[2]], [d.id for d in first.context['table'].data])
+        self.assertEqual([RUN_IDS[1]], [d.id for d in second.context['table'].data])
+        self.assertContains(first, '?marker=' + RUN_IDS[2])
+        counts = {each['status']: each['count'] for each in first.context['counts']}
+        self.assertEqual({'COMPLETE': 1, 'FAILED': 1, 'CANCELLED': 0, 'IN_PROGRESS': 1},
+                         counts)
+        # The other pages' runs: counted, and the running one polled with this page's rows.
+        self.assertContains(first, '<script id="hdd-elsewhere-counts" type="application/json">'
+                                   '{"IN_PROGRESS": 1, "COMPLETE": 1}</script>', html=False)
+        self.assertContains(first, f'data-elsewhere="{RUN_IDS[1]}"')
+        self.assertNotContains(second, 'data-elsewhere=')
+        # Cancel All Running and Run Again on Failed are about every page's runs.
+        self.assertContains(second, 'id="operation__action_cancel_all"')
+        self.assertRegex(second.content.decode(),
+                         r'id="operation__action_rerun_failed"[^>]*class="(?![^"]*hidden)')
+
+    @override_settings(API_RESULT_PAGE_SIZE=1)
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.deploy: ('cancel_deployment',)})
+    def test_cancel_all_on_one_page_cancels_the_running_runs_of_every_page(self):
+        self.mock_deployments_list.return_value = self._runs()
+        self.mock_config_get.side_effect = self._config_get
+        self.mock_cancel_deployment.side_effect = lambda request, run_id: test_data.deployment(
+            dict(test_data.DEPLOYMENTS[0], id=run_id, status='FAILED',
+                 status_reason='Cancelled by test_user'))
+
+        self.client.post(self.url, {'action': 'operation__cancel_all'})
+
         self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(),
                                                             RUN_IDS[1])
 

@@ -1,4 +1,5 @@
-"""One request per poll for every running row of a deployments table.
+"""One request per poll for every running row of a deployments table (and, for an operation's
+page, its running runs on the other pages).
 
 Horizon's own row polling makes one request per running row and decays to 30 s. Here the page
 sends the ids of all its running rows at once and gets back those that changed, freshly
@@ -61,16 +62,20 @@ class StatusView(PolicyRequiredMixin, generic.View):
     policy_rules = (("orchestration", "software_deployments:show"),)
 
     def get(self, request):
-        return self._rows(request, request.GET.getlist('id'), request.GET.get('table'),
-                          write=False)
+        return self._rows(request, request.GET, write=False)
 
     def post(self, request):
         # The pollers POST: a hundred ids would not fit in a request line.
-        return self._rows(request, request.POST.getlist('id'), request.POST.get('table'),
-                          write=True)
+        return self._rows(request, request.POST, write=True)
 
-    def _rows(self, request, requested, table_name, write):
-        requested = list(dict.fromkeys(requested))[:MAX_IDS]
+    def _rows(self, request, asked, write):
+        """``asked``: the ids of the page's running rows ("id"), rendered again when they
+        changed, and of running runs on the table's other pages ("elsewhere"), whose
+        statuses alone are sent back (an operation's counts)."""
+        rendered = set(asked.getlist('id'))
+        requested = list(dict.fromkeys(asked.getlist('id') + asked.getlist('elsewhere')))[
+            :MAX_IDS]
+        table_name = asked.get('table')
         # What cannot be a deployment's id is gone without asking Heat.
         ids = [each for each in requested if content_ids.is_heat_id(each)]
         malformed = [each for each in requested if each not in ids]
@@ -91,7 +96,8 @@ class StatusView(PolicyRequiredMixin, generic.View):
             return http.JsonResponse({'error': errors.poll_failed(request)}, status=503)
         recheck.remember_shown(request, shown)
         found = run_rows.described(request, [d for d in shown if d is not None])
-        table = TABLES.get(table_name, run_tables.DeploymentsTable)(request, data=found)
+        table = TABLES.get(table_name, run_tables.DeploymentsTable)(
+            request, data=[d for d in found if d.id in rendered])
         return http.JsonResponse({
             'rows': {row.datum.id: row.render() for row in table.get_rows()},
             'gone': malformed + [each for each, d in zip(to_show, shown) if d is None],

@@ -56,7 +56,7 @@ class CancelOperation(run_tables.CancelRun):
     def allowed(self, request, deployment=None):
         rolling_run = self.table.rolling_run
         return super().allowed(request, deployment) and (self.is_clicked(request) or any(
-            each.status == 'IN_PROGRESS' for each in self.table.data) or (
+            each.status == 'IN_PROGRESS' for each in self.table.operation_runs) or (
                 rolling_run is not None and rolling_run.running))
 
     def handle(self, table, request, obj_ids):
@@ -64,7 +64,8 @@ class CancelOperation(run_tables.CancelRun):
         # A batch being started at this moment may still make its runs; they show here.
         stopped = table.rolling_run is not None and table.rolling_run.running and (
             self._stop_batches(request, table.rolling_run.id))
-        running = obj_ids or [each.id for each in table.data if each.status == 'IN_PROGRESS']
+        running = obj_ids or [each.id for each in table.operation_runs
+                              if each.status == 'IN_PROGRESS']
         if not running:
             if stopped:
                 messages.success(request, _("No further batch of this operation will start."))
@@ -100,7 +101,7 @@ class RerunFailed(policy.RulesOncePerRequest, tables.LinkAction):
     def get_default_classes(self):
         # Shown by operation_summary.js once a run fails while the page is open.
         classes = super().get_default_classes()
-        if not any(map(run_tables.is_failed, self.table.data)):
+        if not any(map(run_tables.is_failed, self.table.operation_runs)):
             classes = tuple(classes) + ('hidden',)
         return classes
 
@@ -117,8 +118,10 @@ def _try(run):
 class OperationRunsTable(run_tables.DeploymentsTable):
     """The runs of one operation, one per server."""
 
-    # The operation's rolling run (api.mistral.Execution), if it is one: set by the view.
+    # The operation's rolling run (api.mistral.Execution), if it is one, and its runs on
+    # every page (the table shows one): set by the view.
     rolling_run = None
+    operation_runs = ()
 
     duration = tables.Column(run_tables.duration_cell, verbose_name=_("Elapsed"))
     time_left = tables.Column(_time_left, verbose_name=_("Time Left"))
@@ -132,6 +135,11 @@ class OperationRunsTable(run_tables.DeploymentsTable):
     # Where the run is kept: retention moves old runs from Heat to the project's archive.
     kept = tables.Column(lambda run: _("Archive") if run.archived else _("Heat"),
                          verbose_name=_("Kept In"))
+
+    def get_object_by_id(self, lookup):
+        # Cancel All Running acts on the runs of every page, not this page's alone.
+        found = next((run for run in self.operation_runs if run.id == lookup), None)
+        return found or super().get_object_by_id(lookup)
 
     class Meta(run_tables.DeploymentsTable.Meta):
         name = "operation"

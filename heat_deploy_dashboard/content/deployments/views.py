@@ -1,3 +1,4 @@
+import collections
 import dataclasses
 import re
 from urllib import parse
@@ -93,8 +94,14 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         return run_rows.described(self.request, page.rows)
 
 
-class OperationView(PolicyRequiredMixin, tables.DataTableView):
-    """One submit of Run Action or Deploy: its runs, one per server, as they go."""
+def _attention(run):
+    # What an operator looks at first: what failed, then what still runs.
+    return 0 if run_tables.is_failed(run) else 1 if run.status == 'IN_PROGRESS' else 2
+
+
+class OperationView(PolicyRequiredMixin, tables.PagedTableMixin, tables.DataTableView):
+    """One submit of Run Action or Deploy: its runs, one per server, as they go; a page at a
+    time (Horizon's page size), the failed runs first, then the running ones."""
 
     table_class = project_tables.OperationRunsTable
     template_name = 'project/deployments/operation.html'
@@ -103,14 +110,22 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
 
     @memoized.memoized_method
     def _operation(self):
-        """The operation (operations.Found), its runs in server name order; None when a
-        service could not be read."""
+        """The operation (operations.Found), its runs failed first, then running, each in
+        server name order; None when a service could not be read."""
         found = operations.find(self.request, self.kwargs['operation_id'])
         if found is None:
             return None
         names = server_names.names(self.request)
-        return dataclasses.replace(found, runs=sorted(
-            found.runs, key=lambda run: (names.get(run.server_id) or run.server_id, run.id)))
+        return dataclasses.replace(found, runs=sorted(found.runs, key=lambda run: (
+            _attention(run), names.get(run.server_id) or run.server_id, run.id)))
+
+    @memoized.memoized_method
+    def _page(self):
+        marker, direction = self._get_marker()
+        page = paging.page_of(self._operation().runs,
+                              horizon_utils.get_page_size(self.request), marker, direction)
+        self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
+        return page.rows
 
     def get_data(self):
         found = self._operation()
@@ -119,8 +134,8 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
             return []
         # Cancel All Running stops the rolling run's next batches too (tables.CancelOperation);
         # a follower goes on, to record how the cancelled runs ended.
-        self.table.rolling_run = found.rolling_run
-        return found.runs
+        self.table.rolling_run, self.table.operation_runs = found.rolling_run, found.runs
+        return self._page()
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -153,6 +168,14 @@ class OperationView(PolicyRequiredMixin, tables.DataTableView):
                              else rolling.asked_inputs(execution))
         context['counts'] = run_tables.status_counts(
             map(run_tables.shown_status, runs_found))
+        # The runs of the other pages: counted, and their running ones polled, with the
+        # rows of this one (operation_summary.js, deployment_poller.js).
+        shown = {run.id for run in self._page()}
+        elsewhere = [run for run in runs_found if run.id not in shown]
+        context['elsewhere_counts'] = collections.Counter(
+            map(run_tables.shown_status, elsewhere))
+        context['elsewhere_running'] = [run.id for run in elsewhere
+                                        if run.status == 'IN_PROGRESS']
         context['notices'] = notices.subscriptions_context(
             self.request, notices.OPERATION, self.kwargs['operation_id'])
         return context

@@ -39,17 +39,30 @@
     return true;
   }
 
+  // A poll asks about this many ids at most (the status view's MAX_IDS).
+  var MAX_IDS = 200;
+
   function start($state) {
     var $table = $('table#' + $state.attr('data-table'));
+    // The running runs of the table's other pages (an operation's), until they end.
+    var elsewhere = ($state.attr('data-elsewhere') || '').split(' ').filter(Boolean);
 
     function say(text) {
       $state.text(text).removeClass('text-danger');
     }
 
+    function elsewhereAsked() {
+      return elsewhere.slice(0, Math.max(0, MAX_IDS - runningIds($table).length));
+    }
+
     window.hdd.followRuns({
       url: $state.attr('data-url'),
-      ids: function () { return runningIds($table); },
-      data: {table: $state.attr('data-table')},
+      ids: function () { return runningIds($table).concat(elsewhereAsked()); },
+      data: function () {
+        var asked = elsewhereAsked();
+        return {table: $state.attr('data-table'), elsewhere: asked,
+                id: runningIds($table)};
+      },
       // The token Horizon put in the table's form.
       token: $table.closest('form').find('input[name="csrfmiddlewaretoken"]').val(),
       idle: function () { say($state.attr('data-idle-text')); },
@@ -73,7 +86,10 @@
         $.each(reply.gone, function (i, id) {
           rowOf($table, id).remove();
         });
-        $table.trigger('hdd:rows-replaced');
+        elsewhere = elsewhere.filter(function (id) { return reply.running.indexOf(id) >= 0 ||
+          (!Object.prototype.hasOwnProperty.call(reply.statuses, id) &&
+           reply.gone.indexOf(id) < 0); });
+        $table.trigger('hdd:rows-replaced', [reply]);
         var checked = new Date(reply.checked_at).toLocaleTimeString();
         say($state.attr('data-live-text').replace('%(time)s', checked));
       },

@@ -15,7 +15,8 @@
   window.hdd = window.hdd || {};
 
   /* follow.url: the status poll's; follow.ids(): the ids to follow now (none: stop, after
-     follow.idle()); follow.data: more fields to send; follow.token: the CSRF token;
+     follow.idle()), sent as "id"; follow.data: more fields to send (an object, or a function
+     that gives one, which may send "id" itself); follow.token: the CSRF token;
      follow.done(reply) and follow.failed(xhr, retryMs): false stops the loop; follow.later:
      the first poll waits one interval (the page was just drawn from Heat). */
   window.hdd.followRuns = function (follow) {
@@ -32,7 +33,8 @@
       }
       // POSTed: about 100 ids no longer fit in a request line (gunicorn refuses more than
       // 4094 bytes, Apache 8190), and a poll may record a result or a timeout in Heat.
-      $.ajax({url: follow.url, type: 'POST', data: $.extend({id: ids}, follow.data),
+      var data = typeof follow.data === 'function' ? follow.data() : follow.data;
+      $.ajax({url: follow.url, type: 'POST', data: $.extend({id: ids}, data),
               traditional: true, dataType: 'json', timeout: 20000,
               headers: {'X-CSRFToken': follow.token}})
         .done(function (reply) {
