@@ -377,8 +377,11 @@ def _schedule_calls(results):
 def _rows_shown(http, schedules):
     if 'rows' not in http:
         return f'rows over HTTP not read: {http["error"]}'
-    return (f'{http["rows"]:,} of {schedules:,} rows shown over HTTP ({http["status"]} in '
-            f'{_s(http["seconds"])})')
+    pages = http.get('pages', 1)
+    return (f'{http["rows"]:,} of {schedules:,} rows shown over HTTP'
+            + (f' on {pages:,} pages' if pages > 1 else '')
+            + f' ({http["status"]} in {_s(http["seconds"])}'
+            + (' the first)' if pages > 1 else ')'))
 
 
 def _cloud_memory(results):

@@ -115,3 +115,21 @@ class RetentionRowTests(helpers.TestCase):
         [(args, kwargs)] = self.mock_cron_trigger_create.call_args_list
         self.assertEqual((RETENTION, workflows.RETENTION_WORKFLOW),
                          (args[1], kwargs['workflow']))
+
+    @override_settings(API_RESULT_PAGE_SIZE=1)
+    @helpers.create_mocks(case.SCHEDULE_MOCKS)
+    def test_schedules_come_a_page_at_a_time_and_retention_on_another_page_still_counts(self):
+        self._serve([case.record(), _retention_record()], [case.trigger(),
+                                                           case.trigger(RETENTION)])
+
+        first = self.client.get(case.INDEX_URL)
+        second = self.client.get(case.INDEX_URL + '?marker=' + case.NAME)
+
+        self.assertEqual([case.NAME], [row.name for row in first.context['table'].data])
+        self.assertEqual([RETENTION], [row.name for row in second.context['table'].data])
+        self.assertContains(first, '?marker=' + case.NAME)
+        self.assertNotContains(first, 'Turn On Retention')
+        # The same three calls to Mistral for a page as for every schedule.
+        for listing in (self.mock_schedule_records, self.mock_cron_triggers_list,
+                        self.mock_rolling_runs_list):
+            self.assertEqual(2, listing.call_count)

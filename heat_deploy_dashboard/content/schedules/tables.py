@@ -156,8 +156,7 @@ class TurnOnRetention(policy.RulesOncePerRequest, tables.Action):
                   "project's runs.")
 
     def allowed(self, request, datum=None):
-        return super().allowed(request, datum) and not any(
-            schedule.name == runner_schedules.RETENTION for schedule in self.table.data)
+        return super().allowed(request, datum) and not self.table.retention_on
 
     def single(self, table, request, obj_id):
         try:
@@ -202,6 +201,10 @@ class SchedulesTable(empty.ExplainingTable):
     last_change = tables.Column(_last_change, verbose_name=_("Last Change"))
     problem = tables.Column(lambda s: s.problem(), verbose_name=_("Problem"),
                             empty_value='')
+
+    # Whether the project's retention schedule is among its schedules, on any page: set by
+    # the view.
+    retention_on = False
 
     class Meta:
         name = "schedules"

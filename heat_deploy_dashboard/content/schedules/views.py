@@ -7,6 +7,7 @@ from django.views import generic
 from horizon import exceptions
 from horizon import messages
 from horizon import tables
+from horizon.utils import functions as horizon_utils
 from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
@@ -15,28 +16,40 @@ from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.run_action import views as run_views
 from heat_deploy_dashboard.content import run_form
+from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.schedules import forms as project_forms
 from heat_deploy_dashboard.content.schedules import tables as project_tables
 from heat_deploy_runner import cron
 from heat_deploy_runner import inputs as heat_inputs
 from heat_deploy_runner import schedule_kinds
+from heat_deploy_runner import schedules as runner_schedules
 
 INDEX_URL = 'horizon:project:schedules:index'
 
 
-class IndexView(tables.DataTableView):
+class IndexView(tables.PagedTableMixin, tables.DataTableView):
+    """The project's schedules, a page at a time (Horizon's page size): a thousand rows would
+    take seconds to draw."""
+
     table_class = project_tables.SchedulesTable
     template_name = 'project/schedules/index.html'
     page_title = _("Schedules")
 
     def get_data(self):
         try:
-            return schedules.listed(self.request)
+            found = schedules.listed(self.request)
         except Exception:
             return errors.list_failed(self, _("retrieve schedules"),
                                       _("The schedules could not be loaded."),
                                       service=errors.MISTRAL)
+        self.table.retention_on = any(each.name == runner_schedules.RETENTION
+                                      for each in found)
+        marker, direction = self._get_marker()
+        page = paging.page_of(found, horizon_utils.get_page_size(self.request), marker,
+                              direction)
+        self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
+        return page.rows
 
 
 class PreviewView(PolicyRequiredMixin, generic.View):

@@ -61,3 +61,13 @@ def test_the_report_gives_each_scale_the_limit_and_the_making():
     assert '1,000 of 1,001 rows shown over HTTP' in table
     assert 'making 1,000 schedules' in table
     assert 'deleting all 1,001 took 400 s' in table
+
+
+def test_the_rows_are_counted_over_every_page_of_the_table():
+    more = ('<tfoot><tr><td><span class="table_count">Displaying 20 items</span>'
+            '<a href="?marker=hdd-3f2a&amp;tab=x">More&nbsp;&raquo;</a></td></tr></tfoot>')
+    assert schedule_calls.next_page(more) == '?marker=hdd-3f2a&tab=x'
+    assert schedule_calls.next_page('<tfoot><tr><td>Displaying 2 items</td></tr>') is None
+    assert report._rows_shown({'status': 200, 'seconds': 0.2, 'rows': 1001, 'pages': 51},
+                              1001) == ('1,001 of 1,001 rows shown over HTTP on 51 pages '
+                                        '(200 in 0.200 s the first)')
