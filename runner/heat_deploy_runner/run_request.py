@@ -45,7 +45,7 @@ class RunRequest:
     retries: int = 0
     retry_delay: int = 0
     # Servers still running an earlier run are left out, as a schedule's firings leave them
-    # (settling.is_busy), instead of running a second run beside it.
+    # (settling.busy_servers), instead of running a second run beside it.
     leave_out_busy: bool = False
 
     def workflow_input(self, started_by: str, secret_ref: str | None = None) -> dict:

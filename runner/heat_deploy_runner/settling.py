@@ -60,17 +60,31 @@ def settled(heat, find_transport, run_id: str, configs: dict) -> Run:
         lambda each: collect(heat, each, find_transport), lambda each: expire(heat, each))
 
 
-def is_busy(heat, find_transport, server_id: str, configs: dict) -> bool:
-    """Whether the server is still running a run, as Heat shows it once settled: Heat's
+# Heat filters its deployment listing by one server at most: up to this many servers are
+# listed one by one (a short listing each); more, in one listing of the project's runs, which
+# costs about as much as a few dozen short ones whatever the number of servers.
+LISTED_ONE_BY_ONE = 5
+
+
+def busy_servers(heat, find_transport, server_ids, configs: dict) -> list:
+    """Those of the servers still running a run, as Heat shows it once settled: Heat's
     listing keeps a run IN_PROGRESS until someone shows it (a TempURL result is applied
     then) or applies its Zaqar result, so a run whose follower was lost would otherwise keep
-    every later run off the server. A run gone meanwhile is not running."""
-    for row in heat.software_deployments.list(server_id=server_id):
-        if row.status != IN_PROGRESS:
+    every later run off the server. A run gone meanwhile is not running. ``configs`` keeps
+    the derived configs read, by id."""
+    wanted = list(dict.fromkeys(server_ids))
+    if len(wanted) <= LISTED_ONE_BY_ONE:
+        rows = [row for server_id in wanted
+                for row in heat.software_deployments.list(server_id=server_id)]
+    else:
+        rows = [row for row in heat.software_deployments.list() if row.server_id in wanted]
+    busy = set()
+    for row in rows:
+        if row.status != IN_PROGRESS or row.server_id in busy:
             continue
         try:
             if settled(heat, find_transport, row.id, configs).status == IN_PROGRESS:
-                return True
+                busy.add(row.server_id)
         except heat_exc.HTTPNotFound:
             continue
-    return False
+    return [server_id for server_id in wanted if server_id in busy]

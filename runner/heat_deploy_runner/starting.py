@@ -141,7 +141,7 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
     the caller has it already; else it is read. Raises InputError, before anything is
     created, for a blank action, no servers, a bad timeout, an unavailable transport or an
     override that does not fit its input's type, and, for a request that leaves out busy
-    servers (settling.is_busy), when every server is busy; the only calls made before that
+    servers (settling.busy_servers), when every server is busy; the only calls made before that
     check are reading the source config, whose input types it needs, and the busy check.
     Errors reading the source config come from heatclient unchanged, and so does
     keystoneauth's ConnectionError when Heat does not answer before any run is made (what
@@ -167,9 +167,7 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
 
     result = Started(operation=operation)
     if request.leave_out_busy:
-        configs = {}
-        result.busy = [server for server in servers
-                       if settling.is_busy(heat, find_transport, server, configs)]
+        result.busy = settling.busy_servers(heat, find_transport, servers, {})
         servers = [server for server in servers if server not in result.busy]
         if not servers:
             raise InputError(Message(ALL_BUSY, {'servers': ', '.join(

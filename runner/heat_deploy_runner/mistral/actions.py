@@ -128,10 +128,8 @@ class PlanAction(actions.Action):
             return plan
         servers = self.server_ids
         if self.skip_busy:
-            configs = {}
-            plan['skipped'] = [server for server in servers
-                               if settling.is_busy(clients.heat, clients.find_transport,
-                                                   server, configs)]
+            plan['skipped'] = settling.busy_servers(clients.heat, clients.find_transport,
+                                                    servers, {})
             servers = [server for server in servers if server not in plan['skipped']]
             if not servers:
                 plan['problem'] = str(Message(ALL_BUSY, {'servers': ', '.join(plan['skipped'])}))

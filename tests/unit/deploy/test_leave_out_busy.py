@@ -74,3 +74,28 @@ def test_a_run_nobody_followed_is_settled_before_its_server_is_called_busy(
 
     assert heat.deployments[lost.id]['status'] == 'FAILED'
     assert [run.server_id for run in started.created] == ['s1'] and started.busy == []
+
+
+def test_many_servers_are_checked_in_one_listing_of_the_projects_runs(heat, swift, source_id):
+    many = tuple(f's{n}' for n in range(settling.LISTED_ONE_BY_ONE + 2))
+    _start(heat, swift, source_id, many[1:3])
+    heat.calls.clear()
+
+    started = _start(heat, swift, source_id, many, leave_out_busy=True)
+
+    assert started.busy == ['s1', 's2']
+    assert [run.server_id for run in started.created] == [each for each in many
+                                                          if each not in ('s1', 's2')]
+    assert [kwargs for _method, _args, kwargs in heat.called('software_deployments.list')
+            ] == [{'server_id': None}]
+
+
+def test_a_few_servers_are_checked_in_a_listing_of_each(heat, swift, source_id):
+    _start(heat, swift, source_id, ('s1',))
+    heat.calls.clear()
+
+    started = _start(heat, swift, source_id, ('s1', 's2'), leave_out_busy=True)
+
+    assert started.busy == ['s1']
+    assert [kwargs for _method, _args, kwargs in heat.called('software_deployments.list')
+            ] == [{'server_id': 's1'}, {'server_id': 's2'}]
