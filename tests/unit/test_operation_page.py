@@ -88,18 +88,23 @@ class OperationPageTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
                            api.deploy: ('cancel_deployment',)})
-    def test_cancel_all_cancels_the_running_runs_only_with_none_ticked(self):
+    def test_cancel_all_cancels_the_running_runs_of_every_page_with_none_ticked(self):
         self.mock_deployments_list.return_value = self._runs()
         self.mock_config_get.side_effect = self._config_get
         self.mock_cancel_deployment.side_effect = lambda request, run_id: test_data.deployment(
             dict(test_data.DEPLOYMENTS[0], id=run_id, status='FAILED',
                  status_reason='Cancelled by test_user'))
 
-        res = self.client.post(self.url, {'action': 'operation__cancel_all'})
+        # One page, or a page of one row: the running run is not the first page's.
+        for page_size in (20, 1):
+            with self.subTest(page_size), override_settings(API_RESULT_PAGE_SIZE=page_size):
+                self.mock_cancel_deployment.reset_mock()
 
-        self.assertRedirectsNoFollow(res, self.url)
-        self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(),
-                                                            RUN_IDS[1])
+                res = self.client.post(self.url, {'action': 'operation__cancel_all'})
+
+                self.assertRedirectsNoFollow(res, self.url)
+                self.mock_cancel_deployment.assert_called_once_with(
+                    helpers.IsHttpRequest(), RUN_IDS[1])
 
     @override_settings(API_RESULT_PAGE_SIZE=1)
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
@@ -125,21 +130,6 @@ class OperationPageTests(helpers.TestCase):
         self.assertContains(second, 'id="operation__action_cancel_all"')
         self.assertRegex(second.content.decode(),
                          r'id="operation__action_rerun_failed"[^>]*class="(?![^"]*hidden)')
-
-    @override_settings(API_RESULT_PAGE_SIZE=1)
-    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
-                           api.deploy: ('cancel_deployment',)})
-    def test_cancel_all_on_one_page_cancels_the_running_runs_of_every_page(self):
-        self.mock_deployments_list.return_value = self._runs()
-        self.mock_config_get.side_effect = self._config_get
-        self.mock_cancel_deployment.side_effect = lambda request, run_id: test_data.deployment(
-            dict(test_data.DEPLOYMENTS[0], id=run_id, status='FAILED',
-                 status_reason='Cancelled by test_user'))
-
-        self.client.post(self.url, {'action': 'operation__cancel_all'})
-
-        self.mock_cancel_deployment.assert_called_once_with(helpers.IsHttpRequest(),
-                                                            RUN_IDS[1])
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_run_again_on_failed_fills_the_form_with_the_failed_servers(self):
