@@ -25,6 +25,7 @@ from bench import cloud as bench_cloud
 from bench import cloud_memory
 from bench import concurrent_polls
 from bench import fleet as fleet_mod
+from bench import fleet_scale
 from bench import follow_cost
 from bench import horizon_views
 from bench import list_cost
@@ -164,6 +165,10 @@ class Bench:
         self.results['follower_pacing'] = follow_cost.measure_pacing(
             self.heat, self.swift, self.session, self.layout, self.demo['mysql'])
 
+    def fleets(self):
+        self.results['fleets'] = fleet_scale.measure_fleet(self.heat, self.swift, self.session,
+                                                           self.dashboard)
+
     def schedule_calls(self):
         self.results['schedule_calls'] = schedule_calls.measure_schedules(
             self.horizon, self.dashboard, self.heat, self.session, self.demo['mysql'], 'mysql',
@@ -195,6 +200,7 @@ class Bench:
         self.cli_run_cost()
         self.follow_cost()
         self.follower_pacing()
+        self.fleets()
         # After rolling_cost, so the page's executions list holds operations of the
         # project's, as it would; its schedules are deleted before the figures after it.
         self.schedule_calls()
@@ -243,6 +249,7 @@ ALONE = {'concurrent_polls': Bench.concurrent_polls, 'backend_calls': Bench.back
          'rolling_cost': Bench.rolling_cost, 'cli_run_cost': Bench.cli_run_cost,
          'follow_cost': Bench.follow_cost, 'follower_pacing': Bench.follower_pacing,
          'schedule_calls': Bench.schedule_calls, 'archive_cost': Bench.archive_cost,
+         'fleets': Bench.fleets,
          'retention_cost': Bench.retention_cost,
          'cloud_memory': Bench.cloud_memory, 'signal_to_screen': Bench.signal_to_screen}
 

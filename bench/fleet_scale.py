@@ -1,0 +1,291 @@
+"""Fleets (issue #40): Run Action on 1, 10, 100 and 200 servers, an operation of 200 running
+runs polled and drawn, and how soon its outcome is recorded once the last run ended.
+
+The 200 servers are fake ids, as seed's: no agent reads them. One bench thread plays their
+agents (FleetAgents), lighter than 200 real ones: where each stock agent reads its server's
+metadata every second, it lists the project's runs once a cycle, reads each new run's derived
+config once, and PUTs the result to the run's TempURL as heat-config-notify does (the demo's
+four servers run the stock chain, and the other figures measure them). The component is one of
+the bench's own: one custom action, PING, on the 200 servers, which a CREATE run on each
+(NO_SIGNAL: complete at once) puts it on.
+
+Each size is Run Action's form POSTed through the cloud's own Horizon (gunicorn), as a browser
+posts it, for the first N servers: the seconds to its answer (a redirect to the operation's
+page), then to every run made (over 20 servers the form hands the operation to Mistral, which
+makes them: rolling.hands_over), and from the agents' last result to the outcome Mistral
+records (its execution SUCCESS). At 200 the agents hold their results while the status poll
+is POSTed with the 200 running ids as the operation's page sends them (VIEWS times; median)
+and the page itself is drawn (a page of Horizon's page size); then they let them go.
+
+Every run made here is deleted at the end, so the figures after this one see none of them.
+"""
+
+import concurrent.futures
+import json
+import re
+import threading
+import time
+import uuid
+
+import requests
+
+from devcloud import credentials
+import heat_deploy_runner as runner
+from heat_deploy_runner import derived
+from heat_deploy_runner import tempurl
+
+from bench import cloud as bench_cloud
+from bench import measure
+from bench import rolling_cost
+
+SIZES = (1, 10, 100, 200)
+FLEET = [str(uuid.UUID(int=100000 + i, version=4)) for i in range(max(SIZES))]
+ACTION = 'PING'
+COMPONENT = {
+    'name': 'bench-fleet-tool',
+    'group': 'component',
+    'config': {'configs': [{'actions': ['CREATE', ACTION], 'tool': 'script',
+                            'config': '#!/bin/sh\necho pong\n'}]},
+    'inputs': [], 'outputs': [], 'options': {},
+}
+RESULT = {'deploy_stdout': 'pong\n', 'deploy_stderr': '', 'deploy_status_code': 0}
+STATUS_PATH = '/project/deployments/status/'
+VIEWS = 8
+AGENT_CYCLE_SECONDS = 0.5
+WAIT_SECONDS = 300
+DELETE_THREADS = 8
+_OPERATION = re.compile(r'/project/deployments/operations/([^/]+)/$')
+
+
+class FleetAgents:
+    """One thread answering every run made on the fleet's servers: its result PUT to its
+    TempURL as soon as it is seen (unless held), the moment of each PUT kept by run id."""
+
+    def __init__(self, heat, servers):
+        self.heat = heat
+        self.servers = set(servers)
+        self.put_at = {}
+        self.holding = threading.Event()
+        self.failures = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc):
+        self._stop.set()
+        self._thread.join()
+
+    def _loop(self):
+        configs = {}
+        while not self._stop.wait(AGENT_CYCLE_SECONDS):
+            try:
+                self._cycle(configs)
+            except Exception as error:
+                self.failures.append(f'agents: {type(error).__name__}: {error}')
+
+    def _cycle(self, configs):
+        if self.holding.is_set():
+            return
+        for row in self.heat.software_deployments.list():
+            if (row.server_id not in self.servers or row.status != 'IN_PROGRESS'
+                    or row.id in self.put_at):
+                continue
+            if row.config_id not in configs:
+                configs[row.config_id] = derived.as_dict(
+                    self.heat.software_configs.get(row.config_id))
+            url = derived.derived_input_values(configs[row.config_id])[tempurl.SIGNAL_ID]
+            requests.put(url, data=json.dumps(RESULT), timeout=30).raise_for_status()
+            self.put_at[row.id] = time.monotonic()
+
+
+def _timed(work):
+    """(seconds, what ``work`` answered)."""
+    started = time.perf_counter()
+    answer = work()
+    return time.perf_counter() - started, answer
+
+
+def operation_of(location):
+    """The operation id of the page Run Action's answer leads to; None elsewhere."""
+    found = _OPERATION.search(location or '')
+    return found and found.group(1)
+
+
+def run_action_form(servers):
+    """What Run Action's form POSTs for PING on these servers, at its defaults."""
+    return {'action': ACTION, 'servers': list(servers), 'transport': 'TEMP_URL_SIGNAL',
+            'timeout': '60', 'max_failures': '0', 'retries': '0', 'retry_delay': '0'}
+
+
+class _Fleet:
+    def __init__(self, heat, swift, dashboard, mistral_api):
+        self.heat = heat
+        self.dashboard = dashboard
+        self.mistral = mistral_api
+        self.find_transport = lambda name: runner.transport_for(name, swift=swift)
+        self.failures = []
+        self.component_id = heat.software_configs.create(**COMPONENT).id
+        placed = runner.start(heat, self.find_transport, runner.RunRequest(
+            config_id=self.component_id, action='CREATE', server_ids=tuple(FLEET),
+            name=COMPONENT['name'], transport='NO_SIGNAL'),
+            runner.Operation.new(credentials.DEMO_USER, self.component_id))
+        self.made = [run.id for run in placed.created]
+        if placed.failures:
+            self.failures.append(f'placing the component: {placed.failures[:3]}')
+
+    def submit(self, servers):
+        """(seconds to the form's answer, the operation id)."""
+        path = f'/project/components/{self.component_id}/run/'
+        form = run_action_form(FLEET[:servers])
+        seconds, answer = _timed(
+            lambda: self.dashboard.post(path, form, allow_redirects=False))
+        operation = operation_of(answer.headers.get('Location'))
+        if answer.status_code != 302 or operation is None:
+            self.failures.append(f'{servers} servers: the form answered {answer.status_code} '
+                                 f'{answer.headers.get("Location")}')
+        return seconds, operation
+
+    def runs_of(self, operation):
+        return [row for row in self.heat.software_deployments.list()
+                if getattr(runner.operation_of_run(row), 'id', None) == operation]
+
+    def wait(self, what, check):
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            found = check()
+            if found:
+                return found
+            time.sleep(0.25)
+        self.failures.append(f'not in {WAIT_SECONDS} s: {what}')
+        return None
+
+    def all_made(self, operation, servers):
+        def made():
+            found = self.runs_of(operation)
+            return found if len(found) >= servers else None
+        runs = self.wait(f'{servers} runs of {operation}', made) or []
+        self.made.extend(run.id for run in runs)
+        return runs
+
+    def outcome_seen(self, operation):
+        """The moment Mistral's execution of the operation is seen ended."""
+        def ended():
+            found = self.mistral.executions.get(operation)
+            return found if found.state in rolling_cost.FINISHED else None
+        execution = self.wait(f'the outcome of {operation}', ended)
+        if execution is not None and execution.state != 'SUCCESS':
+            self.failures.append(f'{operation}: {execution.state} {execution.state_info}')
+        return time.monotonic()
+
+    def polls(self, ids):
+        """The status poll's reply times for these running ids, as a page POSTs them."""
+        seconds = []
+        for _view in range(VIEWS):
+            took, answer = _timed(lambda: self.dashboard.post(
+                STATUS_PATH, {'id': ids[:20], 'elsewhere': ids[20:], 'table': 'operation'}))
+            if answer.status_code != 200:
+                self.failures.append(f'status poll: {answer.status_code}')
+            seconds.append(took)
+        return seconds
+
+    def delete_made(self):
+        started = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(DELETE_THREADS) as pool:
+            left = [str(each) for found in pool.map(
+                lambda run_id: runner.delete(self.heat, run_id, self.find_transport),
+                self.made) for each in found]
+        self.heat.software_configs.delete(self.component_id)
+        return {'deleted': len(self.made), 'seconds': round(time.monotonic() - started, 1),
+                'leftovers': left}
+
+
+def _size(fleet, agents, servers):
+    held = servers == max(SIZES)
+    if held:
+        agents.holding.set()
+    submit_seconds, operation = fleet.submit(servers)
+    started = time.monotonic()
+    runs = fleet.all_made(operation, servers) if operation else []
+    found = {'servers': servers, 'submit_seconds': round(submit_seconds, 3),
+             'all_made_seconds': round(time.monotonic() - started + submit_seconds, 3),
+             'made': len(runs), 'operation': operation}
+    if held and runs:
+        ids = [run.id for run in runs]
+        polls = fleet.polls(ids)
+        found['poll'] = {'running': len(ids), 'seconds': measure.rounded(polls, 3),
+                         'median_seconds': round(measure.median(polls), 3)}
+        page, answer = _timed(lambda: fleet.dashboard.get(
+            f'/project/deployments/operations/{operation}/'))
+        found['page'] = {'status': answer.status_code, 'seconds': round(page, 3),
+                         'rows': len(re.findall(r'<tr[^>]*data-object-id=', answer.text))}
+        agents.holding.clear()
+    if runs:
+        fleet.wait('every result sent', lambda: all(run.id in agents.put_at for run in runs))
+        last_put = max((agents.put_at.get(run.id, 0) for run in runs), default=0)
+        found['outcome_after_last_result_seconds'] = round(
+            fleet.outcome_seen(operation) - last_put, 3)
+    return found
+
+
+def measure_fleet(heat, swift, session, dashboard):
+    fleet = _Fleet(heat, swift, dashboard, rolling_cost.mistral(session))
+    result = {'sizes': {}, 'views': VIEWS, 'agents': 'one bench thread plays the fleet\'s '
+              'agents: a listing of the project\'s runs a cycle, each new run\'s config once, '
+              'its result PUT to its TempURL'}
+    try:
+        with FleetAgents(heat, FLEET) as agents:
+            for servers in SIZES:
+                bench_cloud.progress(f'fleets: Run Action on {servers} servers')
+                result['sizes'][str(servers)] = _size(fleet, agents, servers)
+            result['agent_failures'] = agents.failures
+    finally:
+        bench_cloud.progress(f'fleets: deleting {len(fleet.made)} runs')
+        result['deleting'] = fleet.delete_made()
+        result['failures'] = fleet.failures
+    return result
+
+
+GOAL_SUBMIT_RATIO = 3
+GOAL_POLL_SECONDS = 1.5
+GOAL_OUTCOME_SECONDS = 10
+
+
+def report_rows(results):
+    """bench/RESULTS.md's rows of the figure (report.markdown)."""
+    found = results.get('fleets')
+    if not found:
+        return []
+    sizes = found['sizes']
+    failures = len(found['failures']) + len(found.get('agent_failures', []))
+    said = f'; {failures} failures' if failures else ''
+    rows = []
+    if '10' in sizes and '200' in sizes:
+        ratio = sizes['200']['submit_seconds'] / sizes['10']['submit_seconds']
+        rows.append((
+            'Run Action submitted on 1, 10, 100 and 200 servers (PING; over 20, Mistral makes '
+            'the runs)', ', '.join(
+                f'{size["servers"]}: {size["submit_seconds"]:.3f} s (all {size["made"]} runs '
+                f'made in {size["all_made_seconds"]:.1f} s)' for size in sizes.values()) + said,
+            f'10 servers: {sizes["10"]["submit_seconds"]:.3f} s', f'{ratio:.2f}',
+            f'200 within {GOAL_SUBMIT_RATIO} x 10', 'yes' if ratio <= GOAL_SUBMIT_RATIO
+            else '**no**'))
+    top = sizes.get('200', {})
+    if 'poll' in top:
+        poll = top['poll']['median_seconds']
+        rows.append((f'status poll of an operation\'s page, {top["poll"]["running"]} running '
+                     'rows (20 drawn, the rest asked after)',
+                     f'median {poll:.3f} s of {found["views"]} polls; the page itself '
+                     f'{top["page"]["seconds"]:.3f} s, {top["page"]["rows"]} rows drawn',
+                     '-', '-', f'under {GOAL_POLL_SECONDS} s',
+                     'yes' if poll < GOAL_POLL_SECONDS else '**no**'))
+    if 'outcome_after_last_result_seconds' in top:
+        lag = top['outcome_after_last_result_seconds']
+        rows.append(('outcome recorded after the last of 200 results (Mistral)',
+                     f'{lag:.1f} s (1: {sizes["1"].get("outcome_after_last_result_seconds")} s,'
+                     f' 10: {sizes["10"].get("outcome_after_last_result_seconds")} s)',
+                     '-', '-', f'within {GOAL_OUTCOME_SECONDS} s',
+                     'yes' if lag <= GOAL_OUTCOME_SECONDS else '**no**'))
+    return rows

@@ -1,0 +1,70 @@
+"""bench.fleet_scale plays the fleet's agents (a result PUT once to each new run's TempURL,
+none while held, none for another server's run), posts Run Action's form as a browser does,
+and bench.report renders the figure against its goals."""
+
+from unittest import mock
+
+from bench import fleet_scale
+from bench import report
+from heat_deploy_runner import derived
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
+from heat_deploy_runner import tempurl
+from heat_deploy_runner.transports import transport_for
+from tests.unit.deploy.fakes import FakeHeat
+from tests.unit.deploy.fakes import FakeSwift
+
+
+def _started(heat, swift, servers):
+    source = heat.add_config(**fleet_scale.COMPONENT)
+    transport = transport_for('TEMP_URL_SIGNAL', swift=swift)
+    return start(heat, lambda name: transport, RunRequest(
+        config_id=source, action=fleet_scale.ACTION, server_ids=servers)).created
+
+
+def test_the_agents_answer_each_new_run_of_the_fleet_once_and_none_while_held():
+    heat, swift = FakeHeat(), FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
+    fleet_run, other_run = _started(heat, swift, (fleet_scale.FLEET[0], 'not-the-fleets'))
+    agents = fleet_scale.FleetAgents(heat, fleet_scale.FLEET)
+    with mock.patch.object(fleet_scale.requests, 'put') as put:
+        agents.holding.set()
+        agents._cycle({})
+        assert put.call_count == 0
+        agents.holding.clear()
+        agents._cycle({})
+        agents._cycle({})
+
+    [(url,), kwargs] = put.call_args
+    assert put.call_count == 1
+    assert url == derived.derived_input_values(fleet_run.config)[tempurl.SIGNAL_ID]
+    assert '"deploy_status_code": 0' in kwargs['data']
+    assert set(agents.put_at) == {fleet_run.id} and other_run.id not in agents.put_at
+
+
+def test_the_form_is_posted_as_run_action_posts_it_and_its_answer_names_the_operation():
+    assert fleet_scale.run_action_form(['s1', 's2'])['servers'] == ['s1', 's2']
+    assert fleet_scale.operation_of(
+        'http://h/project/deployments/operations/6c5b4a39/') == '6c5b4a39'
+    assert fleet_scale.operation_of('http://h/project/components/') is None
+
+
+def _size(servers, submit, **more):
+    return dict({'servers': servers, 'submit_seconds': submit, 'all_made_seconds': submit * 2,
+                 'made': servers, 'operation': 'op', 'outcome_after_last_result_seconds': 4.0},
+                **more)
+
+
+def test_the_report_reads_the_figures_against_their_goals():
+    results = {'machine': {'nproc': 2, 'cpu_model': 'x', 'ram_gb': 8, 'python': '3.11',
+                           'date': 'today', 'load_average_at_start': [1.0]},
+               'fleets': {'views': 8, 'failures': [], 'agent_failures': [], 'sizes': {
+                   '1': _size(1, 0.2), '10': _size(10, 0.5), '100': _size(100, 0.9),
+                   '200': _size(200, 1.8, poll={'running': 200, 'median_seconds': 0.8},
+                                page={'seconds': 0.4, 'rows': 20, 'status': 200},
+                                outcome_after_last_result_seconds=12.5)}}}
+
+    table = report.markdown(results)
+
+    assert '10 servers: 0.500 s | 3.60 | 200 within 3 x 10 | **no** |' in table
+    assert 'median 0.800 s of 8 polls; the page itself 0.400 s, 20 rows drawn' in table
+    assert '| 12.5 s (1: 4.0 s, 10: 4.0 s) | - | - | within 10 s | **no** |' in table
