@@ -59,8 +59,7 @@
       url: $state.attr('data-url'),
       ids: function () { return runningIds($table).concat(elsewhereAsked()); },
       data: function () {
-        var asked = elsewhereAsked();
-        return {table: $state.attr('data-table'), elsewhere: asked,
+        return {table: $state.attr('data-table'), elsewhere: elsewhereAsked(),
                 id: runningIds($table)};
       },
       // The token Horizon put in the table's form.
