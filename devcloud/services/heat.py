@@ -51,6 +51,7 @@ project_name = service
 user_domain_name = Default
 project_domain_name = Default
 memcached_servers = {memcached}
+memcache_pool_dead_retry = {dead_retry}
 
 [trustee]
 auth_type = password
@@ -69,6 +70,7 @@ auth_uri = {keystone}/v3
 enabled = true
 backend = oslo_cache.memcache_pool
 memcache_servers = {memcached}
+memcache_dead_retry = {dead_retry}
 '''
 
 
@@ -85,7 +87,8 @@ def write_conf(layout, quota=DEFAULT_QUOTA):
         heat_api=layout.url("heat_api"),
         paste=os.path.join(sys.prefix, "etc", "heat", "api-paste.ini"),
         db=infra.database_url(layout, 'heat'),
-        keystone=layout.url('keystone'), memcached=infra.memcached_address(layout)))
+        keystone=layout.url('keystone'), memcached=infra.memcached_address(layout),
+        dead_retry=infra.MEMCACHED_DEAD_RETRY_SECONDS))
     return conf
 
 

@@ -36,6 +36,7 @@ key_repository = {dir}/credential-keys
 enabled = true
 backend = oslo_cache.memcache_pool
 memcache_servers = {memcached}
+memcache_dead_retry = {dead_retry}
 '''
 
 
@@ -51,6 +52,7 @@ def write_conf(layout, token_expiration=TOKEN_EXPIRATION):
     conf = conf_dir / 'keystone.conf'
     conf.write_text(CONF.format(db=infra.database_url(layout, 'keystone'), dir=conf_dir,
                                 memcached=infra.memcached_address(layout),
+                                dead_retry=infra.MEMCACHED_DEAD_RETRY_SECONDS,
                                 token_expiration=token_expiration))
     return conf
 

@@ -39,6 +39,7 @@ project_name = service
 user_domain_name = Default
 project_domain_name = Default
 memcached_servers = {memcached}
+memcache_pool_dead_retry = {dead_retry}
 
 [keystone]
 timeout = 30
@@ -110,6 +111,7 @@ def start(layout, sup, progress):
         rabbit=infra.rabbitmq_url(layout), port=layout.port('mistral'),
         db=infra.database_url(layout, 'mistral'), keystone=layout.url('keystone'),
         password=credentials.SERVICE_PASSWORD, memcached=infra.memcached_address(layout),
+        dead_retry=infra.MEMCACHED_DEAD_RETRY_SECONDS,
         policy=policy_path(layout)))
     stamp = conf.parent / '.db-synced'
     if not stamp.exists():

@@ -95,6 +95,7 @@ project_name = service
 user_domain_name = Default
 project_domain_name = Default
 memcached_servers = {memcached}
+memcache_pool_dead_retry = {dead_retry}
 delay_auth_decision = True
 
 [filter:keystoneauth]
@@ -137,7 +138,8 @@ def start(layout, sup, progress):
             devices=devices, kind=kind))
     (swift_dir / 'proxy-server.conf').write_text(PROXY_CONF.format(
         port=layout.port('swift_proxy'), user=user, swift_dir=swift_dir,
-        memcached=infra.memcached_address(layout), keystone=layout.url('keystone'),
+        memcached=infra.memcached_address(layout),
+        dead_retry=infra.MEMCACHED_DEAD_RETRY_SECONDS, keystone=layout.url('keystone'),
         password=credentials.SERVICE_PASSWORD))
     if not (swift_dir / 'object.ring.gz').exists():
         progress('Swift: building rings')

@@ -58,6 +58,7 @@ project_name = service
 user_domain_name = Default
 project_domain_name = Default
 memcached_servers = {memcached}
+memcache_pool_dead_retry = {dead_retry}
 '''
 
 
@@ -86,7 +87,8 @@ def start(layout, sup, progress):
     conf.write_text(CONF.format(
         redis=redis_url(layout), signing_key=key_file.read_text(),
         keystone=layout.url('keystone'), password=credentials.SERVICE_PASSWORD,
-        memcached=infra.memcached_address(layout)))
+        memcached=infra.memcached_address(layout),
+        dead_retry=infra.MEMCACHED_DEAD_RETRY_SECONDS))
     # One worker: a message post or pop takes milliseconds, and each worker costs ~100 MB.
     wsgi.start(layout, sup, 'zaqar', 'devcloud.zaqar_wsgi:application', layout.port('zaqar'),
                workers=1, argv=['zaqar', '--config-file', str(conf)],
