@@ -62,7 +62,8 @@ class ServerNamesTests(case.ServersTestCase):
             self.client.get(DEPLOYMENTS_URL)
 
         self.mock_stacks_list.assert_called_once()
-        self.mock_resources_list.assert_called_once()
+        # The stack's DeployedServers and its Nova servers (which stack holds each).
+        self.assertEqual(2, self.mock_resources_list.call_count)
         self.mock_server_list.assert_called_once()
 
     @helpers.create_mocks(NAMES_MOCKS)

@@ -68,14 +68,14 @@ class StatusView(PolicyRequiredMixin, generic.View):
         # The pollers POST: a hundred ids would not fit in a request line.
         return self._rows(request, request.POST, write=True)
 
-    def _rows(self, request, asked, write):
-        """``asked``: the ids of the page's running rows ("id"), rendered again when they
+    def _rows(self, request, sent, write):
+        """``sent``: the ids of the page's running rows ("id"), rendered again when they
         changed, and of running runs on the table's other pages ("elsewhere"), whose
         statuses alone are sent back (an operation's counts)."""
-        rendered = set(asked.getlist('id'))
-        requested = list(dict.fromkeys(asked.getlist('id') + asked.getlist('elsewhere')))[
+        rendered = set(sent.getlist('id'))
+        requested = list(dict.fromkeys(sent.getlist('id') + sent.getlist('elsewhere')))[
             :MAX_IDS]
-        table_name = asked.get('table')
+        table_name = sent.get('table')
         # What cannot be a deployment's id is gone without asking Heat.
         ids = [each for each in requested if content_ids.is_heat_id(each)]
         malformed = [each for each in requested if each not in ids]
