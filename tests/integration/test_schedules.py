@@ -36,12 +36,19 @@ NEVER = {'action': 'BACKUP', 'transport': 'TEMP_URL_SIGNAL', 'timeout': '10',
 
 
 def _schedule_rows(user):
-    """(the Schedules page, the names of its rows but the project's retention, which the
-    first schedule made: test_retention.py)."""
-    page = user.get('/project/schedules/')
-    assert page.status_code == 200
-    names = re.findall(r'<tr[^>]*data-object-id="(hdd-[^"]+)"', page.text)
-    return page, [name for name in names if name != runner_schedules.RETENTION]
+    """(the Schedules pages' text, the names of their rows but the project's retention, which
+    the first schedule made: test_retention.py). The panel shows a page at a time: its "More"
+    links are followed to the last."""
+    texts, query = [], ''
+    while query is not None:
+        page = user.get('/project/schedules/' + query.replace('&amp;', '&'))
+        assert page.status_code == 200
+        texts.append(page.text)
+        more = re.search(r'<a href="(\?marker=[^"]+)"', page.text)
+        query = more and more.group(1)
+    text = ''.join(texts)
+    names = re.findall(r'<tr[^>]*data-object-id="(hdd-[^"]+)"', text)
+    return text, [name for name in names if name != runner_schedules.RETENTION]
 
 
 def _rotate_keys(server, repeat, **fields):
@@ -121,8 +128,8 @@ def test_a_schedule_every_minute_survives_restarts_and_a_pause_change_and_delete
     assert name in {each.name for each in mistral.cron_triggers.list()}
 
     def row_shows_the_running_firing():
-        page, _rows = _schedule_rows(user)
-        row = page.text[page.text.index(f'data-object-id="{name}"'):]
+        text, _rows = _schedule_rows(user)
+        row = text[text.index(f'data-object-id="{name}"'):]
         row = row[:row.index('</tr>')]
         assert 'Paused' in row, row
         return f'/project/deployments/operations/{operation}/' in row
@@ -238,8 +245,8 @@ def test_a_change_makes_a_new_trigger_and_a_gone_server_is_named_on_its_row(
     gone = str(uuid.uuid4())
     mistral.environments.update(name=name, variables=dict(
         record, server_ids=record['server_ids'] + [gone]))
-    page, _rows = _schedule_rows(user)
-    row = page.text[page.text.index(f'data-object-id="{name}"'):]
+    text, _rows = _schedule_rows(user)
+    row = text[text.index(f'data-object-id="{name}"'):]
     assert f"Not among the project&#x27;s servers any more: {gone}" in row[:row.index('</tr>')]
 
 
@@ -264,9 +271,9 @@ def test_a_schedules_secret_is_kept_in_swift_not_mistral_and_goes_with_it(
     headers, body = swift.get_object(secret_store.CONTAINER, ref)
     assert json.loads(body) == {'key_secret': key} and 'x-delete-at' not in headers
 
-    page, _rows = _schedule_rows(user)
-    row = page.text[page.text.index(f'data-object-id="{name}"'):]
-    assert 'key_secret = ********' in row[:row.index('</tr>')] and key not in page.text
+    text, _rows = _schedule_rows(user)
+    row = text[text.index(f'data-object-id="{name}"'):]
+    assert 'key_secret = ********' in row[:row.index('</tr>')] and key not in text
     # Its Change form shows it, as Run Action shows what is typed.
     assert f'value="{key}"' in user.get(f'/project/schedules/{name}/change/').text
 
