@@ -142,9 +142,8 @@ def test_the_servers_where_backup_last_failed_are_chosen_by_stack_and_last_statu
     none = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--stack',
                       'nosuch', '--last-status', 'FAILED')
     assert none.returncode == 1
-    assert none.stderr.startswith(
-        'Found no server of mysql in the stack nosuch with its last BACKUP run FAILED: '
-        'nothing was started. Its servers: '), none.stderr
+    assert ('Found no server of mysql in the stack nosuch with its last BACKUP run FAILED: '
+            'nothing was started. Its servers: ') in none.stderr, none.stderr
     assert _made(heat, swift) == before
     done = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--stack',
                       'demo', '--last-status', 'failed', '--input', 'pause_seconds=0',
