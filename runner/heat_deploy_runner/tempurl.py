@@ -23,8 +23,10 @@ import secrets
 from urllib import parse
 import uuid
 
+import requests
 from swiftclient import exceptions as swift_exc
 from swiftclient import utils as swift_utils
+import urllib3
 
 from heat_deploy_runner import derived
 from heat_deploy_runner.signals import SignalTarget
@@ -107,6 +109,14 @@ def _is_signal_object(listed_name: str, object_name: str) -> bool:
             listed_name.startswith(f'{len(object_name):03x}{object_name}/'))
 
 
+def _unreachable(error: requests.exceptions.ConnectionError) -> bool:
+    """Whether no connection could be made (refused, or not made in time); a connection
+    reset on the way is not that (a kept connection the proxy closed)."""
+    reason = getattr(error.args[0], 'reason', None) if error.args else None
+    return (isinstance(error, requests.exceptions.ConnectTimeout)
+            or isinstance(reason, urllib3.exceptions.ConnectTimeoutError))
+
+
 class TempUrlSignal(SignalTransport):
     """Signal through a fresh Swift container and a PUT TempURL.
 
@@ -164,10 +174,16 @@ class TempUrlSignal(SignalTransport):
         return result
 
     def may_have_result(self, input_values: Mapping[str, object]) -> bool:
-        # One HEAD. A missing object, or any failure to look, is for Heat to explain: the
-        # poll then shows the run in Heat as it would without this look.
+        # One HEAD. A missing object, or any other failure to look, is for Heat to explain:
+        # the poll then shows the run in Heat as it would without this look. But where
+        # Object Storage does not answer at all, nothing can be read from it, and Heat's
+        # show would wait on the same Object Storage (its swiftclient tries again for about
+        # half a minute), holding the page that asked: a soak's pages went without a reply
+        # for 20 s after the Swift proxy was killed.
         try:
             headers = self._swift.head_object(*signal_location(input_values))
+        except requests.exceptions.ConnectionError as error:
+            return not _unreachable(error)
         except Exception:
             return True
         return headers.get('content-length') != '0'

@@ -5,8 +5,10 @@ import time
 from urllib import parse
 
 import pytest
+import requests
 from swiftclient.client import Connection
 from swiftclient.exceptions import ClientException
+import urllib3
 
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.tempurl import storage_url
@@ -169,6 +171,22 @@ def test_may_have_result_leaves_a_missing_object_or_an_error_to_heat():
     assert transport.may_have_result(values) is True
     swift.fail('head_object', ConnectionResetError('the proxy went away'))
     assert transport.may_have_result(values) is True
+    # A kept connection the proxy closed, as requests says it.
+    swift.fail('head_object', requests.exceptions.ConnectionError(
+        urllib3.exceptions.ProtocolError('aborted', ConnectionResetError())))
+    assert transport.may_have_result(values) is True
+
+
+@pytest.mark.parametrize('unreachable', [
+    requests.exceptions.ConnectionError(urllib3.exceptions.MaxRetryError(
+        None, '/v1/AUTH_p/c/o', urllib3.exceptions.NewConnectionError(
+            None, 'Failed to establish a new connection: [Errno 111] Connection refused'))),
+    requests.exceptions.ConnectTimeout('connect timed out')])
+def test_object_storage_not_answering_has_nothing_for_heat_to_show(unreachable):
+    # Heat's show would wait on the same Object Storage for about half a minute.
+    swift, transport, values, _c, _o = _prepared()
+    swift.fail('head_object', unreachable)
+    assert transport.may_have_result(values) is False
 
 
 @pytest.mark.parametrize('versioned', [False, True])
