@@ -99,7 +99,12 @@ def as_they_are(request, deployments, configs=None):
         configs = config_cache.get_many(request, {d.config_id for d in running})
     running = [d.described(configs[d.config_id]) for d in running if d.config_id in configs]
     with futures.ThreadPoolExecutor(PARALLEL_LOOKS) as pool:
-        quiet = recheck.quiet(request, {run.id: run.config for run in running}, pool.map)
+        try:
+            quiet = recheck.quiet(request, {run.id: run.config for run in running}, pool.map)
+        except runner.NotAnswering:
+            # Where results arrive does not answer: Heat's shows would wait on it too, and
+            # the listing is the best there is.
+            return deployments
         to_show = [run for run in running if run.id not in quiet]
         now = dict(zip([run.id for run in to_show],
                        pool.map(lambda run: _shown(request, run), to_show)))

@@ -36,13 +36,15 @@ from heat_deploy_runner.results import may_have_result
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.settling import settle
+from heat_deploy_runner.signals import NotAnswering
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.starting import Started
 from heat_deploy_runner.transports import transport_for
 from heat_deploy_runner.transports import TRANSPORT_NAMES
 
 __all__ = [
-    'InputError', 'Message', 'Operation', 'FOLLOWED', 'Run', 'RunRequest', 'Started',
+    'InputError', 'Message', 'NotAnswering', 'Operation', 'FOLLOWED', 'Run', 'RunRequest',
+    'Started',
     'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES', 'as_timed_out', 'build_derived_config', 'cancel',
     'coerce_input_values', 'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
     'is_cancelled', 'is_overdue', 'late_result', 'may_have_result',

@@ -62,7 +62,9 @@ def outcome(result: Mapping, declared_outputs, output_values=None
 def may_have_result(config, find_transport: Callable[[str], SignalTransport]) -> bool:
     """Whether a running deployment of this (derived) config may have a result to show.
 
-    False only when its transport could look cheaply and found nothing sent yet.
+    False only when its transport could look cheaply and found nothing sent yet. Raises
+    signals.NotAnswering where the service its result arrives in does not answer at all: a
+    show in Heat would wait on it too.
     """
     values = derived.derived_input_values(config)
     transport = transport_of(values, find_transport)

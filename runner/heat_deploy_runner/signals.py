@@ -37,6 +37,11 @@ def unique_name(name: str, unsafe: re.Pattern, prefix_length: int) -> str:
     return f'{safe or "signal"}-{uuid.uuid4()}'
 
 
+class NotAnswering(Exception):
+    """A transport's look found the service where results arrive not answering at all: a
+    show in Heat, which reads the same service, would wait on it too."""
+
+
 @dataclass(frozen=True)
 class SignalTarget:
     """What ``prepare`` made: the inputs that point the server at it."""
@@ -86,7 +91,8 @@ class SignalTransport(abc.ABC):
         """False only when a cheap look shows the server has sent nothing yet.
 
         Cheaper than showing the deployment in Heat, which reads the result itself; a
-        transport that cannot tell cheaply says True.
+        transport that cannot tell cheaply says True. Raises NotAnswering where the service
+        the result arrives in does not answer at all.
         """
         return True
 

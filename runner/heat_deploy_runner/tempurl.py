@@ -29,6 +29,7 @@ from swiftclient import utils as swift_utils
 import urllib3
 
 from heat_deploy_runner import derived
+from heat_deploy_runner.signals import NotAnswering
 from heat_deploy_runner.signals import SignalTarget
 from heat_deploy_runner.signals import SignalTransport
 from heat_deploy_runner.signals import unique_name
@@ -109,12 +110,11 @@ def _is_signal_object(listed_name: str, object_name: str) -> bool:
             listed_name.startswith(f'{len(object_name):03x}{object_name}/'))
 
 
-def _unreachable(error: requests.exceptions.ConnectionError) -> bool:
-    """Whether no connection could be made (refused, or not made in time); a connection
-    reset on the way is not that (a kept connection the proxy closed)."""
-    reason = getattr(error.args[0], 'reason', None) if error.args else None
-    return (isinstance(error, requests.exceptions.ConnectTimeout)
-            or isinstance(reason, urllib3.exceptions.ConnectTimeoutError))
+def _broken_on_the_way(error: requests.exceptions.ConnectionError) -> bool:
+    """Whether a connection was made and broke (a kept connection the proxy closed), rather
+    than none could be made (refused, not in time, or held back by the caller's pool)."""
+    cause = error.args[0] if error.args else None
+    return isinstance(getattr(cause, 'reason', cause), urllib3.exceptions.ProtocolError)
 
 
 class TempUrlSignal(SignalTransport):
@@ -176,14 +176,16 @@ class TempUrlSignal(SignalTransport):
     def may_have_result(self, input_values: Mapping[str, object]) -> bool:
         # One HEAD. A missing object, or any other failure to look, is for Heat to explain:
         # the poll then shows the run in Heat as it would without this look. But where
-        # Object Storage does not answer at all, nothing can be read from it, and Heat's
-        # show would wait on the same Object Storage (its swiftclient tries again for about
-        # half a minute), holding the page that asked: a soak's pages went without a reply
-        # for 20 s after the Swift proxy was killed.
+        # Object Storage does not answer at all, Heat's show would wait on the same Object
+        # Storage (its swiftclient tries again for about half a minute), holding the page
+        # that asked: a soak's pages went without a reply for 20 s after the Swift proxy
+        # was killed.
         try:
             headers = self._swift.head_object(*signal_location(input_values))
         except requests.exceptions.ConnectionError as error:
-            return not _unreachable(error)
+            if _broken_on_the_way(error):
+                return True
+            raise NotAnswering('Object Storage did not answer') from error
         except Exception:
             return True
         return headers.get('content-length') != '0'

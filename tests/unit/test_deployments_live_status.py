@@ -10,6 +10,7 @@ from heatclient.v1 import software_deployments
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import recheck
+import heat_deploy_runner as runner
 from tests.unit import helpers
 from tests.unit import test_data
 
@@ -276,6 +277,28 @@ class RecheckTests(helpers.TestCase):
         self.assertEqual({}, second['rows'])
         self.assertEqual([RUNNING_ID], second['running'])
         self.assertEqual([], second['gone'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'deployments_list'),
+                           api.deploy: ('may_have_result',)})
+    def test_where_results_arrive_does_not_answer_heat_is_not_asked_to_wait_on_it(self):
+        # Heat's show would wait on the same Object Storage for about half a minute.
+        self._serve_running()
+        self._poll(RUNNING_ID)
+        self.mock_deployment_get.reset_mock()
+        self.mock_may_have_result.side_effect = runner.NotAnswering('Object Storage')
+        api.swift.answers.return_value = False
+        self.mock_deployments_list.return_value = [
+            test_data.deployment(test_data.DEPLOYMENTS[2])]
+
+        poll = self.client.post(self.status_url, {'id': [RUNNING_ID]})
+        listed = self.client.get(reverse('horizon:project:deployments:index'))
+
+        self.assertEqual((503, 'Object Storage could not be reached.'),
+                         (poll.status_code, poll.json()['error']))
+        # The list shows the run as listed, and says nothing: the poll line says it.
+        self.assertEqual(200, listed.status_code)
+        self.assertEqual('IN_PROGRESS', listed.context['table'].data[0].status)
+        self.mock_deployment_get.assert_not_called()
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
                            api.deploy: ('may_have_result',)})

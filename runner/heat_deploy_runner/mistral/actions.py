@@ -56,6 +56,7 @@ from heat_deploy_runner import secret_store
 from heat_deploy_runner import settling
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner.signals import NotAnswering
 from heat_deploy_runner import times
 
 LOG = logging.getLogger(__name__)
@@ -321,14 +322,21 @@ class WaitAction(actions.Action):
                 break
             time.sleep(_pause(running, datetime.now(timezone.utc)))
             for row in running:
-                if is_overdue(row) or results.may_have_result(
-                        row.config, clients.find_transport):
+                if is_overdue(row) or _may_have_result(row, clients):
                     rows[row.id] = _settled_or_gone(clients, row.id, configs)
         ended = [row for row in rows.values() if row is not None]
         failed = [row for row in ended if row.status == FAILED]
         return {'done': not running, 'failed': [row.server_id for row in failed],
                 'cancelled': [row.server_id for row in failed if is_cancelled(row)],
                 'retryable': [row.server_id for row in failed if not is_cancelled(row)]}
+
+
+def _may_have_result(row, clients):
+    try:
+        return results.may_have_result(row.config, clients.find_transport)
+    except NotAnswering:
+        # Heat's show would wait on the service that does not answer: looked at next time.
+        return False
 
 
 def _pause(running, now):

@@ -5,6 +5,7 @@ import datetime
 from unittest import mock
 
 import pytest
+import requests
 
 import heat_deploy_runner as runner
 from heat_deploy_runner import derived
@@ -62,6 +63,28 @@ def test_wait_reads_heat_again_once_the_servers_result_has_arrived(
     assert len(looks) == 3
     assert heat.deployments[run_id]['status'] == 'COMPLETE'
     assert [call[1] for call in heat.called('software_configs.get')].count((derived_id,)) == 1
+
+
+def test_wait_does_not_ask_heat_while_object_storage_does_not_answer(
+        cloud, context, heat, swift, component, monkeypatch):
+    made = actions.StartAction(component, 'BACKUP', ['s1'], 'alice',
+                               '2026-11-24T10:00:00Z').run(context)
+    [run_id] = made['deployment_ids']
+    looks = []
+
+    def head_object(container, name, headers=None):
+        looks.append(name)
+        raise requests.exceptions.ConnectionError('Connection refused')
+    monkeypatch.setattr(swift, 'head_object', head_object)
+    monkeypatch.setattr(actions, 'WAIT_SECONDS', 0.3)
+    monkeypatch.setattr(actions, '_pause', lambda running, now: 0.05)
+    shows = len(heat.called('software_deployments.get'))
+
+    assert not actions.WaitAction([run_id]).run(context)['done']
+
+    # Heat read once at the start only: its show would wait on Object Storage.
+    assert len(looks) >= 2
+    assert len(heat.called('software_deployments.get')) == shows + 1
 
 
 def test_a_run_is_looked_at_less_often_as_it_ages_and_on_time_for_its_deadline():
