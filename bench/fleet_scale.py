@@ -21,19 +21,17 @@ Every run made here is deleted at the end, so the figures after this one see non
 """
 
 import concurrent.futures
-import json
 import re
 import threading
 import time
 import uuid
 
-import requests
 
 from devcloud import credentials
 import heat_deploy_runner as runner
 from heat_deploy_runner import derived
-from heat_deploy_runner import tempurl
 
+from bench import agent_result
 from bench import cloud as bench_cloud
 from bench import measure
 from bench import rolling_cost
@@ -97,16 +95,8 @@ class FleetAgents:
             if row.config_id not in configs:
                 configs[row.config_id] = derived.as_dict(
                     self.heat.software_configs.get(row.config_id))
-            url = derived.derived_input_values(configs[row.config_id])[tempurl.SIGNAL_ID]
-            requests.put(url, data=json.dumps(RESULT), timeout=30).raise_for_status()
+            agent_result.send(configs[row.config_id], RESULT)
             self.put_at[row.id] = time.monotonic()
-
-
-def _timed(work):
-    """(seconds, what ``work`` answered)."""
-    started = time.perf_counter()
-    answer = work()
-    return time.perf_counter() - started, answer
 
 
 def operation_of(location):
@@ -141,7 +131,7 @@ class _Fleet:
         """(seconds to the form's answer, the operation id)."""
         path = f'/project/components/{self.component_id}/run/'
         form = run_action_form(FLEET[:servers])
-        seconds, answer = _timed(
+        seconds, answer = measure.timed_answer(
             lambda: self.dashboard.post(path, form, allow_redirects=False))
         operation = operation_of(answer.headers.get('Location'))
         if answer.status_code != 302 or operation is None:
@@ -186,7 +176,7 @@ class _Fleet:
         every POLL_SECONDS from start to start (status_poll.js)."""
         seconds = []
         for _view in range(VIEWS):
-            took, answer = _timed(lambda: self.dashboard.post(
+            took, answer = measure.timed_answer(lambda: self.dashboard.post(
                 STATUS_PATH, {'id': ids[:20], 'elsewhere': ids[20:], 'table': 'operation'}))
             if answer.status_code != 200:
                 self.failures.append(f'status poll: {answer.status_code}')
@@ -220,7 +210,7 @@ def _size(fleet, agents, servers):
         polls = fleet.polls(ids)
         found['poll'] = {'running': len(ids), 'seconds': measure.rounded(polls, 3),
                          'median_seconds': round(measure.median(polls), 3)}
-        page, answer = _timed(lambda: fleet.dashboard.get(
+        page, answer = measure.timed_answer(lambda: fleet.dashboard.get(
             f'/project/deployments/operations/{operation}/'))
         found['page'] = {'status': answer.status_code, 'seconds': round(page, 3),
                          'rows': len(re.findall(r'<tr[^>]*data-object-id=', answer.text))}

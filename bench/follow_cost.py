@@ -46,18 +46,15 @@ import json
 import re
 import time
 
-import requests
-
 from devcloud import credentials
 import heat_deploy_runner as runner
 from heat_deploy_runner import deadlines
-from heat_deploy_runner import derived
 from heat_deploy_runner import followers
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
-from heat_deploy_runner import tempurl
 from heat_deploy_runner import times
 
+from bench import agent_result
 from bench import cloud as bench_cloud
 from bench import measure
 from bench import rolling_cost
@@ -260,7 +257,7 @@ class _Follower:
                             [run.id for run in started.created]
                             + [run.config_id for run in started.created] + [self.config_id])
         for run in started.created:
-            self._end(run)
+            agent_result.send(run.config, RESULT)
         if self._finished(execution.id).state != 'SUCCESS':
             self.failures.append(f'paced follower {execution.id} did not end SUCCESS')
         return {'servers': servers, 'minutes': PACED_MINUTES, 'heat_calls': calls,
@@ -285,7 +282,7 @@ class _Follower:
         execution = followers.follow(self.mistral, self.project_id, started, names, self.link)
         time.sleep(RUN_SECONDS)
         for run in started.created:
-            self._end(run)
+            agent_result.send(run.config, RESULT)
         ended, ended_wall = time.monotonic(), time.time()
         execution = self._finished(execution.id)
         seen = time.monotonic()
@@ -318,11 +315,6 @@ class _Follower:
             'seconds_to_success': seen - ended,
             'ended_at_lag_seconds': ended_at_lag(found['ended_at'], ended_wall),
         }
-
-    def _end(self, run):
-        """The run's result, PUT to its TempURL as the server's agent would."""
-        url = derived.derived_input_values(run.config)[tempurl.SIGNAL_ID]
-        requests.put(url, data=json.dumps(RESULT), timeout=30).raise_for_status()
 
     def _finished(self, execution_id):
         deadline = time.monotonic() + TIMEOUT_SECONDS

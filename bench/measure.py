@@ -10,9 +10,14 @@ import time
 
 
 def timed(work):
+    return timed_answer(work)[0]
+
+
+def timed_answer(work):
+    """(seconds, what ``work`` answered)."""
     started = time.perf_counter()
-    work()
-    return time.perf_counter() - started
+    answer = work()
+    return time.perf_counter() - started, answer
 
 
 def interleaved(contenders, rounds, warmup=1):

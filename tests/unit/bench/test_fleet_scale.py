@@ -4,6 +4,7 @@ and bench.report renders the figure against its goals."""
 
 from unittest import mock
 
+from bench import agent_result
 from bench import fleet_scale
 from bench import report
 from heat_deploy_runner import derived
@@ -26,7 +27,7 @@ def test_the_agents_answer_each_new_run_of_the_fleet_once_and_none_while_held():
     heat, swift = FakeHeat(), FakeSwift(account_headers={'x-account-meta-temp-url-key': 'k'})
     fleet_run, other_run = _started(heat, swift, (fleet_scale.FLEET[0], 'not-the-fleets'))
     agents = fleet_scale.FleetAgents(heat, fleet_scale.FLEET)
-    with mock.patch.object(fleet_scale.requests, 'put') as put:
+    with mock.patch.object(agent_result.requests, 'put') as put:
         agents.holding.set()
         agents._cycle({})
         assert put.call_count == 0
