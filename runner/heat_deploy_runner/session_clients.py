@@ -26,6 +26,13 @@ class Clients:
     swift: object = None  # without object-store in the catalog
     zaqar: object = None  # without messaging in the catalog
     session: object = None  # the keystoneauth session they share, for other services' calls
+    where: dict = dataclasses.field(default_factory=dict)  # on_session's interface and region
+
+    def for_another_thread(self) -> 'Clients':
+        """Clients of their own on the same session (and token), for a thread working beside
+        the one these serve: a swiftclient Connection must not be shared between threads.
+        Clients given no session (an in-memory cloud's) are shared as they are."""
+        return on_session(self.session, **self.where) if self.session is not None else self
 
 
 def endpoint(session, service_type, interface='public', region_name=None):
@@ -53,4 +60,4 @@ def on_session(session, interface='public', region_name=None) -> Clients:
             'auth_opts': {'backend': 'keystone', 'options': {
                 'os_project_id': session.get_project_id()}}})
     return Clients(heat, functools.partial(transports.transport_for, **extra),
-                   extra.get('swift'), extra.get('zaqar'), session)
+                   extra.get('swift'), extra.get('zaqar'), session, where)
