@@ -63,12 +63,16 @@ def test_the_report_reads_the_figures_against_their_goals():
                    '200': _size(200, 1.8, poll={'running': 200, 'median_seconds': 0.8},
                                 page={'seconds': 0.4, 'rows': 20, 'status': 200},
                                 outcome_after_last_result_seconds=12.5,
-                                outcome_samples=[12.5, 13.0, 9.1])}}}
+                                outcome_samples=[12.5, 13.0, 9.1],
+                                signal_to_screen={'runs': 600, 'median_seconds': 1.1,
+                                                  'p95_seconds': 2.6, 'max_seconds': 3.0})}}}
 
     table = report.markdown(results)
 
     assert '10 servers: 0.500 s | 3.60 | 200 within 3 x 10 | **no** |' in table
     assert 'median 0.800 s of 8 polls; the page itself 0.400 s, 20 rows drawn' in table
+    assert ('| p95 2.60 s, median 1.10 s, slowest 3.00 s of 600 runs | - | - | p95 within '
+            '2.5 s | **no** |') in table
     assert ('| 12.5 s (rounds: 12.5, 13.0, 9.1; 1: 4.0 s, 10: 4.0 s) | - | - | within 10 s '
             '| **no** |') in table
 
@@ -85,3 +89,39 @@ def test_each_figure_is_the_median_of_its_rounds():
     assert found['submit_samples'] == [0.06, 1.7, 0.9]
     assert (found['made'], found['outcome_after_last_result_seconds']) == (199, 9.0)
     assert found['poll']['median_seconds'] == 0.6 and found['page']['seconds'] == 0.9
+
+
+class _Page:
+    """Horizon's status poll: each run ends on the poll numbered in ``ends_on``."""
+
+    def __init__(self, ends_on):
+        self.ends_on = ends_on
+        self.sent = []
+
+    def post(self, path, data):
+        self.sent.append(data)
+        number = len(self.sent)
+        asked = data['id'] + data['elsewhere']
+        reply = mock.Mock(status_code=200)
+        reply.json.return_value = {'statuses': {
+            each: 'COMPLETE' if self.ends_on[each] <= number else 'IN_PROGRESS'
+            for each in asked if self.ends_on[each] != 'gone'},
+            'gone': [each for each in asked if self.ends_on[each] == 'gone']}
+        return reply
+
+
+def test_the_page_is_watched_until_it_has_shown_every_run_ended(monkeypatch):
+    monkeypatch.setattr(fleet_scale, 'POLL_SECONDS', 0)
+    ids = [f'r{i}' for i in range(25)]
+    page = _Page(dict({each: 1 for each in ids[:5]}, r5='gone', **{
+        each: 3 for each in ids[6:]}))
+    fleet = object.__new__(fleet_scale._Fleet)
+    fleet.dashboard, fleet.failures = page, []
+
+    seen = fleet.watched(ids)
+
+    assert set(seen) == set(ids) and not fleet.failures
+    assert seen['r0'] < seen['r6'] and seen['r5'] == seen['r0']
+    # As the page sends them: the rows still running only, 20 drawn and the rest elsewhere.
+    assert [len(sent['id']) + len(sent['elsewhere']) for sent in page.sent] == [25, 19, 19]
+    assert [len(sent['id']) for sent in page.sent] == [20, 19, 19]
