@@ -203,13 +203,13 @@ class _Fleet:
         seen = {}
         deadline = time.monotonic() + WAIT_SECONDS
         while len(seen) < len(ids) and time.monotonic() < deadline:
-            took, reply = self.poll([each for each in ids if each not in seen])
+            asked = [each for each in ids if each not in seen]
+            took, reply = self.poll(asked)
             now = time.monotonic()
-            statuses = reply.get('statuses', {})
-            for each in ids:
-                if each not in seen and (each in reply.get('gone', ()) or statuses.get(
-                        each, 'IN_PROGRESS') != 'IN_PROGRESS'):
-                    seen[each] = now
+            if reply:
+                # Its "running": those shown running and those it left as running (quiet).
+                still = set(reply['running'])
+                seen.update((each, now) for each in asked if each not in still)
             time.sleep(max(0.0, POLL_SECONDS - took))
         if len(seen) < len(ids):
             self.failures.append(f'{len(ids) - len(seen)} runs never shown ended')

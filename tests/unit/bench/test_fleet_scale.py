@@ -103,9 +103,13 @@ class _Page:
         number = len(self.sent)
         asked = data['id'] + data['elsewhere']
         reply = mock.Mock(status_code=200)
-        reply.json.return_value = {'statuses': {
-            each: 'COMPLETE' if self.ends_on[each] <= number else 'IN_PROGRESS'
-            for each in asked if self.ends_on[each] != 'gone'},
+        running = [each for each in asked
+                   if self.ends_on[each] != 'gone' and self.ends_on[each] > number]
+        # As StatusView answers: every shown run's status (a dict), the running ones listed.
+        reply.json.return_value = {
+            'statuses': {each: {'status': 'IN_PROGRESS' if each in running else 'COMPLETE'}
+                         for each in asked if self.ends_on[each] != 'gone'},
+            'running': running,
             'gone': [each for each in asked if self.ends_on[each] == 'gone']}
         return reply
 
