@@ -8,6 +8,12 @@ the last RECHECK_SECONDS, and whose transport finds nothing sent yet, is not sho
 running row is still shown in Heat at least that often, for what changes it elsewhere (a cancel
 in another browser, a stack update); a cancel made here is seen at once (forget).
 
+With many running rows, "at least that often" came due for all of them at once: at 200 running
+rows a poll every ten seconds showed all 200 in Heat and took 6 to 7 s, and the results that
+arrived meanwhile waited for it. So a poll shows at most RECHECKS_PER_POLL of the rows come due
+(those shown longest ago) and looks cheaply at the others, which stay due: 200 rows are all shown
+again within 40 s, and no poll carries more than one round of the pool's shows for them.
+
 A look that found nothing also serves every other page of the project that polls the same run
 in the next LOOK_SECONDS: twenty users watching the same twenty runs made Swift answer some 270
 HEADs a second, most of two cores, and the one more user's page waited behind them. A single
@@ -22,12 +28,17 @@ from heat_deploy_dashboard import spare_cache
 import heat_deploy_runner as runner
 
 RECHECK_SECONDS = 10
+# One round of the status poll's parallel shows (status.PARALLEL_SHOWS).
+RECHECKS_PER_POLL = 8
+# How long a running row's config id (and when it was shown) is kept: well past the time a
+# poll takes to come round to every row due (RECHECKS_PER_POLL a poll).
+_SHOWN_KEPT_SECONDS = 300
 LOOK_SECONDS = 0.75
 # The cache counts whole seconds; the look's own time says whether it is recent enough.
 _LOOK_KEPT_SECONDS = 2
 
-# Per project, like the config cache: {deployment id: its config id}, kept RECHECK_SECONDS;
-# and when its signal was last looked at and held nothing.
+# Per project, like the config cache: {deployment id: [its config id, when it was shown
+# running]}; and when its signal was last looked at and held nothing.
 _KEY = 'heat_deploy_dashboard:shown-running:%(project)s:%(deployment)s'
 _LOOKED_KEY = 'heat_deploy_dashboard:looked-quiet:%(project)s:%(deployment)s'
 
@@ -37,18 +48,28 @@ def _keys(request, deployment_ids, key=_KEY):
     return {key % {'project': project, 'deployment': each}: each for each in deployment_ids}
 
 
-def recently_shown(request, deployment_ids):
-    """{deployment id: config id} of those shown running in Heat in the last RECHECK_SECONDS."""
+def may_look_at(request, deployment_ids):
+    """{deployment id: config id} of the running rows a cheap look may answer this time:
+    those shown running in the last RECHECK_SECONDS, and of those shown earlier all but the
+    RECHECKS_PER_POLL shown longest ago. A row never shown running is shown in Heat."""
     keys = _keys(request, deployment_ids)
-    return {keys[key]: config_id for key, config_id in spare_cache.get_many(list(keys)).items()}
+    kept = {keys[key]: value for key, value in spare_cache.get_many(list(keys)).items()
+            if isinstance(value, (list, tuple)) and len(value) == 2}
+    now = time.time()
+    due = sorted((each for each, (_config_id, shown_at) in kept.items()
+                  if now - shown_at >= RECHECK_SECONDS), key=lambda each: kept[each][1])
+    shown_now = set(due[:RECHECKS_PER_POLL])
+    return {each: config_id for each, (config_id, _shown_at) in kept.items()
+            if each not in shown_now}
 
 
 def remember_shown(request, deployments):
     """Note the deployments just shown in Heat that are still running."""
     running = [d for d in deployments if d is not None and d.status == 'IN_PROGRESS']
     keys = _keys(request, [d.id for d in running])
-    config_ids = {d.id: d.config_id for d in running}
-    spare_cache.set_many({key: config_ids[each] for key, each in keys.items()}, RECHECK_SECONDS)
+    now = time.time()
+    shown = {d.id: [d.config_id, now] for d in running}
+    spare_cache.set_many({key: shown[each] for key, each in keys.items()}, _SHOWN_KEPT_SECONDS)
 
 
 def recently_looked(request, deployment_ids):

@@ -318,13 +318,40 @@ class RecheckTests(helpers.TestCase):
         self._serve_running()
         self.mock_may_have_result.return_value = False
 
+        self._poll(RUNNING_ID)
         with mock.patch.object(recheck, 'RECHECK_SECONDS', 0):
-            self._poll(RUNNING_ID)
-        second = self._poll(RUNNING_ID)
+            second = self._poll(RUNNING_ID)
 
         self.assertEqual(2, self.mock_deployment_get.call_count)
         self.mock_may_have_result.assert_not_called()
         self.assertEqual([RUNNING_ID], list(second['rows']))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_rows_come_due_together_are_shown_again_a_few_a_poll_longest_ago_first(self):
+        # At 200 running rows, all came due at once and one poll showed them all (6 s).
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+        ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(12)]
+        for number, each in enumerate(ids):
+            with mock.patch.object(recheck.time, 'time', return_value=1000.0 + number):
+                self._poll(each)
+        self.mock_deployment_get.reset_mock()
+        self.mock_may_have_result.reset_mock()
+
+        with mock.patch.object(recheck.time, 'time', return_value=1030.0), \
+                mock.patch.object(recheck, 'RECHECKS_PER_POLL', 8):
+            third = self._poll(*ids)
+            shown = {call.args[1] for call in self.mock_deployment_get.call_args_list}
+            looked = self.mock_may_have_result.call_count
+            self.mock_deployment_get.reset_mock()
+            fourth = self._poll(*ids)
+
+        # The 8 shown longest ago; the other 4 looked at cheaply, and shown by the next poll.
+        self.assertEqual((set(ids[:8]), 4), (shown, looked))
+        self.assertEqual(set(ids[8:]), {call.args[1] for call in
+                                        self.mock_deployment_get.call_args_list})
+        self.assertEqual(set(ids), set(third['running']) | set(fourth['running']))
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
                            api.deploy: ('may_have_result',)})

@@ -45,11 +45,11 @@ def _show(request, deployment_id):
 
 
 def _quiet(request, ids, pool):
-    """The ids of running rows that need no show in Heat this time: of those shown running
-    a moment ago, the quiet ones (recheck)."""
-    recent = recheck.recently_shown(request, ids)
-    configs = config_cache.get_many(request, set(recent.values()))
-    return recheck.quiet(request, {each: configs[config_id] for each, config_id in recent.items()
+    """The ids of running rows that need no show in Heat this time: of those a cheap look
+    may answer (recheck.may_look_at), the quiet ones."""
+    lookable = recheck.may_look_at(request, ids)
+    configs = config_cache.get_many(request, set(lookable.values()))
+    return recheck.quiet(request, {each: configs[config_id] for each, config_id in lookable.items()
                                    if config_id in configs}, pool.map)
 
 
