@@ -15,9 +15,9 @@ page), then to every run made (over 20 servers the form hands the operation to M
 makes them: rolling.hands_over), and from the agents' last result to the outcome Mistral
 records (its execution SUCCESS). At 200 the agents hold their results while the status poll
 is POSTed with the 200 running ids as the operation's page sends them (VIEWS times; median)
-and the page itself is drawn (a page of Horizon's page size); then they let them go, all at
-once, while the page's poll goes on: signal to screen is from a run's result PUT to the first
-poll reply that shows it ended. The sizes
+and the page itself is drawn (a page of Horizon's page size); then they let FEW of them go,
+then the others all at once, while the page's poll goes on: signal to screen is from a run's
+result PUT to the first poll reply that shows it ended. The sizes
 are taken in turn ROUNDS times (1, 10, 100, 200, then again), and each figure is the median of
 its rounds: one sample of a submit was found off by 30 times.
 
@@ -53,6 +53,8 @@ COMPONENT = {
 RESULT = {'deploy_stdout': 'pong\n', 'deploy_stderr': '', 'deploy_status_code': 0}
 STATUS_PATH = '/project/deployments/status/'
 VIEWS = 8
+# Of the 200 held, these many answer first, alone.
+FEW = 20
 # Each size is submitted this many times, in turn with the others: its figures are medians.
 ROUNDS = 3
 POLL_SECONDS = 1.5
@@ -71,6 +73,8 @@ class FleetAgents:
         self.servers = set(servers)
         self.put_at = {}
         self.holding = threading.Event()
+        # None: every run is answered; a set of run ids: those only.
+        self.answering = None
         self.failures = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
@@ -96,7 +100,8 @@ class FleetAgents:
             return
         for row in self.heat.software_deployments.list():
             if (row.server_id not in self.servers or row.status != 'IN_PROGRESS'
-                    or row.id in self.put_at):
+                    or row.id in self.put_at
+                    or (self.answering is not None and row.id not in self.answering)):
                 continue
             if row.config_id not in configs:
                 configs[row.config_id] = derived.as_dict(
@@ -197,12 +202,14 @@ class _Fleet:
             time.sleep(max(0.0, POLL_SECONDS - took))
         return seconds
 
-    def watched(self, ids):
+    def watched(self, ids, wanted=None):
         """{id: the moment the page's poll first said the run ended}, polling as the page
-        does while any is running (it sends the ids of those still running only)."""
+        does (it sends the ids of those still running only) until every one of ``wanted``
+        (all of ``ids`` by default) was said ended."""
         seen = {}
+        wanted = set(ids if wanted is None else wanted)
         deadline = time.monotonic() + WAIT_SECONDS
-        while len(seen) < len(ids) and time.monotonic() < deadline:
+        while not wanted <= set(seen) and time.monotonic() < deadline:
             asked = [each for each in ids if each not in seen]
             took, reply = self.poll(asked)
             now = time.monotonic()
@@ -211,8 +218,8 @@ class _Fleet:
                 still = set(reply['running'])
                 seen.update((each, now) for each in asked if each not in still)
             time.sleep(max(0.0, POLL_SECONDS - took))
-        if len(seen) < len(ids):
-            self.failures.append(f'{len(ids) - len(seen)} runs never shown ended')
+        if not wanted <= set(seen):
+            self.failures.append(f'{len(wanted - set(seen))} runs never shown ended')
         return seen
 
     def delete_made(self):
@@ -245,10 +252,19 @@ def _size(fleet, agents, servers):
             f'/project/deployments/operations/{operation}/'))
         found['page'] = {'status': answer.status_code, 'seconds': page,
                          'rows': len(re.findall(r'<tr[^>]*data-object-id=', answer.text))}
+        # A few answer first, the page polling all 200: what the page's path costs a result
+        # without the load of every other one; then the others, all at once.
+        few = set(ids[:FEW])
+        agents.answering = few
         agents.holding.clear()
-        seen = fleet.watched(ids)
+        seen = fleet.watched(ids, wanted=few)
+        agents.answering = None
+        seen.update(fleet.watched([each for each in ids if each not in few]))
+        found['signal_to_screen_few'] = [seen[each] - agents.put_at[each] for each in few
+                                         if each in seen and each in agents.put_at]
         found['signal_to_screen'] = [seen[each] - agents.put_at[each] for each in ids
-                                     if each in seen and each in agents.put_at]
+                                     if each not in few and each in seen
+                                     and each in agents.put_at]
     if runs:
         fleet.wait('every result sent', lambda: all(run.id in agents.put_at for run in runs))
         last_put = max((agents.put_at.get(run.id, 0) for run in runs), default=0)
@@ -272,12 +288,13 @@ def summary(servers, rounds):
     if lags:
         found['outcome_after_last_result_seconds'] = round(measure.median(lags), 3)
         found['outcome_samples'] = measure.rounded(lags, 3)
-    shown = [seconds for each in rounds for seconds in each.get('signal_to_screen', ())]
-    if shown:
-        found['signal_to_screen'] = {
-            'runs': len(shown), 'median_seconds': round(measure.median(shown), 3),
-            'p95_seconds': round(measure.percentile(shown, 0.95), 3),
-            'max_seconds': round(max(shown), 3)}
+    for key in ('signal_to_screen', 'signal_to_screen_few'):
+        shown = [seconds for each in rounds for seconds in each.get(key, ())]
+        if shown:
+            found[key] = {
+                'runs': len(shown), 'median_seconds': round(measure.median(shown), 3),
+                'p95_seconds': round(measure.percentile(shown, 0.95), 3),
+                'max_seconds': round(max(shown), 3)}
     polls = [seconds for each in rounds for seconds in each.get('polls', ())]
     if polls:
         pages = [each['page'] for each in rounds if 'page' in each]
@@ -347,10 +364,14 @@ def report_rows(results):
                      f'{top["page"]["seconds"]:.3f} s, {top["page"]["rows"]} rows drawn',
                      '-', '-', f'under {GOAL_POLL_SECONDS} s',
                      'yes' if poll < GOAL_POLL_SECONDS else '**no**'))
-    if 'signal_to_screen' in top:
-        shown = top['signal_to_screen']
+    for key, answering in (('signal_to_screen_few', f'{FEW} of them answering first'),
+                           ('signal_to_screen', f'the other {top.get("servers", 0) - FEW} '
+                            'answering at once')):
+        if key not in top:
+            continue
+        shown = top[key]
         rows.append((f'signal to screen on an operation\'s page of {top["servers"]} running '
-                     'runs, all answering at once (the page polling every 1.5 s)',
+                     f'runs, {answering} (the page polling every 1.5 s)',
                      f'p95 {shown["p95_seconds"]:.2f} s, median {shown["median_seconds"]:.2f} s'
                      f', slowest {shown["max_seconds"]:.2f} s of {shown["runs"]} runs', '-',
                      '-', f'p95 within {GOAL_SIGNAL_TO_SCREEN_SECONDS} s',
