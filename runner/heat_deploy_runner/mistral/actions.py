@@ -317,18 +317,14 @@ class WaitAction(actions.Action):
         rows = dict(zip(self.deployment_ids, side_by_side.each(
             clients, lambda own, run_id: _settled_or_gone(own, run_id, configs),
             self.deployment_ids)))
-        ending = False
         while True:
             running = [row for row in rows.values()
                        if row is not None and row.status == IN_PROGRESS]
             if not running or time.monotonic() >= give_up:
                 break
-            # Servers given one action end near one another: once some have, the next look
-            # comes soon, not as late as the runs' age allows.
-            time.sleep(POLL_SECONDS if ending else _pause(running, datetime.now(timezone.utc)))
+            time.sleep(_pause(running, datetime.now(timezone.utc)))
             looked = side_by_side.each(
                 clients, lambda own, row: _looked_at(own, row, configs), running)
-            ending = any(row is None or row.status != IN_PROGRESS for row in looked)
             rows.update((row.id, now) for row, now in zip(running, looked))
         ended = [row for row in rows.values() if row is not None]
         failed = [row for row in ended if row.status == FAILED]

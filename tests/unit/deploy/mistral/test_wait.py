@@ -142,31 +142,3 @@ def test_judge_stops_once_more_servers_failed_than_allowed(failed, allowed, next
     batches = [['s1'], ['s2'], ['s3']]
     assert actions.JudgeAction(failed, allowed, batches, next_batch).run(context) == {
         'stop': reason}
-
-
-def test_once_some_runs_have_ended_the_next_look_comes_soon(
-        cloud, context, heat, component, monkeypatch):
-    """Servers given one action end near one another: the look after one that found runs
-    ended does not wait as long as the others' age allows."""
-    made = actions.StartAction(component, 'BACKUP', ['s1', 's2'], 'alice',
-                               '2026-11-24T10:00:00Z').run(context)
-    first, second = made['deployment_ids']
-    shows = {first: 0, second: 0}
-    read = heat.software_deployments.get
-
-    def show(deployment_id):
-        shows[deployment_id] += 1
-        # The first run ends by the first look after the start's read, the second by the next.
-        if shows[deployment_id] == {first: 2, second: 3}[deployment_id]:
-            heat.deployments[deployment_id]['status'] = 'COMPLETE'
-        return read(deployment_id)
-    monkeypatch.setattr(heat.software_deployments, 'get', show)
-    monkeypatch.setattr(actions, '_may_have_result', lambda row, clients: True)
-    paced = []
-    monkeypatch.setattr(actions, '_pause', lambda running, now: paced.append(len(running)) or 0)
-
-    assert actions.WaitAction([first, second]).run(context)['done']
-
-    # Paced by age before the first look only: after it, one had ended.
-    assert paced == [2]
-    assert shows == {first: 2, second: 3}
