@@ -9,12 +9,18 @@ from keystoneauth1 import exceptions as ks_exc
 from heat_deploy_runner import schedules
 
 _WORKFLOW_SERVICE = {'service_type': 'workflowv2', 'interface': 'public'}
+# Mistral's API restarts (an upgrade, a host moved) while its engine fires a schedule: a
+# firing whose first step met the API down for two seconds ended at once (make test's
+# restart of mistral-api met a cron minute). A call that could not connect reached nothing,
+# so it is made again, after 0.5, 1, 2, 4 and 8 s (keystoneauth's connect_retries).
+CONNECT_RETRIES = 5
+_CALL = {'endpoint_filter': _WORKFLOW_SERVICE, 'connect_retries': CONNECT_RETRIES}
 
 
 def environment(session, name):
     """The variables of the project's environment of this name, or None when it has none."""
     try:
-        found = session.get(f'/environments/{name}', endpoint_filter=_WORKFLOW_SERVICE)
+        found = session.get(f'/environments/{name}', **_CALL)
     except ks_exc.NotFound:
         return None
     variables = found.json().get('variables') or '{}'
@@ -24,8 +30,7 @@ def environment(session, name):
 def running_operations(session):
     """(id, project id, input as JSON) of the project's rolling executions that have not
     ended (schedules.firing reads them)."""
-    found = session.get('/executions', endpoint_filter=_WORKFLOW_SERVICE,
-                        params=schedules.RUNNING_OPERATIONS)
+    found = session.get('/executions', params=schedules.RUNNING_OPERATIONS, **_CALL)
     return [(each['id'], each.get('project_id'), each.get('input'))
             for each in found.json().get('executions', [])]
 
@@ -33,7 +38,7 @@ def running_operations(session):
 def cron_trigger_delete(session, name):
     """Delete the trigger, and with it (Mistral does) its trust; one already gone is fine."""
     try:
-        session.delete(f'/cron_triggers/{name}', endpoint_filter=_WORKFLOW_SERVICE)
+        session.delete(f'/cron_triggers/{name}', **_CALL)
     except ks_exc.NotFound:
         pass
 
@@ -42,6 +47,5 @@ def action_attempts(session, task_execution_id):
     """How many times the task's action has been run, this time included: more than one
     after Mistral ran it again (its executor was lost mid-action, and the task's retry
     policy ran it once more)."""
-    found = session.get(f'/tasks/{task_execution_id}/action_executions',
-                        endpoint_filter=_WORKFLOW_SERVICE)
+    found = session.get(f'/tasks/{task_execution_id}/action_executions', **_CALL)
     return len(found.json().get('action_executions', []))
