@@ -50,7 +50,7 @@ from devcloud import credentials
 import heat_deploy_runner as runner
 from heat_deploy_runner import deadlines
 from heat_deploy_runner import followers
-from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.mistral import following
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner import times
 
@@ -353,7 +353,7 @@ def measure_follow(heat, swift, session, layout, config_id):
         'sizes': {str(servers): summary(servers, found) for servers, found in samples.items()},
         'samples': {str(servers): found for servers, found in samples.items()},
         'run_seconds': RUN_SECONDS,
-        'follower_poll_seconds': actions.POLL_SECONDS,
+        'follower_poll_seconds': following.POLL_SECONDS,
         'failures': follower.failures,
         'cleanup_leftovers': [str(message) for message in follower.left],
     }
@@ -367,7 +367,7 @@ def measure_pacing(heat, swift, session, layout, config_id):
                          config_id, layout.path('logs', 'heat-api.log'),
                          layout.dashboard_url + LINK_PATH)
     result = {'paced': follower.paced(), 'deadline': follower.deadline_lag(),
-              'max_poll_seconds': actions.MAX_POLL_SECONDS,
+              'max_poll_seconds': following.MAX_POLL_SECONDS,
               'goal_heat_calls_per_run_hour': GOAL_HEAT_CALLS_PER_RUN_HOUR,
               'goal_deadline_lag_seconds': GOAL_DEADLINE_LAG_SECONDS,
               'failures': follower.failures,

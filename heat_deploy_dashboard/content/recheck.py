@@ -53,6 +53,8 @@ def may_look_at(request, deployment_ids):
     those shown running in the last RECHECK_SECONDS, and of those shown earlier all but the
     RECHECKS_PER_POLL shown longest ago. A row never shown running is shown in Heat."""
     keys = _keys(request, deployment_ids)
+    # A worker still on the previous release kept a bare config id here: such a row counts
+    # as never shown, one show in Heat, until the upgrade is done.
     kept = {keys[key]: value for key, value in spare_cache.get_many(list(keys)).items()
             if isinstance(value, (list, tuple)) and len(value) == 2}
     now = time.time()

@@ -14,18 +14,40 @@ from heat_deploy_runner.session_clients import Clients
 WIDTH = 4
 
 
-def each(clients: Clients, work, items) -> list:
-    """[work(clients, item) for item in items], WIDTH at a time, each thread with clients
-    of its own (Clients.for_another_thread); the first error is raised once all have
-    ended."""
-    items = list(items)
-    if len(items) < 2:
-        return [work(clients, item) for item in items]
-    own = threading.local()
+class Readers:
+    """WIDTH threads kept for as long as the with block lasts, each with clients of its own
+    (Clients.for_another_thread) made once: Mistral's wait reads its running runs every few
+    seconds, and new clients each time would connect to Heat and Swift anew each time."""
 
-    def one(item):
-        if not hasattr(own, 'clients'):
-            own.clients = clients.for_another_thread()
-        return work(own.clients, item)
-    with concurrent.futures.ThreadPoolExecutor(min(WIDTH, len(items))) as pool:
-        return list(pool.map(one, items))
+    def __init__(self, clients: Clients):
+        self.clients = clients
+        self._own = threading.local()
+        self._pool = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def each(self, work, items) -> list:
+        """[work(clients, item) for item in items], WIDTH at a time; the first error is
+        raised once all have ended."""
+        items = list(items)
+        if len(items) < 2:
+            return [work(self.clients, item) for item in items]
+        if self._pool is None:
+            self._pool = concurrent.futures.ThreadPoolExecutor(WIDTH)
+        futures = [self._pool.submit(self._one, work, item) for item in items]
+        concurrent.futures.wait(futures)
+        return [future.result() for future in futures]
+
+    def _one(self, work, item):
+        return work(self._own_clients(), item)
+
+    def _own_clients(self):
+        if not hasattr(self._own, 'clients'):
+            self._own.clients = self.clients.for_another_thread()
+        return self._own.clients

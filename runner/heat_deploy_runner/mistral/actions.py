@@ -32,20 +32,18 @@ from swiftclient import exceptions as swift_exc
 
 import heat_deploy_runner as runner
 from heat_deploy_runner.cancel import is_cancelled
-from heat_deploy_runner import deadlines
 from heat_deploy_runner import derived
-from heat_deploy_runner.expiry import is_overdue
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner.mistral import following
 from heat_deploy_runner.mistral import service
 from heat_deploy_runner.mistral import trusts
 from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner import outcome
-from heat_deploy_runner import results
 from heat_deploy_runner import retention
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
@@ -57,19 +55,10 @@ from heat_deploy_runner import settling
 from heat_deploy_runner import side_by_side
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
-from heat_deploy_runner.signals import NotAnswering
 from heat_deploy_runner import times
 
 LOG = logging.getLogger(__name__)
 
-# A young run is looked at as often as a page polls (times.PAGE_POLL_SECONDS), so that a
-# short run from Mistral and one from the form see a server's result equally soon; an older
-# one less often (its age over PACE), up to MAX_POLL_SECONDS: a result is then applied, and
-# a deadline recorded, within that, for a Heat read per wait call and a cheap look where the
-# result arrives (a Swift HEAD, a Zaqar queue's stats) between them.
-POLL_SECONDS = times.PAGE_POLL_SECONDS
-MAX_POLL_SECONDS = 15
-PACE = 10
 # One wait call returns within this; the workflow calls again while runs are in progress,
 # so no action runs for hours and a cancelled execution stops within a call.
 WAIT_SECONDS = 50
@@ -314,57 +303,24 @@ class WaitAction(actions.Action):
         # Derived configs never change: each is read once per call, not once per poll.
         configs = {}
         give_up = time.monotonic() + WAIT_SECONDS
-        rows = dict(zip(self.deployment_ids, side_by_side.each(
-            clients, lambda own, run_id: _settled_or_gone(own, run_id, configs),
-            self.deployment_ids)))
-        while True:
-            running = [row for row in rows.values()
-                       if row is not None and row.status == IN_PROGRESS]
-            if not running or time.monotonic() >= give_up:
-                break
-            time.sleep(_pause(running, datetime.now(timezone.utc)))
-            looked = side_by_side.each(
-                clients, lambda own, row: _looked_at(own, row, configs), running)
-            rows.update((row.id, now) for row, now in zip(running, looked))
+        with side_by_side.Readers(clients) as readers:
+            rows = dict(zip(self.deployment_ids, readers.each(
+                lambda own, run_id: following.settled_or_gone(own, run_id, configs),
+                self.deployment_ids)))
+            while True:
+                running = [row for row in rows.values()
+                           if row is not None and row.status == IN_PROGRESS]
+                if not running or time.monotonic() >= give_up:
+                    break
+                time.sleep(following.pause(running, datetime.now(timezone.utc)))
+                looked = readers.each(
+                    lambda own, row: following.looked_at(own, row, configs), running)
+                rows.update((row.id, now) for row, now in zip(running, looked))
         ended = [row for row in rows.values() if row is not None]
         failed = [row for row in ended if row.status == FAILED]
         return {'done': not running, 'failed': [row.server_id for row in failed],
                 'cancelled': [row.server_id for row in failed if is_cancelled(row)],
                 'retryable': [row.server_id for row in failed if not is_cancelled(row)]}
-
-
-def _looked_at(clients, row, configs):
-    """The running run as it is now, read from Heat (settled) only when its result may have
-    arrived or its deadline has passed."""
-    if is_overdue(row) or _may_have_result(row, clients):
-        return _settled_or_gone(clients, row.id, configs)
-    return row
-
-
-def _may_have_result(row, clients):
-    try:
-        return results.may_have_result(row.config, clients.find_transport)
-    except NotAnswering:
-        # Heat's show would wait on the service that does not answer: looked at next time.
-        return False
-
-
-def _pause(running, now):
-    """Seconds until the next look at the running runs: as their youngest's age says
-    (PACE), and no later than the first deadline."""
-    ages = [(now - started).total_seconds() for started in
-            (times.parse_time(row.creation_time) for row in running) if started]
-    pause = min(MAX_POLL_SECONDS, max(POLL_SECONDS, min(ages, default=0) / PACE))
-    ends = [deadlines.deadline(row.config) for row in running]
-    to_deadline = min(((end - now).total_seconds() for end in ends if end), default=pause)
-    return max(0, min(pause, to_deadline))
-
-
-def _settled_or_gone(clients, run_id, configs):
-    try:
-        return settling.settled(clients.heat, clients.find_transport, run_id, configs)
-    except heat_exc.HTTPNotFound:
-        return None
 
 
 class JudgeAction(actions.Action):
@@ -414,9 +370,10 @@ class ConcludeAction(actions.Action):
         clients = clients_mod.clients_for(context.security, self.trust_id)
         operation_id = context.execution.workflow_execution_id
         configs, found, gone = {}, [], []
-        read = side_by_side.each(
-            clients, lambda own, run_id: _settled_or_gone(own, run_id, configs),
-            self.deployment_ids)
+        with side_by_side.Readers(clients) as readers:
+            read = readers.each(
+                lambda own, run_id: following.settled_or_gone(own, run_id, configs),
+                self.deployment_ids)
         for run_id, run in zip(self.deployment_ids, read):
             if run is None:
                 gone.append(run_id)

@@ -280,3 +280,20 @@ class FakeSwift(_Failures):
                               if name.startswith(f'{len(obj):03x}{obj}/'))
             if versions:
                 objects[obj] = objects.pop(versions[-1])
+
+
+class RenewingSession:
+    """A keystoneauth session whose token is renewed between calls."""
+
+    def __init__(self):
+        self.tokens = iter(['token-1', 'token-2'])
+
+    def get_token(self):
+        return next(self.tokens)
+
+    def get_project_id(self):
+        return 'p1'
+
+    def get_endpoint(self, service_type, **where):
+        return {'messaging': 'http://zaqar.example.com:8888'}.get(
+            service_type, f'http://{service_type}.example.com/v1')

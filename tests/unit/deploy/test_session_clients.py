@@ -7,23 +7,7 @@ from unittest import mock
 import requests
 
 from heat_deploy_runner import session_clients
-
-
-class _Session:
-    """A keystoneauth session whose token is renewed between calls."""
-
-    def __init__(self):
-        self.tokens = iter(['token-1', 'token-2'])
-
-    def get_token(self):
-        return next(self.tokens)
-
-    def get_project_id(self):
-        return 'p1'
-
-    def get_endpoint(self, service_type, **where):
-        return {'messaging': 'http://zaqar.example.com:8888'}.get(
-            service_type, f'http://{service_type}.example.com/v1')
+from tests.unit.deploy import fakes
 
 
 def test_zaqars_client_asks_the_session_for_a_token_at_each_call():
@@ -36,7 +20,7 @@ def test_zaqars_client_asks_the_session_for_a_token_at_each_call():
         answer._content = b'{"messages": {"total": 0, "claimed": 0, "free": 0}}'
         return answer
 
-    zaqar = session_clients.on_session(_Session()).zaqar
+    zaqar = session_clients.on_session(fakes.RenewingSession()).zaqar
     with mock.patch.object(requests.Session, 'request', request):
         for _call in range(2):
             zaqar.queue('q', auto_create=False).stats

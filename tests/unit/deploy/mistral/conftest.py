@@ -10,6 +10,7 @@ import pytest
 import heat_deploy_runner as runner
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner.mistral import following
 from heat_deploy_runner import session_clients
 from tests.unit.deploy.mistral.case import EXECUTION_ID
 
@@ -25,7 +26,7 @@ def cloud(heat, swift, monkeypatch):
     clients = session_clients.Clients(
         heat, functools.partial(runner.transport_for, swift=swift), swift)
     monkeypatch.setattr(clients_mod, 'clients_for', lambda security, trust_id=None: clients)
-    monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
+    monkeypatch.setattr(following, 'POLL_SECONDS', 0)
     # Each action's first run (test_reruns runs them again).
     monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 1)
     return clients
@@ -37,7 +38,7 @@ def notified_cloud(heat, swift, zaqar, monkeypatch):
     clients = session_clients.Clients(
         heat, functools.partial(runner.transport_for, swift=swift, zaqar=zaqar), swift, zaqar)
     monkeypatch.setattr(clients_mod, 'clients_for', lambda security, trust_id=None: clients)
-    monkeypatch.setattr(actions, 'POLL_SECONDS', 0)
+    monkeypatch.setattr(following, 'POLL_SECONDS', 0)
     monkeypatch.setattr(actions, 'NOTICE_RETRY_SECONDS', (0, 0))
     # Each action's first run (test_reruns runs them again).
     monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 1)

@@ -10,6 +10,7 @@ import requests
 import heat_deploy_runner as runner
 from heat_deploy_runner import derived
 from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.mistral import following
 from heat_deploy_runner.run import Run
 from heat_deploy_runner import tempurl
 
@@ -77,7 +78,7 @@ def test_wait_does_not_ask_heat_while_object_storage_does_not_answer(
         raise requests.exceptions.ConnectionError('Connection refused')
     monkeypatch.setattr(swift, 'head_object', head_object)
     monkeypatch.setattr(actions, 'WAIT_SECONDS', 0.3)
-    monkeypatch.setattr(actions, '_pause', lambda running, now: 0.05)
+    monkeypatch.setattr(following, 'pause', lambda running, now: 0.05)
     shows = len(heat.called('software_deployments.get'))
 
     assert not actions.WaitAction([run_id]).run(context)['done']
@@ -99,13 +100,13 @@ def test_a_run_is_looked_at_less_often_as_it_ages_and_on_time_for_its_deadline()
                                       {'name': 'deploy_signal_transport',
                                        'value': 'TEMP_URL_SIGNAL'}]})
 
-    with mock.patch.object(actions, 'POLL_SECONDS', 1.5):
-        assert actions._pause([running(5)], now) == 1.5
-        assert actions._pause([running(60)], now) == 6
-        assert actions._pause([running(3000)], now) == actions.MAX_POLL_SECONDS
+    with mock.patch.object(following, 'POLL_SECONDS', 1.5):
+        assert following.pause([running(5)], now) == 1.5
+        assert following.pause([running(60)], now) == 6
+        assert following.pause([running(3000)], now) == following.MAX_POLL_SECONDS
         # The youngest sets the pace; a deadline nearer than the pace, the wake.
-        assert actions._pause([running(3000), running(20)], now) == 2
-        assert actions._pause([running(3000, deadline_in=4)], now) == 4
+        assert following.pause([running(3000), running(20)], now) == 2
+        assert following.pause([running(3000, deadline_in=4)], now) == 4
 
 
 def test_wait_tells_cancelled_servers_from_those_to_try_again(cloud, context, heat, component):

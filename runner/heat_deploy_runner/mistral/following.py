@@ -1,0 +1,56 @@
+"""How Mistral's wait and conclude read an operation's runs: when to look again at the
+running ones (pause), and each run as it is now (settled_or_gone, looked_at)."""
+
+from heatclient import exc as heat_exc
+
+from heat_deploy_runner import deadlines
+from heat_deploy_runner.expiry import is_overdue
+from heat_deploy_runner import results
+from heat_deploy_runner import settling
+from heat_deploy_runner.signals import NotAnswering
+from heat_deploy_runner import times
+
+# A young run is looked at as often as a page polls (times.PAGE_POLL_SECONDS), so that a
+# short run from Mistral and one from the form see a server's result equally soon; an older
+# one less often (its age over PACE), up to MAX_POLL_SECONDS: a result is then applied, and
+# a deadline recorded, within that, for a Heat read per wait call and a cheap look where the
+# result arrives (a Swift HEAD, a Zaqar queue's stats) between them.
+POLL_SECONDS = times.PAGE_POLL_SECONDS
+MAX_POLL_SECONDS = 15
+PACE = 10
+
+
+def pause(running, now):
+    """Seconds until the next look at the running runs: as their youngest's age says
+    (PACE), and no later than the first deadline."""
+    ages = [(now - started).total_seconds() for started in
+            (times.parse_time(row.creation_time) for row in running) if started]
+    wait = min(MAX_POLL_SECONDS, max(POLL_SECONDS, min(ages, default=0) / PACE))
+    ends = [deadlines.deadline(row.config) for row in running]
+    to_deadline = min(((end - now).total_seconds() for end in ends if end), default=wait)
+    return max(0, min(wait, to_deadline))
+
+
+def settled_or_gone(clients, run_id, configs):
+    """The run as Heat shows it, its waiting result applied (settling.settled); None once
+    it was deleted."""
+    try:
+        return settling.settled(clients.heat, clients.find_transport, run_id, configs)
+    except heat_exc.HTTPNotFound:
+        return None
+
+
+def looked_at(clients, row, configs):
+    """The running run as it is now, read from Heat (settled) only when its result may have
+    arrived or its deadline has passed."""
+    if is_overdue(row) or _may_have_result(row, clients):
+        return settled_or_gone(clients, row.id, configs)
+    return row
+
+
+def _may_have_result(row, clients):
+    try:
+        return results.may_have_result(row.config, clients.find_transport)
+    except NotAnswering:
+        # Heat's show would wait on the service that does not answer: looked at next time.
+        return False
