@@ -1,0 +1,184 @@
+"""The status poll's rechecks: a running row shown in Heat a moment ago is looked at more
+cheaply where its result arrives (recheck), and shown again a few rows a poll."""
+
+import json
+from unittest import mock
+
+from django.urls import reverse
+
+from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content import recheck
+import heat_deploy_runner as runner
+from tests.unit import helpers
+from tests.unit import test_data
+
+RUNNING_ID = test_data.DEPLOYMENTS[2]['id']
+RUNNING_CONFIG_ID = test_data.DEPLOYMENTS[2]['config_id']
+
+
+class RecheckTests(helpers.TestCase):
+    """A running row shown in Heat a moment ago is looked at more cheaply (see recheck)."""
+
+    def setUp(self):
+        super().setUp()
+        self.status_url = reverse('horizon:project:deployments:status')
+
+    def _poll(self, *ids):
+        return json.loads(self.client.post(self.status_url, {'id': list(ids)}).content)
+
+    def _serve_running(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployment_get.side_effect = lambda request, each: test_data.deployment(
+            dict(test_data.DEPLOYMENTS[2], id=each))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_row_shown_a_moment_ago_with_nothing_sent_is_not_shown_again(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+
+        first = self._poll(RUNNING_ID)
+        second = self._poll(RUNNING_ID)
+
+        self.assertEqual([RUNNING_ID], list(first['rows']))
+        self.mock_deployment_get.assert_called_once()
+        self.mock_may_have_result.assert_called_once_with(
+            helpers.IsHttpRequest(), test_data.run_config(None, RUNNING_CONFIG_ID).to_dict())
+        # Left on the page as it is: still running.
+        self.assertEqual({}, second['rows'])
+        self.assertEqual([RUNNING_ID], second['running'])
+        self.assertEqual([], second['gone'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'deployments_list'),
+                           api.deploy: ('may_have_result',)})
+    def test_where_results_arrive_does_not_answer_heat_is_not_asked_to_wait_on_it(self):
+        # Heat's show would wait on the same Object Storage for about half a minute.
+        self._serve_running()
+        self._poll(RUNNING_ID)
+        self.mock_deployment_get.reset_mock()
+        self.mock_may_have_result.side_effect = runner.NotAnswering('Object Storage')
+        api.swift.answers.return_value = False
+        self.mock_deployments_list.return_value = [
+            test_data.deployment(test_data.DEPLOYMENTS[2])]
+
+        poll = self.client.post(self.status_url, {'id': [RUNNING_ID]})
+        listed = self.client.get(reverse('horizon:project:deployments:index'))
+
+        self.assertEqual((503, 'Object Storage could not be reached.'),
+                         (poll.status_code, poll.json()['error']))
+        # The list shows the run as listed, and says nothing: the poll line says it.
+        self.assertEqual(200, listed.status_code)
+        self.assertEqual('IN_PROGRESS', listed.context['table'].data[0].status)
+        self.mock_deployment_get.assert_not_called()
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_row_whose_server_may_have_sent_is_shown_in_heat(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = True
+
+        self._poll(RUNNING_ID)
+        second = self._poll(RUNNING_ID)
+
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+        self.assertEqual([RUNNING_ID], list(second['rows']))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_every_running_row_is_shown_in_heat_again_after_recheck_seconds(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+
+        self._poll(RUNNING_ID)
+        with mock.patch.object(recheck, 'RECHECK_SECONDS', 0):
+            second = self._poll(RUNNING_ID)
+
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+        self.mock_may_have_result.assert_not_called()
+        self.assertEqual([RUNNING_ID], list(second['rows']))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_rows_come_due_together_are_shown_again_a_few_a_poll_longest_ago_first(self):
+        # At 200 running rows, all came due at once and one poll showed them all (6 s).
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+        ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(12)]
+        for number, each in enumerate(ids):
+            with mock.patch.object(recheck.time, 'time', return_value=1000.0 + number):
+                self._poll(each)
+        self.mock_deployment_get.reset_mock()
+        self.mock_may_have_result.reset_mock()
+
+        with mock.patch.object(recheck.time, 'time', return_value=1030.0):
+            self._poll(*ids)
+            shown = {call.args[1] for call in self.mock_deployment_get.call_args_list}
+            looked = self.mock_may_have_result.call_count
+            self.mock_deployment_get.reset_mock()
+            self._poll(*ids)
+
+        # The RECHECKS_PER_POLL (8) shown longest ago; the other 4 looked at cheaply, and
+        # shown by the next poll.
+        self.assertEqual((set(ids[:8]), 4), (shown, looked))
+        self.assertEqual(set(ids[8:]), {call.args[1] for call in
+                                        self.mock_deployment_get.call_args_list})
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_finished_row_is_not_remembered(self):
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployment_get.return_value = test_data.deployment(
+            dict(test_data.DEPLOYMENTS[2], status='COMPLETE'))
+
+        self._poll(RUNNING_ID)
+        self._poll(RUNNING_ID)
+
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+        self.mock_may_have_result.assert_not_called()
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'deployments_list'),
+                           api.deploy: ('may_have_result', 'cancel_deployment')})
+    def test_a_cancel_made_here_is_shown_by_the_next_poll(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+        self.mock_deployments_list.return_value = [test_data.deployment(test_data.DEPLOYMENTS[2])]
+        self.mock_cancel_deployment.return_value = test_data.deployment(dict(
+            test_data.DEPLOYMENTS[2], status='FAILED', status_reason='Cancelled by test_user'))
+        self._poll(RUNNING_ID)
+
+        self.client.post(reverse('horizon:project:deployments:index'),
+                         {'action': f'deployments__cancel__{RUNNING_ID}'})
+        self._poll(RUNNING_ID)
+
+        self.mock_cancel_deployment.assert_called_once()
+        self.assertEqual(2, self.mock_deployment_get.call_count)
+        self.mock_may_have_result.assert_not_called()
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_look_that_found_nothing_serves_the_projects_other_pages_for_a_moment(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+        self._poll(RUNNING_ID)
+
+        # Another page's poll right after: the look is not made again.
+        second = self._poll(RUNNING_ID)
+        third = self._poll(RUNNING_ID)
+
+        self.mock_may_have_result.assert_called_once()
+        self.mock_deployment_get.assert_called_once()
+        self.assertEqual(([RUNNING_ID], {}), (third['running'], third['rows']))
+        self.assertEqual(second['running'], third['running'])
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_look_is_made_again_after_look_seconds(self):
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+        self._poll(RUNNING_ID)
+
+        with mock.patch.object(recheck, 'LOOK_SECONDS', 0):
+            self._poll(RUNNING_ID)
+            self._poll(RUNNING_ID)
+
+        self.assertEqual(2, self.mock_may_have_result.call_count)
