@@ -46,7 +46,17 @@ def delete(heat, deployment_id: str,
     except heat_exc.HTTPNotFound:
         return []
     config = derived.config_or_none(heat, deployment.config_id)
+    return delete_read(heat, deployment.described(config and derived.as_dict(config)),
+                       find_transport)
 
+
+def delete_read(heat, deployment: Run,
+                find_transport: Callable[[str], SignalTransport]) -> list[Message]:
+    """As delete, for a run the caller has just read with its config (Run.described; None
+    when gone): retention reads both to archive a run that has ended, and reading them again
+    was two of the five Heat calls a pruned run cost."""
+    deployment_id = deployment.id
+    config = deployment.config
     try:
         heat.software_deployments.delete(deployment_id)
     except heat_exc.HTTPNotFound:

@@ -17,7 +17,7 @@ import dataclasses
 import datetime
 
 from heat_deploy_runner import archive
-from heat_deploy_runner.delete import delete
+from heat_deploy_runner.delete import delete_read
 from heat_deploy_runner import derived
 from heat_deploy_runner import listing
 from heat_deploy_runner.signals import IN_PROGRESS
@@ -99,11 +99,12 @@ def _described(heat, run):
 
 
 def prune_runs(heat, swift, find_transport, found, now) -> Pruned:
-    """Archive, then delete, each of these runs (Runs), in order."""
+    """Archive, then delete, each of these runs (Runs, ended: past() leaves running ones),
+    in order."""
     done = Pruned([], [])
     for run in found:
         described = _described(heat, run)
         archive.put(swift, described, now)
-        done.leftovers += delete(heat, run.id, find_transport)
+        done.leftovers += delete_read(heat, described, find_transport)
         done.runs.append(described)
     return done

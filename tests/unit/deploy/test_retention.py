@@ -106,6 +106,20 @@ def test_prune_archives_then_deletes_with_the_config_and_the_container(heat, swi
     assert b'hunter22' not in swift.containers[archive.CONTAINER]['run/' + old.id]
 
 
+def test_a_pruned_run_is_read_from_heat_once(heat, swift, old_and_new):
+    # Its config once, to archive it; then the run and its config are deleted.
+    old, _new = old_and_new
+    before = {name: len(heat.called(name)) for name in (
+        'software_deployments.get', 'software_configs.get')}
+
+    _prune(heat, swift)
+
+    assert len(heat.called('software_deployments.get')) == before[
+        'software_deployments.get']
+    assert [call[1] for call in heat.called('software_configs.get')][
+        before['software_configs.get']:] == [(old.config_id,)]
+
+
 def test_a_dry_run_says_which_and_changes_nothing(heat, swift, old_and_new):
     containers = set(swift.containers)
 
