@@ -178,7 +178,8 @@ class Bench:
         bench_cloud.progress('archive cost: a server\'s Archived tab and the Archived Runs '
                              'list at 100, 10,000 and 100,000 archived runs')
         self.results['archive_cost'] = archive_cost.measure_archive(
-            self.horizon, lambda: clients.swift(self.session))
+            self.horizon, lambda: clients.swift(self.session), self.layout,
+            self.session.get_project_id())
 
     def retention_cost(self):
         scales.grow_to(10000, self.heat, self.seeder)
