@@ -10,6 +10,7 @@ import pathlib
 import shutil
 import signal
 import sys
+import time
 
 from devcloud import cloud as cloud_mod
 from devcloud import layout as layout_mod
@@ -24,8 +25,13 @@ def layout():
                              int(os.environ.get('BENCHCLOUD_PORT_BASE') or BENCH_PORT_BASE))
 
 
+_STARTED = time.monotonic()
+
+
 def progress(message):
-    print(f'[bench] {message}', file=sys.stderr, flush=True)
+    # The minutes since the bench started: where a whole bench's hour goes.
+    print(f'[bench {(time.monotonic() - _STARTED) / 60:5.1f} min] {message}', file=sys.stderr,
+          flush=True)
 
 
 def _stop_on_sigterm(_signum, _frame):
