@@ -64,10 +64,10 @@ class _Seeder:
         self.seconds = 0.0
 
     def grow_to(self, scale):
-        started = time.perf_counter()
+        started, now = time.perf_counter(), time.time()
         broker = backend.ContainerBroker(str(self._database))
         for start in range(self.count, scale, CHUNK):
-            broker.merge_items([_row(name, started) for index in range(
+            broker.merge_items([_row(name, now) for index in range(
                 start, min(start + CHUNK, scale)) for name in archive.index_names(
                     _run(index, self.server_id))])
         self.seconds += time.perf_counter() - started
