@@ -166,8 +166,13 @@ class Bench:
             self.heat, self.swift, self.session, self.layout, self.demo['mysql'])
 
     def fleets(self):
-        self.results['fleets'] = fleet_scale.measure_fleet(self.heat, self.swift, self.session,
-                                                           self.dashboard)
+        browser = browser_mod.Browser(self.layout)
+        try:
+            self.results['fleets'] = fleet_scale.measure_fleet(
+                self.heat, self.swift, self.session, self.dashboard, browser,
+                self.layout.path('logs', 'heat-api.log'))
+        finally:
+            browser.quit()
 
     def schedule_calls(self):
         self.results['schedule_calls'] = schedule_calls.measure_schedules(

@@ -25,6 +25,9 @@ class Browser:
     def open_deployments(self):
         self.user.open(DEPLOYMENTS)
 
+    def open(self, path):
+        self.user.open(path)
+
     def js(self, script, *args):
         return self.user.js(script, *args)
 

@@ -13,7 +13,12 @@ Each size is Run Action's form POSTed through the cloud's own Horizon (gunicorn)
 posts it, for the first N servers: the seconds to its answer (a redirect to the operation's
 page), then to every run made (over 20 servers the form hands the operation to Mistral, which
 makes them: rolling.hands_over), and from the agents' last result to the outcome Mistral
-records (its execution SUCCESS). At 200 the agents hold their results while the status poll
+records (its execution SUCCESS). At 200 the agents hold their results while, in the first
+round, Mistral's follower alone looks at the 200 running runs for FOLLOWER_SECONDS (one wait
+call's length: the Heat calls naming the runs or their configs in heat-api's access log, the
+follower's only, as no page is open and the agents hold), then the operation's page is open
+in headless Chromium for PAGE_SECONDS (every request it makes, by Resource Timing: the
+requests a page makes per poll interval); then the status poll
 is POSTed with the 200 running ids as the operation's page sends them (VIEWS times; median)
 and the page itself is drawn (a page of Horizon's page size); then they let FEW of them go,
 then the others all at once, while the page's poll goes on: signal to screen is from a run's
@@ -37,6 +42,7 @@ from heat_deploy_runner import derived
 
 from bench import agent_result
 from bench import cloud as bench_cloud
+from bench import follow_cost
 from bench import measure
 from bench import rolling_cost
 
@@ -61,6 +67,13 @@ POLL_SECONDS = 1.5
 AGENT_CYCLE_SECONDS = 0.5
 WAIT_SECONDS = 300
 DELETE_THREADS = 8
+# The follower alone at 200 running runs (a wait call returns within 50 s), then the page.
+FOLLOWER_SECONDS = 50
+PAGE_SECONDS = 15
+_REQUESTS = """
+return performance.getEntriesByType('resource').map(function (e) {
+  return [e.name, (performance.timeOrigin + e.startTime) / 1000]; });
+"""
 _OPERATION = re.compile(r'/project/deployments/operations/([^/]+)/$')
 
 
@@ -123,9 +136,11 @@ def run_action_form(servers):
 
 
 class _Fleet:
-    def __init__(self, heat, swift, dashboard, mistral_api):
+    def __init__(self, heat, swift, dashboard, mistral_api, browser, heat_log):
         self.heat = heat
         self.dashboard = dashboard
+        self.browser = browser
+        self.heat_log = heat_log
         self.mistral = mistral_api
         self.find_transport = lambda name: runner.transport_for(name, swift=swift)
         self.failures = []
@@ -222,6 +237,33 @@ class _Fleet:
             self.failures.append(f'{len(wanted - set(seen))} runs never shown ended')
         return seen
 
+    def follower_alone(self, runs):
+        """The Heat calls naming these running runs or their configs over FOLLOWER_SECONDS,
+        no page open and the agents holding: the follower's."""
+        offset = self.heat_log.stat().st_size
+        time.sleep(FOLLOWER_SECONDS)
+        time.sleep(follow_cost.LOG_SETTLE_SECONDS)
+        calls = follow_cost.count_calls(
+            follow_cost.lines_from(self.heat_log, offset),
+            [run.id for run in runs] + [run.config_id for run in runs])
+        minutes = FOLLOWER_SECONDS / 60
+        return dict(calls, seconds=FOLLOWER_SECONDS, running=len(runs),
+                    per_run_hour=round(calls['total'] / len(runs) / minutes * 60, 1))
+
+    def page_requests(self, operation):
+        """Every request the operation's page makes in the PAGE_SECONDS after it loaded, by
+        kind (the status poll, the rest)."""
+        self.browser.open(f'/project/deployments/operations/{operation}/')
+        self.browser.js('performance.setResourceTimingBufferSize(100000);')
+        loaded = time.time()
+        time.sleep(PAGE_SECONDS)
+        made = [name for name, at in self.browser.js(_REQUESTS) if at >= loaded]
+        self.browser.open('/project/')
+        polls = sum(STATUS_PATH in name for name in made)
+        return {'seconds': PAGE_SECONDS, 'requests': len(made), 'status_polls': polls,
+                'others': sorted({name for name in made if STATUS_PATH not in name}),
+                'per_interval': round(len(made) / (PAGE_SECONDS / POLL_SECONDS), 2)}
+
     def delete_made(self):
         started = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(DELETE_THREADS) as pool:
@@ -233,9 +275,10 @@ class _Fleet:
                 'leftovers': left}
 
 
-def _size(fleet, agents, servers):
+def _size(fleet, agents, servers, first_round):
     """One round of one size: its submit, the runs made, the poll and page while held (at the
-    largest size), and the outcome's lag after the last result."""
+    largest size; the follower alone and the page's requests in the first round), and the
+    outcome's lag after the last result."""
     held = servers == max(SIZES)
     if held:
         agents.holding.set()
@@ -247,6 +290,9 @@ def _size(fleet, agents, servers):
              'made': len(runs), 'operation': operation}
     if held and runs:
         ids = [run.id for run in runs]
+        if first_round:
+            found['follower_alone'] = fleet.follower_alone(runs)
+            found['page_requests'] = fleet.page_requests(operation)
         found['polls'] = fleet.polls(ids)
         page, answer = measure.timed_answer(lambda: fleet.dashboard.get(
             f'/project/deployments/operations/{operation}/'))
@@ -295,6 +341,10 @@ def summary(servers, rounds):
                 'runs': len(shown), 'median_seconds': round(measure.median(shown), 3),
                 'p95_seconds': round(measure.percentile(shown, 0.95), 3),
                 'max_seconds': round(max(shown), 3)}
+    for key in ('follower_alone', 'page_requests'):
+        measured = [each[key] for each in rounds if key in each]
+        if measured:
+            found[key] = measured[0]
     polls = [seconds for each in rounds for seconds in each.get('polls', ())]
     if polls:
         pages = [each['page'] for each in rounds if 'page' in each]
@@ -306,8 +356,8 @@ def summary(servers, rounds):
     return found
 
 
-def measure_fleet(heat, swift, session, dashboard):
-    fleet = _Fleet(heat, swift, dashboard, rolling_cost.mistral(session))
+def measure_fleet(heat, swift, session, dashboard, browser, heat_log):
+    fleet = _Fleet(heat, swift, dashboard, rolling_cost.mistral(session), browser, heat_log)
     result = {'sizes': {}, 'views': VIEWS * ROUNDS, 'rounds': ROUNDS,
               'agents': 'one bench thread plays the fleet\'s agents: a listing of the '
               'project\'s runs a cycle, each new run\'s config once, its result PUT to its '
@@ -319,7 +369,7 @@ def measure_fleet(heat, swift, session, dashboard):
                 for servers in SIZES:
                     bench_cloud.progress(f'fleets: Run Action on {servers} servers, round '
                                          f'{number + 1} of {ROUNDS}')
-                    rounds[servers].append(_size(fleet, agents, servers))
+                    rounds[servers].append(_size(fleet, agents, servers, number == 0))
             result['agent_failures'] = agents.failures
     finally:
         result['sizes'] = {str(servers): summary(servers, found)
@@ -377,6 +427,21 @@ def report_rows(results):
                      '-', f'p95 within {GOAL_SIGNAL_TO_SCREEN_SECONDS} s',
                      'yes' if shown['p95_seconds'] <= GOAL_SIGNAL_TO_SCREEN_SECONDS
                      else '**no**'))
+    if 'page_requests' in top:
+        made = top['page_requests']
+        rows.append((f'requests of an operation\'s page of {top["servers"]} running runs '
+                     f'(headless Chromium, {made["seconds"]} s after it loaded)',
+                     f'{made["requests"]} ({made["status_polls"]} status polls): '
+                     f'{made["per_interval"]:.2f} per {POLL_SECONDS} s', '-', '-',
+                     f'at most 1 per {POLL_SECONDS} s',
+                     'yes' if made['per_interval'] <= 1 else '**no**'))
+    if 'follower_alone' in top:
+        calls = top['follower_alone']
+        rows.append((f'Heat calls of Mistral\'s follower at {calls["running"]} running runs, '
+                     f'no page open ({calls["seconds"]} s, one wait call)',
+                     f'{calls["total"]}: {calls["per_run_hour"]:.0f} per run-hour ('
+                     + ', '.join(f'{kind} {count}' for kind, count in sorted(
+                         calls['by_kind'].items())) + ')', '-', '-', '- (reported)', '-'))
     if 'outcome_after_last_result_seconds' in top:
         lag = top['outcome_after_last_result_seconds']
         rows.append(('outcome recorded after the last of 200 results (Mistral; median)',
