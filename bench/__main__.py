@@ -229,6 +229,10 @@ class Bench:
         # The list cost's views are the deployments page's calls: viewing it twice more
         # would take minutes.
         self.calls_at(10000, deployments=self.list_cost_at(10000))
+        bench_cloud.progress('the Components page at 10,000 deployments')
+        self.results['components_cost'] = dict(
+            list_cost.measure_components(self.horizon, self.heat, LIST_ROUNDS[10000]),
+            deployments=scales.deployment_count(self.heat))
         self.results['seeding'] = {
             'deployments': self.seeder.made, 'failed': self.seeder.failed,
             'seconds': round(self.seeder.seconds, 1), 'per_second': self.seeder.throughput(),

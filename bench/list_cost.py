@@ -1,4 +1,5 @@
-"""List page cost: the deployments page against the heatclient call it needs.
+"""List page cost: the deployments page against the heatclient call it needs; the Components
+page against its two Heat listings (issue #40: every config, every deployment).
 
 The page is rendered by Django's test client in a process configured like the cloud's Horizon
 (bench.horizon_side), which the issue allows and which no gunicorn worker timeout can cut
@@ -13,6 +14,7 @@ import time
 from bench import measure
 
 PAGE = '/project/deployments/'
+COMPONENTS_PAGE = '/project/components/'
 # Horizon's own Settings page makes no backend call: what any Horizon page costs before its
 # panel does anything (the sidebar, the header, the templates), shown beside the ratio.
 HORIZON_FLOOR_PAGE = '/settings/'
@@ -66,3 +68,41 @@ def measure_list(horizon, raw_heat, dashboard, rounds):
                           'floor': floors[-1]['policy_checks']},
         'http_view': _http_view(dashboard),
     }
+
+
+def measure_components(horizon, raw_heat, rounds):
+    """The Components page (after one view) against the two listings it cannot do without,
+    made one after the other through a bare heatclient."""
+    horizon.view(COMPONENTS_PAGE)
+    views = []
+
+    def page():
+        views.append(horizon.view(COMPONENTS_PAGE))
+
+    def listings():
+        list(raw_heat.software_configs.list())
+        list(raw_heat.software_deployments.list())
+
+    samples = measure.interleaved({'page': page, 'listings': listings}, rounds, warmup=0)
+    return {
+        'samples': {name: measure.rounded(values) for name, values in samples.items()},
+        'page_median': measure.median(samples['page']),
+        'listings_median': measure.median(samples['listings']),
+        'ratio': measure.ratio(samples['page'], samples['listings']),
+        'page_statuses': sorted({each['status'] for each in views}),
+        'page_calls': views[-1]['calls'],
+    }
+
+
+def report_rows(results):
+    """bench/RESULTS.md's row of the Components page (report.markdown)."""
+    found = results.get('components_cost')
+    if not found:
+        return []
+    calls = ', '.join(f'{service} {count}' for service, count in sorted(
+        found['page_calls'].items()))
+    return [(f'Components page at {found["deployments"]:,} deployments (a view after one; '
+             f'backend calls: {calls})',
+             f'{found["page_median"]:.3f} s (statuses {found["page_statuses"]})',
+             f'Heat\'s listings of every config and every deployment, '
+             f'{found["listings_median"]:.3f} s', f'{found["ratio"]:.2f}', '- (reported)', '-')]
