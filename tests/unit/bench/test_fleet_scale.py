@@ -82,7 +82,15 @@ def test_the_report_reads_the_figures_against_their_goals():
                                 signal_to_screen={'runs': 540, 'median_seconds': 1.1,
                                                   'p95_seconds': 2.6, 'max_seconds': 3.0},
                                 signal_to_screen_few={'runs': 60, 'median_seconds': 0.9,
-                                                      'p95_seconds': 1.6, 'max_seconds': 1.8})}}}
+                                                      'p95_seconds': 1.6, 'max_seconds': 1.8},
+                                page_requests={'seconds': 15, 'requests': 11,
+                                               'status_polls': 10, 'others': ['x'],
+                                               'per_interval': 1.1},
+                                follower_alone={'seconds': 50, 'running': 200, 'total': 400,
+                                                'per_run_hour': 144.0, 'others': 0,
+                                                'by_kind': {'GET software_configs/{id}': 200,
+                                                            'GET software_deployments/{id}':
+                                                            200}})}}}
 
     table = report.markdown(results)
 
@@ -96,6 +104,10 @@ def test_the_report_reads_the_figures_against_their_goals():
             '2.5 s | **no** |') in table
     assert ('| 12.5 s (rounds: 12.5, 13.0, 9.1; 1: 4.0 s, 10: 4.0 s) | - | - | within 10 s '
             '| **no** |') in table
+    assert ('| 11 (10 status polls): 1.10 per 1.5 s | - | - | at most 1 per 1.5 s | **no** |'
+            in table)
+    assert ('| 400: 144 per run-hour (GET software_configs/{id} 200, '
+            'GET software_deployments/{id} 200) |') in table
 
 
 def test_each_figure_is_the_median_of_its_rounds():

@@ -1,0 +1,53 @@
+"""The Components page's figure: its view against its two Heat listings, in turn."""
+
+from bench import list_cost
+from bench import report
+
+
+class _Horizon:
+    def __init__(self):
+        self.viewed = []
+
+    def view(self, path):
+        self.viewed.append(path)
+        return {'status': 200, 'seconds': 0.1, 'calls': {'heat_api': 3}}
+
+
+class _Listed:
+    def __init__(self, name, made):
+        self.name, self.made = name, made
+
+    def list(self):
+        self.made.append(self.name)
+        return []
+
+
+class _Heat:
+    def __init__(self):
+        self.made = []
+        self.software_configs = _Listed('configs', self.made)
+        self.software_deployments = _Listed('deployments', self.made)
+
+
+def test_the_page_is_measured_against_both_listings_in_turn():
+    horizon, heat = _Horizon(), _Heat()
+
+    found = list_cost.measure_components(horizon, heat, rounds=3)
+
+    # One view first, not counted; then page and listings in turn.
+    assert horizon.viewed == [list_cost.COMPONENTS_PAGE] * 4
+    assert heat.made == ['configs', 'deployments'] * 3
+    assert len(found['samples']['page']) == len(found['samples']['listings']) == 3
+    assert found['page_calls'] == {'heat_api': 3} and found['page_statuses'] == [200]
+
+
+def test_the_report_gives_the_ratio():
+    results = {'machine': {'nproc': 2, 'cpu_model': 'x', 'ram_gb': 8, 'python': '3.11',
+                           'date': 'today', 'load_average_at_start': [1.0]},
+               'components_cost': {'deployments': 10000, 'page_median': 2.4,
+                                   'listings_median': 2.0, 'ratio': 1.2, 'page_statuses': [200],
+                                   'page_calls': {'heat_api': 3}}}
+
+    assert ('| Components page at 10,000 deployments (a view after one; backend calls: '
+            'heat_api 3) | 2.400 s (statuses [200]) | Heat\'s listings of every config and '
+            'every deployment, 2.000 s | 1.20 | - (reported) | - |') in report.markdown(results)
