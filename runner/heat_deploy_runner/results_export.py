@@ -94,4 +94,8 @@ def csv_text(found) -> str:
 
 
 def json_text(found) -> str:
-    return json.dumps(found, indent=2, ensure_ascii=False) + '\n'
+    """The rows as a JSON list of objects, one level, keyed as the CSV's columns: what
+    `openstack software operation results -f json` prints."""
+    columns, values = flat(found)
+    return json.dumps([dict(zip(columns, each)) for each in values], indent=2,
+                      ensure_ascii=False) + '\n'

@@ -21,7 +21,7 @@ from heat_deploy_runner.signals import IN_PROGRESS
 RUN_HELP = 'The run: its ID (a software deployment\'s), as the dashboard and `list` show it.'
 
 
-def _run(app, run_id, archived=False):
+def find_run(app, run_id, archived=False):
     """The project's run of this id in Heat; with ``archived``, in the archive when Heat
     has none (the run was pruned)."""
     clients = app.client_manager.software_runs
@@ -48,7 +48,7 @@ class ShowRun(command.ShowOne):
         return _parser(super().get_parser(prog_name))
 
     def take_action(self, parsed_args):
-        run = _run(self.app, parsed_args.run, archived=True)
+        run = find_run(self.app, parsed_args.run, archived=True)
         operation = run.operation
         shown = {
             'id': run.id, 'name': run.name or '', 'server': run.server_id,
@@ -82,7 +82,7 @@ class ShowRunOutput(command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        run = _run(self.app, parsed_args.run, archived=True)
+        run = find_run(self.app, parsed_args.run, archived=True)
         found = runs.outputs(run)
         unknown = set(parsed_args.output) - {each['name'] for each in found}
         if unknown:
@@ -105,7 +105,7 @@ class CancelRun(command.ShowOne):
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        found = _run(self.app, parsed_args.run)
+        found = find_run(self.app, parsed_args.run)
         with failures.calling(failures.HEAT, f'cancel the run {found.id}',
                               'The run was not cancelled.'):
             after = cancel(clients.heat, found.id, clients.username, clients.find_transport)
@@ -128,7 +128,7 @@ class DeleteRun(command.Command):
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        found = _run(self.app, parsed_args.run, archived=True)
+        found = find_run(self.app, parsed_args.run, archived=True)
         if found.archived:
             with failures.calling(failures.SWIFT, f'delete the archived run {found.id}',
                                   'The run was not deleted.'):

@@ -72,9 +72,13 @@ def test_a_csv_cell_a_spreadsheet_would_evaluate_is_made_text():
 
     assert parsed[1]['output: table_count'] == '\'=HYPERLINK("http://evil")'
     # The JSON keeps the value as the server sent it: it is data, not a sheet.
-    assert json.loads(results_export.json_text(_rows()))[1]['outputs']['table_count'] == \
+    assert json.loads(results_export.json_text(_rows()))[1]['output: table_count'] == \
         '=HYPERLINK("http://evil")'
 
 
-def test_the_json_is_the_rows():
-    assert json.loads(results_export.json_text(_rows())) == _rows()
+def test_the_json_holds_the_csvs_columns_and_values():
+    found = _rows()
+    columns, values = results_export.flat(found)
+
+    assert json.loads(results_export.json_text(found)) == [dict(zip(columns, each))
+                                                           for each in values]

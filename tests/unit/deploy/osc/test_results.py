@@ -1,0 +1,133 @@
+"""`openstack software operation results | run diff`, on the in-memory Heat and Swift."""
+
+from osc_lib import exceptions as osc_exc
+import pytest
+
+from heat_deploy_runner import archive
+from heat_deploy_runner import listing
+from heat_deploy_runner import masking
+from heat_deploy_runner.operations import Operation
+from heat_deploy_runner.osc import results
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
+from heat_deploy_runner.transports import transport_for
+from tests.unit.deploy.fakes import FakeSwift
+from tests.unit.deploy.osc.app import App
+from tests.unit.deploy.osc.app import command
+from tests.unit.deploy.osc.app import PROJECT
+from tests.unit.deploy.osc.app import SERVERS
+
+
+def _backup(heat, source, operation, outputs_by_server, created):
+    made = start(heat, transport_for, RunRequest(
+        config_id=source, action='BACKUP', server_ids=tuple(outputs_by_server),
+        transport='NO_SIGNAL', input_values={'db_password': 'hunter22'}), operation).created
+    for run in made:
+        stdout, code = outputs_by_server[run.server_id]
+        heat.deployments[run.id].update(
+            status='COMPLETE' if code == 0 else 'FAILED', creation_time=created,
+            updated_time=created, output_values={'deploy_stdout': stdout,
+                                                 'deploy_stderr': '',
+                                                 'deploy_status_code': code,
+                                                 'table_count': '=2+1'})
+    return made
+
+
+@pytest.fixture
+def source(heat):
+    return heat.add_config(name='mysql', group='component', inputs=[
+        {'name': 'db_password', 'type': 'String', 'default': ''}],
+        outputs=[{'name': 'table_count'}])
+
+
+@pytest.fixture
+def operation(heat, source):
+    _backup(heat, source, Operation('op-1', 'alice', '2026-11-28T08:00:00Z', source=source),
+            {'s1': ('dumped 2 tables\nchecksum 11\n', 0),
+             's2': ('ERROR: disk full (pw hunter22)\n', 3)}, '2026-11-28T08:00:00Z')
+    return 'op-1'
+
+
+def _results(heat, *argv, swift=None):
+    made, parsed = command(results.OperationResults, App(heat, SERVERS, swift=swift
+                                                         or FakeSwift()), *argv)
+    columns, values = made.take_action(parsed)
+    return [dict(zip(columns, each)) for each in values]
+
+
+def test_results_give_a_row_a_server_with_its_outputs(heat, operation):
+    found = _results(heat, operation)
+
+    assert [(row['server'], row['status'], row['exit_code']) for row in found] == [
+        ('demo-db-1', 'COMPLETE', 0), ('demo-db-2', 'FAILED', 3)]
+    assert found[0]['output: table_count'] == '=2+1'
+    assert found[1]['stdout'] == f'ERROR: disk full (pw {masking.MASK})'
+
+
+def test_results_are_searched_and_filtered(heat, operation):
+    assert [row['server'] for row in _results(heat, operation, '--grep', 'disk FULL')] == [
+        'demo-db-2']
+    assert [row['server'] for row in _results(heat, operation, '--status', 'complete')] == [
+        'demo-db-1']
+    assert _results(heat, operation, '--grep', 'hunter22') == []
+    with pytest.raises(osc_exc.CommandError, match='at least 2 characters'):
+        _results(heat, operation, '--grep', 'x')
+
+
+def test_csv_cells_a_spreadsheet_would_evaluate_are_made_text_as_the_page_makes_them(
+        heat, operation):
+    [first, _second] = _results(heat, operation, '-f', 'csv')
+
+    assert first['output: table_count'] == "'=2+1"
+
+
+def test_an_operation_whose_runs_were_archived_has_its_results(heat, swift, operation):
+    for run in listing.operation_runs(heat, PROJECT, operation):
+        archive.put(swift, run)
+        del heat.deployments[run.id]
+
+    found = _results(heat, operation, swift=swift)
+
+    assert sorted(row['server'] for row in found) == ['demo-db-1', 'demo-db-2']
+
+
+def test_results_of_no_operation_say_so(heat):
+    with pytest.raises(osc_exc.CommandError, match='No operation op-9'):
+        _results(heat, 'op-9')
+
+
+def _diff(heat, *argv):
+    app = App(heat, SERVERS, swift=FakeSwift())
+    made, parsed = command(results.DiffRun, app, *argv)
+    made.take_action(parsed)
+    return app.stdout.getvalue(), app.stderr.getvalue()
+
+
+def test_diff_gives_the_changed_lines_against_the_servers_previous_run(heat, source, operation):
+    [later] = _backup(heat, source, Operation('op-2', 'alice', '2026-11-29T08:00:00Z',
+                                              source=source),
+                      {'s1': ('dumped 3 tables\nchecksum 11\n', 0)}, '2026-11-29T08:00:00Z')
+
+    out, _err = _diff(heat, later.id)
+
+    lines = out.splitlines()
+    assert lines[2:] == ['-1: dumped 2 tables', '+1: dumped 3 tables']
+    assert lines[1].startswith(f'+++ {later.id}')
+
+
+def test_diff_of_a_run_with_no_earlier_one_says_so(heat, operation):
+    [only] = [run for run in listing.operation_runs(heat, PROJECT, operation)
+              if run.server_id == 's2']
+
+    with pytest.raises(osc_exc.CommandError, match='no earlier run of BACKUP'):
+        _diff(heat, only.id)
+
+
+def test_diff_of_two_given_runs_of_another_output(heat, source, operation):
+    first, second = listing.operation_runs(heat, PROJECT, operation)
+
+    out, _err = _diff(heat, second.id, first.id, '--output', 'table_count')
+
+    assert out.splitlines()[2:] == []
+    assert _diff(heat, second.id, first.id)[0].splitlines()[2:] == [
+        '-1: dumped 2 tables', '-2: checksum 11', f'+1: ERROR: disk full (pw {masking.MASK})']
