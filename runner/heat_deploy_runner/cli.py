@@ -109,6 +109,22 @@ def operation_show(operation_id: str) -> str:
     return _command('operation', 'show', operation_id)
 
 
+def operation_results(operation_id: str, grep: str = '', status: str = '') -> str:
+    words = ['operation', 'results', operation_id]
+    if grep:
+        words += ['--grep', grep]
+    if status:
+        words += ['--status', status]
+    return _command(*words)
+
+
+def run_diff(run_id: str, other_id: str = '', output: str = 'deploy_stdout') -> str:
+    words = ['run', 'diff', run_id] + ([other_id] if other_id else [])
+    if output != 'deploy_stdout':
+        words += ['--output', output]
+    return _command(*words)
+
+
 def deployment_metadata_show(server_id: str) -> str:
     return _command('deployment', 'metadata', 'show', server_id)
 

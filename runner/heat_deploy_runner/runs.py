@@ -116,9 +116,10 @@ def outputs(run) -> list[dict]:
     other value the server sent (as `openstack software deployment output show --all` lists
     every one).
 
-    Each is {name, text (its last DISPLAY_LIMIT characters), truncated, size (in
-    characters), size_kb, tail (its last TAIL_LINES lines), tail_cut (whether the tail leaves
-    lines out), error_output, description}.
+    Each is {name, text (its last DISPLAY_LIMIT characters), truncated, first_line (the
+    number of text's first line in the whole output), size (in characters), size_kb, tail
+    (its last TAIL_LINES lines), tail_cut (whether the tail leaves lines out), error_output,
+    description}.
     """
     values = run.output_values
     declared = [o for o in (run.config or {}).get('outputs') or []
@@ -134,6 +135,8 @@ def outputs(run) -> list[dict]:
             'name': output['name'],
             'text': text[-DISPLAY_LIMIT:],
             'truncated': len(text) > DISPLAY_LIMIT,
+            'first_line': text[:-DISPLAY_LIMIT].count('\n') + 1 if len(text) > DISPLAY_LIMIT
+            else 1,
             'size': len(text),
             'size_kb': -(-len(text) // 1024),
             'tail': '\n'.join(lines[-TAIL_LINES:]),

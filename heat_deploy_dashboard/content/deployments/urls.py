@@ -2,6 +2,7 @@ from django.urls import include
 from django.urls import re_path
 
 from heat_deploy_dashboard.content.deployments import archived_views
+from heat_deploy_dashboard.content.deployments import results_views
 from heat_deploy_dashboard.content.deployments import status
 from heat_deploy_dashboard.content.deployments import views
 from heat_deploy_dashboard.content import ids
@@ -13,7 +14,13 @@ urlpatterns = [
             name='operation'),
     re_path(rf'^operations/(?P<operation_id>{ids.HEAT_ID})/rerun/$',
             views.OperationRerunView.as_view(), name='operation_rerun'),
+    re_path(rf'^operations/(?P<operation_id>{ids.HEAT_ID})/results/$',
+            results_views.ResultsView.as_view(), name='operation_results'),
+    re_path(rf'^operations/(?P<operation_id>{ids.HEAT_ID})/results\.(?P<kind>csv|json)$',
+            results_views.ResultsDownloadView.as_view(), name='operation_results_download'),
     re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/$', views.DetailView.as_view(), name='detail'),
+    re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/diff/$', results_views.DiffView.as_view(),
+            name='diff'),
     re_path(rf'^(?P<deployment_id>{ids.HEAT_ID})/rerun/$', views.RerunView.as_view(),
             name='rerun'),
     # Any output name: a server may send keys with slashes in them.

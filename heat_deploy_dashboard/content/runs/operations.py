@@ -34,7 +34,7 @@ def described_runs(request, runs):
 ARCHIVED_SHOWN = 100
 
 
-def runs_of(request, operation_id):
+def runs_of(request, operation_id, archived_at_most=ARCHIVED_SHOWN):
     """(the operation's runs, their derived configs by id, the operation, None when no run
     of it is left, whether its archived runs could not be read): those in Heat, then those
     retention archived (runner.archive), read from the project's Object Storage where the
@@ -42,7 +42,7 @@ def runs_of(request, operation_id):
     described, configs = described_runs(
         request, [run for run in project_runs.deployments(request)
                   if run.operation and run.operation.id == operation_id])
-    archived = archived_runs(request, operation_id)
+    archived = archived_runs(request, operation_id, archived_at_most)
     if archived:
         configs.update({run.config_id: run.config for run in archived if run.config})
         described += archived
@@ -70,7 +70,8 @@ class Found:
             else None
 
 
-def find(request, operation_id, follower=True, redirect=None):
+def find(request, operation_id, follower=True, redirect=None,
+         archived_at_most=ARCHIVED_SHOWN):
     """The operation of this id (Found): from its runs, else from the Mistral execution that
     runs it in batches (its first runs may not be made yet); with ``follower``, Mistral is
     also asked how it follows an operation it follows. Http404 for another project's, or one
@@ -78,7 +79,8 @@ def find(request, operation_id, follower=True, redirect=None):
     is said (errors.heat_failed, redirecting to ``redirect`` when given); None when the
     operation could not be found for it."""
     try:
-        found, configs, operation, archive_failed = runs_of(request, operation_id)
+        found, configs, operation, archive_failed = runs_of(request, operation_id,
+                                                            archived_at_most)
     except Exception:
         errors.heat_failed(request, _("retrieve the operation's runs"), redirect=redirect)
         return None
@@ -104,7 +106,7 @@ def find(request, operation_id, follower=True, redirect=None):
     return Found(operation, found, configs, execution, archive_failed)
 
 
-def archived_runs(request, operation_id):
+def archived_runs(request, operation_id, at_most=ARCHIVED_SHOWN):
     """The operation's archived runs, newest first; none without Object Storage in the
     catalog; None when it fails, for the page to say so beside what Heat holds (no alarm:
     the page's own runs are shown)."""
@@ -112,7 +114,7 @@ def archived_runs(request, operation_id):
         return []
     try:
         return api.swift.archive_page(request, archive.operation_prefix(operation_id),
-                                      ARCHIVED_SHOWN).runs
+                                      at_most).runs
     except Exception:
         LOG.warning("Could not read operation %s's archived runs", operation_id,
                     exc_info=True)

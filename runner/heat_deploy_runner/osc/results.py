@@ -17,8 +17,7 @@ from heat_deploy_runner import output_search
 from heat_deploy_runner import results_export
 from heat_deploy_runner.run import Run
 
-# An operation's archived runs read at most; a server's, to find its previous run.
-ARCHIVED_READ = 1000
+# A server's archived runs read at most, to find its previous run.
 SERVER_ARCHIVED_READ = 100
 
 
@@ -31,7 +30,8 @@ def operation_results_runs(clients, operation_id):
     """The operation's runs in Heat, then those retention archived."""
     with failures.calling(failures.HEAT, f'retrieve the operation {operation_id}'):
         found = listing.operation_runs(clients.heat, clients.project_id, operation_id)
-    found += _archived(clients, archive.operation_prefix(operation_id), ARCHIVED_READ)
+    found += _archived(clients, archive.operation_prefix(operation_id),
+                       archive.OPERATION_READ)
     if not found:
         raise osc_exc.CommandError(f'No operation {operation_id} in this project.')
     return found

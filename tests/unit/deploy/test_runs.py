@@ -89,6 +89,19 @@ def test_heat_zaqar_signal_target_is_its_queue_and_the_password_is_masked():
     assert 'hunter2' not in str(details)
 
 
+def test_a_long_output_shown_from_its_end_says_which_line_it_starts_with():
+    whole = ''.join(f'line {n}\n' for n in range(1, 30001))
+    run = _run(CONFIG, output_values={'deploy_stdout': whole, 'deploy_stderr': '',
+                                      'deploy_status_code': 0})
+
+    [stdout, *_rest] = runs.outputs(run)
+
+    first = stdout['first_line']
+    # The text starts in the middle of that line (or at its start).
+    assert whole.split('\n')[first - 1].endswith(stdout['text'].split('\n')[0])
+    assert stdout['text'].split('\n')[1] == f'line {first + 1}'
+
+
 def test_outputs_come_in_order_and_long_ones_keep_their_end_with_their_size():
     big = 'beginning ' + 'x' * runs.DISPLAY_LIMIT + 'error at the end\n'
     lines = [f'line {n}' for n in range(1, runs.TAIL_LINES + 2)]
@@ -99,6 +112,7 @@ def test_outputs_come_in_order_and_long_ones_keep_their_end_with_their_size():
     assert [o['name'] for o in shown] == ['deploy_stdout', 'deploy_stderr',
                                           'backup_file', 'failure']
     assert shown[0]['truncated'] and shown[0]['size'] == len(big)
+    assert (shown[0]['first_line'], shown[1]['first_line']) == (1, 1)
     assert shown[0]['size_kb'] == 101
     assert len(shown[0]['text']) == runs.DISPLAY_LIMIT
     assert shown[0]['text'].endswith('error at the end\n') and 'beginning' not in shown[0]['text']
