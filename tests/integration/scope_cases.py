@@ -67,6 +67,17 @@ CASES = [
     Case('run-rerun', _DETAIL + 'rerun/', 'page'),
     # An operation's page, Run Again on Failed and Cancel All Running.
     Case('operation-page', '/project/deployments/operations/{run_operation}/', 'page'),
+    # Its results: searched, downloaded; a run's output compared with another's.
+    Case('operation-results', '/project/deployments/operations/{run_operation}/results/',
+         'page'),
+    Case('operation-results-search',
+         '/project/deployments/operations/{run_operation}/results/?q=' + MARK, 'page'),
+    Case('operation-results-csv',
+         '/project/deployments/operations/{run_operation}/results.csv', 'page'),
+    Case('operation-results-json',
+         '/project/deployments/operations/{run_operation}/results.json', 'page'),
+    Case('run-diff-previous', _DETAIL + 'diff/', 'page'),
+    Case('run-diff-other', _DETAIL + 'diff/?other={cancelled}', 'page'),
     Case('cancelled-operation-rerun-failed',
          '/project/deployments/operations/{cancelled_operation}/rerun/', 'page'),
     Case('operation-cancel-all', '/project/deployments/operations/{running_operation}/',
@@ -197,6 +208,8 @@ POSITIVE = [
                                     f'https://hooks.example.com/{MARK}']),
     ('status-poll-post', lambda t: [t.ids['run'], t.ids['running']]),
     ('operation-page', lambda t: [t.ids['run'], 'BACKUP on 1 server']),
+    ('operation-results-search', lambda t: [t.ids['run'], f'<mark>{MARK}</mark>']),
+    ('operation-results-csv', lambda t: [t.ids['run'], MARK]),
     ('mon-reveal-form-post', lambda t: [p for p, what in t.secrets().items()
                                         if 'password' in what]),
 ]

@@ -22,6 +22,7 @@ from heat_deploy_dashboard.content.deployments import forms as project_forms
 from heat_deploy_dashboard.content.deployments import views as deployment_views
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
+from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
@@ -193,7 +194,7 @@ class DiffView(PolicyRequiredMixin, horizon_views.HorizonTemplateView):
             other = _either(self.request, other_id)
         else:
             try:
-                others = api.heat.deployments_list(self.request, server_id=run.server_id)
+                others = project_runs.deployments(self.request, server_id=run.server_id)
             except Exception:
                 errors.heat_failed(self.request, _("retrieve the runs of the server"),
                                    redirect=_run_url(run))
