@@ -20,6 +20,7 @@ from urllib import parse
 import pytest
 from selenium.webdriver.common.by import By
 
+from devcloud import credentials
 import heat_deploy_runner as runner
 from tests.browser import pages
 from tests.integration import waiting
@@ -378,3 +379,43 @@ def test_forms_keep_the_values_they_are_filled_in_with(demo_user, corpus):
         _nothing_ran(user, path)
         fields = dict(user.js(_FIELD_VALUES))
         assert fields.get(name) == value, f'{path}: {name!r} holds {fields.get(name)!r}'
+
+
+# Search terms made to break the highlighting: markup, Angular, entities, a pattern's
+# metacharacters (the search is plain text), a NUL.
+SEARCH_TERMS = (NG_49, SCRIPT, IMG, NG_CALL, '&lt;script&gt;', '.*[(|\\d+', 'x{$', '\x00xy')
+
+
+def test_an_operations_results_show_outputs_and_search_terms_as_text(
+        demo_user, heat, find_transport, corpus, demo_resources):
+    user = demo_user
+    operation = runner.Operation.new(credentials.DEMO_USER, corpus.script.id)
+    # A long line: the search shows a window of it around the match.
+    started = runner.start(
+        heat, find_transport, runner.RunRequest(
+            config_id=corpus.script.id, action=ACTION, name=RUN_PREFIX,
+            server_ids=[demo_resources['db_server_2']],
+            input_values={'p': 'y' * 3000 + PAYLOAD}, transport='TEMP_URL_SIGNAL'),
+        operation=operation)
+    corpus.deployments += [d.id for d in started.created]
+    run = waiting.finished(heat, started.created[0].id)
+    path = f'/project/deployments/operations/{operation.id}/results/'
+
+    _visit(user, path, PAYLOAD)
+    user.require_scripts()
+    assert _angular_evaluates(user)
+    for term in SEARCH_TERMS:
+        _visit(user, path + '?' + parse.urlencode({'q': term}))
+        box = user.find('input[name="q"]').get_attribute('value')
+        assert box in (term, neutralised(term), term.replace('\x00', '')), (term, box)
+        if term in PAYLOAD:
+            marked = _text_content(user, 'mark')
+            assert term.lower() in marked.lower(), f'{term!r}: marked {marked!r}'
+    # Each match links to its line on the run's page, which marks it.
+    _visit(user, path + '?' + parse.urlencode({'q': NG_49}))
+    user.find('a.hdd-match-link').click()
+    user.wait_loaded()
+    _nothing_ran(user, "the run's page at a line")
+    _shows(user, NG_49, 'the marked line', css='mark.hdd-output-line')
+    # Its output against the corpus's earlier run of the script.
+    _visit(user, f'/project/deployments/{run.id}/diff/?other={corpus.real_run.id}', PAYLOAD)
