@@ -6,6 +6,7 @@ results, leaving bench/RESULTS.md and bench/results.json as the whole bench wrot
 idle cloud's memory is measured on every start, so `python -m bench cloud_memory` is just that.
 """
 
+import functools
 import json
 import os
 import pathlib
@@ -33,6 +34,7 @@ from bench import machine
 from bench import memory
 from bench import poll_cost
 from bench import report
+from bench import results_search
 from bench import retention_cost
 from bench import rolling_cost
 from bench import scales
@@ -174,6 +176,13 @@ class Bench:
         finally:
             browser.quit()
 
+    def results_search(self):
+        bench_cloud.progress(f'results search: an operation of {results_search.RUNS} runs of '
+                             f'{results_search.OUTPUT_KB} KB, in Heat and archived')
+        self.results['results_search'] = results_search.measure_search(
+            self.horizon, self.heat, self.swift,
+            functools.partial(runner.transport_for, swift=self.swift), self.demo['mysql'])
+
     def schedule_calls(self):
         self.results['schedule_calls'] = schedule_calls.measure_schedules(
             self.horizon, self.dashboard, self.heat, self.session, self.demo['mysql'], 'mysql',
@@ -207,6 +216,7 @@ class Bench:
         self.follow_cost()
         self.follower_pacing()
         self.fleets()
+        self.results_search()
         # After rolling_cost, so the page's executions list holds operations of the
         # project's, as it would; its schedules are deleted before the figures after it.
         self.schedule_calls()
@@ -259,7 +269,7 @@ ALONE = {'concurrent_polls': Bench.concurrent_polls, 'backend_calls': Bench.back
          'rolling_cost': Bench.rolling_cost, 'cli_run_cost': Bench.cli_run_cost,
          'follow_cost': Bench.follow_cost, 'follower_pacing': Bench.follower_pacing,
          'schedule_calls': Bench.schedule_calls, 'archive_cost': Bench.archive_cost,
-         'fleets': Bench.fleets,
+         'fleets': Bench.fleets, 'results_search': Bench.results_search,
          'retention_cost': Bench.retention_cost,
          'cloud_memory': Bench.cloud_memory, 'signal_to_screen': Bench.signal_to_screen}
 

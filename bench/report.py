@@ -7,6 +7,7 @@ goal. A figure whose phase did not run is listed as not measured, with the run's
 from bench import fleet_scale
 from bench import list_cost
 from bench import measure
+from bench import results_search
 from bench import scales
 
 
@@ -435,7 +436,7 @@ def markdown(results):
             + _poll_cost(results) + _concurrent_polls(results) + _trigger_cost(results)
             + _rolling_cost(results) + _cli_run_cost(results) + _follow_cost(results)
             + _follower_pacing(results) + fleet_scale.report_rows(results)
-            + list_cost.report_rows(results)
+            + list_cost.report_rows(results) + results_search.report_rows(results)
             + _schedule_calls(results)
             + _archive_cost(results) + _retention_cost(results)
             + _config_cache(results)
