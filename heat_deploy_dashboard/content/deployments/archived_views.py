@@ -25,7 +25,8 @@ from heat_deploy_runner import cli
 READ_RULES = (("orchestration", "software_deployments:index"),)
 
 
-def _archived(request, run_id):
+def archived(request, run_id):
+    """The project's archived run of this id; Http404 when its archive has none."""
     try:
         return api.swift.archived_run(request, run_id)
     except LookupError:
@@ -77,7 +78,7 @@ class DetailView(deployment_views.DetailView):
     policy_rules = READ_RULES
 
     def get_data(self):
-        return _archived(self.request, self.kwargs['run_id'])
+        return archived(self.request, self.kwargs['run_id'])
 
     def get_late_result(self):
         return None
@@ -97,7 +98,7 @@ class OutputDownloadView(PolicyRequiredMixin, generic.View):
     policy_rules = READ_RULES
 
     def get(self, request, run_id, output_name):
-        return deployment_views.output_file(_archived(request, run_id), output_name)
+        return deployment_views.output_file(archived(request, run_id), output_name)
 
 
 class RerunView(PolicyRequiredMixin, generic.View):
@@ -106,7 +107,7 @@ class RerunView(PolicyRequiredMixin, generic.View):
     policy_rules = READ_RULES + run_tables.RunAgain.policy_rules
 
     def get(self, request, run_id):
-        run = _archived(request, run_id)
+        run = archived(request, run_id)
         source = operations.source_link(request, run.operation)
         if source is not None and run.config is not None:
             if source['component']:

@@ -18,6 +18,7 @@ from horizon import views as horizon_views
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import archived_views
 from heat_deploy_dashboard.content.deployments import forms as project_forms
 from heat_deploy_dashboard.content.deployments import views as deployment_views
 from heat_deploy_dashboard.content import errors
@@ -169,14 +170,7 @@ def _either(request, run_id):
     except Exception:
         errors.heat_failed(request, _("retrieve the software deployment"),
                            redirect=reverse('horizon:project:deployments:index'))
-    try:
-        return api.swift.archived_run(request, run_id)
-    except LookupError:
-        raise http.Http404(_("This software deployment does not exist, or it is not in "
-                             "your project."))
-    except Exception:
-        errors.heat_failed(request, _("retrieve the archived run"), service=errors.SWIFT,
-                           redirect=reverse('horizon:project:deployments:index'))
+    return archived_views.archived(request, run_id)
 
 
 class DiffView(PolicyRequiredMixin, horizon_views.HorizonTemplateView):
