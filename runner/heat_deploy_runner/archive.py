@@ -34,8 +34,9 @@ PROJECT = 'project/'
 # Ten digits count down from the largest ten-digit second, so later runs sort first.
 _LAST_SECOND = 10 ** 10 - 1
 
-# An operation's archived runs read at most for its results (search, export, groups).
-OPERATION_READ = 1000
+# An operation's or a server's archived runs read at most for their results (search,
+# export, groups).
+RESULTS_READ = 1000
 
 
 def server_prefix(server_id: str) -> str:

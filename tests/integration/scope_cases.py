@@ -152,6 +152,9 @@ CASES = [
     Case('mon-reveal-form-post', '/project/servers/{mon}/metadata/reveal/', 'server',
          'POST'),
     Case('nowhere-server-detail', '/project/servers/{nowhere}/', 'server'),
+    Case('server-results', '/project/servers/{db1}/results/?q=' + MARK, 'server'),
+    Case('server-results-csv', '/project/servers/{db1}/results.csv', 'page'),
+    Case('server-results-json', '/project/servers/{db1}/results.json', 'page'),
     # An archived run: its page, outputs, Run Again, Delete, a server's Archived tab.
     Case('archived-detail', _ARCHIVED, 'page'),
     Case('archived-outputs-tab', _ARCHIVED + '?tab=deployment_details__outputs', 'page'),
@@ -210,6 +213,7 @@ POSITIVE = [
     ('operation-page', lambda t: [t.ids['run'], 'BACKUP on 1 server']),
     ('operation-results-search', lambda t: [t.ids['run'], f'<mark>{MARK}</mark>']),
     ('operation-results-csv', lambda t: [t.ids['run'], MARK]),
+    ('server-results', lambda t: [t.ids['run'], f'<mark>{MARK}</mark>']),
     ('mon-reveal-form-post', lambda t: [p for p, what in t.secrets().items()
                                         if 'password' in what]),
 ]

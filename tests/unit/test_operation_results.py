@@ -127,6 +127,30 @@ class OperationResultsTests(helpers.TestCase):
         self.assertEqual(404, self.client.get(self.csv_url).status_code)
 
 
+class ServerResultsTests(helpers.TestCase):
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
+    def test_a_servers_runs_are_searched_and_downloaded_the_same_way(self):
+        found = _runs()
+        self.mock_deployments_list.return_value = [found[2]]
+        self.mock_config_get.side_effect = operation_data.config_get
+        url = reverse('horizon:project:servers:results', args=['server-2'])
+
+        res = self.client.get(url, {'q': 'disk full'})
+        as_csv = self.client.get(reverse('horizon:project:servers:results_download',
+                                         args=['server-2', 'csv']), {'q': 'disk full'})
+
+        self.mock_deployments_list.assert_called_with(helpers.IsHttpRequest(),
+                                                      server_id='server-2')
+        self.assertEqual([RUN_IDS[2]], [row['run'].id for row in res.context['rows']])
+        self.assertContains(res, '<mark>disk full</mark>')
+        self.assertContains(res, reverse('horizon:project:servers:detail', args=['server-2']))
+        self.assertEqual('attachment; filename="server-server-2-results.csv"',
+                         as_csv['Content-Disposition'])
+        self.assertEqual([RUN_IDS[2]], [row['run_id'] for row in csv.DictReader(
+            io.StringIO(as_csv.content.decode()))])
+
+
 class DiffTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'deployments_list', 'config_get')})

@@ -6,6 +6,7 @@ results` prints), and a run's output against another's (DiffView). Archived runs
 as the operation's page reads them, more of them."""
 
 import dataclasses
+import re
 from urllib import parse
 
 from django import http
@@ -43,37 +44,24 @@ _DOWNLOADS = {'csv': ('text/csv; charset=utf-8', results_export.csv_text),
 
 @dataclasses.dataclass(frozen=True)
 class Results:
-    runs: list  # the operation's runs the filters kept
-    total: int  # of all its runs
+    runs: list  # the runs the filters kept
+    total: int  # of all the runs
     found: object  # output_search.Found, or None without a search
     form: project_forms.ResultsFilterForm
 
 
-class ResultsMixin(PolicyRequiredMixin):
-    policy_rules = deployment_views.SHOW_RULES
-
-    @memoized.memoized_method
-    def _operation(self):
-        found = operations.find(self.request, self.kwargs['operation_id'], follower=False,
-                                archived_at_most=archive.OPERATION_READ)
-        if found is None:
-            raise http.Http404(_("The operation's runs could not be loaded."))
-        return found
-
-    @memoized.memoized_method
-    def results(self):
-        all_runs = self._operation().runs
-        names = {name: None for run in all_runs
-                 for name in results_export.row(run)['outputs']}
-        form = project_forms.ResultsFilterForm(self.request.GET or None, list(names))
-        kept, found = list(all_runs), None
-        if form.is_valid():
-            kept = _filtered(kept, form.cleaned_data, form.chosen_output)
-            if form.cleaned_data['q']:
-                found = output_search.search(kept, form.cleaned_data['q'])
-                matched = set(found.run_ids)
-                kept = [run for run in kept if run.id in matched]
-        return Results(kept, len(all_runs), found, form)
+def filtered_results(request, all_runs):
+    """The runs as the results filters in the request's query keep them (Results)."""
+    names = {name: None for run in all_runs for name in results_export.row(run)['outputs']}
+    form = project_forms.ResultsFilterForm(request.GET or None, list(names))
+    kept, found = list(all_runs), None
+    if form.is_valid():
+        kept = _filtered(kept, form.cleaned_data, form.chosen_output)
+        if form.cleaned_data['q']:
+            found = output_search.search(kept, form.cleaned_data['q'])
+            matched = set(found.run_ids)
+            kept = [run for run in kept if run.id in matched]
+    return Results(kept, len(all_runs), found, form)
 
 
 def _filtered(found, chosen, output):
@@ -88,21 +76,90 @@ def _filtered(found, chosen, output):
     return found
 
 
-class ResultsView(ResultsMixin, horizon_views.HorizonTemplateView):
+class OperationResults(PolicyRequiredMixin):
+    """The results of an operation's runs, archived ones too."""
+
+    policy_rules = deployment_views.SHOW_RULES
+
+    @memoized.memoized_method
+    def results(self):
+        found = operations.find(self.request, self.kwargs['operation_id'], follower=False,
+                                archived_at_most=archive.RESULTS_READ)
+        if found is None:
+            raise http.Http404(_("The operation's runs could not be loaded."))
+        return filtered_results(self.request, found.runs)
+
+    def subject(self):
+        operation_id = self.kwargs['operation_id']
+        return {'title': _("Results of operation %(id)s") % {'id': operation_id[:8]},
+                'back_url': run_tables.operation_url(operation_id),
+                'back_text': _("Back to the operation"),
+                'empty': _("No run of this operation is left."),
+                'downloads': _downloads('horizon:project:deployments:operation_results_download',
+                                        operation_id),
+                'command': cli.operation_results(operation_id, *_searched(self.results()))}
+
+
+class ServerResults(PolicyRequiredMixin):
+    """The results of every run of one server, archived ones too (its history)."""
+
+    policy_rules = (("orchestration", "software_deployments:index"),
+                    ("orchestration", "software_configs:show"))
+
+    @memoized.memoized_method
+    def results(self):
+        server_id = self.kwargs['server_id']
+        try:
+            found, _configs = operations.described_runs(
+                self.request, project_runs.deployments(self.request, server_id=server_id))
+        except Exception:
+            errors.heat_failed(self.request, _("retrieve this server's runs"),
+                               redirect=reverse('horizon:project:servers:index'))
+        try:
+            found += api.swift.archive_page(self.request, archive.server_prefix(server_id),
+                                            archive.RESULTS_READ).runs
+        except Exception:
+            errors.heat_failed(self.request, _("retrieve this server's archived runs"),
+                               service=errors.SWIFT)
+        return filtered_results(self.request, found)
+
+    def subject(self):
+        server_id = self.kwargs['server_id']
+        return {'title': _("Results of server %(name)s") % {
+                    'name': server_names.name_of(self.request, server_id)},
+                'back_url': reverse('horizon:project:servers:detail', args=[server_id]),
+                'back_text': _("Back to the server"),
+                'empty': _("Heat lists no deployments on this server, and the project's "
+                           "archive holds none of its runs."),
+                'downloads': _downloads('horizon:project:servers:results_download', server_id)}
+
+
+def _searched(results):
+    if not results.form.is_valid():
+        return ()
+    return (results.form.cleaned_data.get('q') or '',
+            results.form.cleaned_data.get('status') or '')
+
+
+class ResultsPage(horizon_views.HorizonTemplateView):
     template_name = 'project/deployments/results.html'
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        operation_id = self.kwargs['operation_id']
         results = self.results()
+        subject = self.subject()
         names = server_names.names(self.request)
         columns, values = results_export.flat(results_export.rows(results.runs, names))
         output = results.form.chosen_output
         groups = output_compare.alike(results.runs, output)
         largest = groups[0].runs[0] if groups else None
+        query = self.request.GET.urlencode()
         context.update({
-            'page_title': _("Results of operation %(id)s") % {'id': operation_id[:8]},
-            'operation_url': run_tables.operation_url(operation_id),
+            'page_title': subject['title'], 'back_url': subject['back_url'],
+            'back_text': subject['back_text'], 'command': subject.get('command'),
+            'empty': subject['empty'],
+            'csv_url': subject['downloads']['csv'] + (f'?{query}' if query else ''),
+            'json_url': subject['downloads']['json'] + (f'?{query}' if query else ''),
             'form': results.form, 'results': results,
             'columns': columns,
             'rows': [{'run': run, 'values': each, 'url': _run_url(run)}
@@ -117,13 +174,20 @@ class ResultsView(ResultsMixin, horizon_views.HorizonTemplateView):
                        for number, group in enumerate(groups[:GROUPS_SHOWN])],
             'groups_left_out': max(0, len(groups) - GROUPS_SHOWN),
             'mask_rule': output_compare.MASK_RULE,
-            'query': self.request.GET.urlencode(),
-            'command': cli.operation_results(
-                operation_id, *((results.form.cleaned_data.get('q') or '',
-                                 results.form.cleaned_data.get('status') or '')
-                                if results.form.is_valid() else ())),
         })
         return context
+
+
+def _downloads(name, subject_id):
+    return {kind: reverse(name, args=[subject_id, kind]) for kind in _DOWNLOADS}
+
+
+class OperationResultsView(OperationResults, ResultsPage):
+    pass
+
+
+class ServerResultsView(ServerResults, ResultsPage):
+    pass
 
 
 def _run_url(run):
@@ -146,17 +210,30 @@ def _diff_url(run, other, output):
             + parse.urlencode({'other': other.id, 'output': output}))
 
 
-class ResultsDownloadView(ResultsMixin, generic.View):
+class ResultsDownload(generic.View):
     """The filtered rows as a file: GET only, it changes nothing."""
 
-    def get(self, request, operation_id, kind):
+    def get(self, request, kind, **kwargs):
         content_type, text = _DOWNLOADS[kind]
         results = self.results()
+        if not results.total:
+            raise http.Http404(self.subject()['empty'])
         rows = results_export.rows(results.runs, server_names.names(request))
         response = http.HttpResponse(text(rows), content_type=content_type)
-        response['Content-Disposition'] = (
-            f'attachment; filename="operation-{operation_id}-results.{kind}"')
+        # A server's id is what Heat was given: nothing of it may break the header.
+        name = re.sub(r'[^\w.-]+', '_', '-'.join(
+            f'{key.removesuffix("_id")}-{value}' for key, value in kwargs.items()),
+            flags=re.ASCII)
+        response['Content-Disposition'] = f'attachment; filename="{name}-results.{kind}"'
         return response
+
+
+class OperationResultsDownloadView(OperationResults, ResultsDownload):
+    pass
+
+
+class ServerResultsDownloadView(ServerResults, ResultsDownload):
+    pass
 
 
 def _either(request, run_id):

@@ -31,7 +31,7 @@ def operation_results_runs(clients, operation_id):
     with failures.calling(failures.HEAT, f'retrieve the operation {operation_id}'):
         found = listing.operation_runs(clients.heat, clients.project_id, operation_id)
     found += _archived(clients, archive.operation_prefix(operation_id),
-                       archive.OPERATION_READ)
+                       archive.RESULTS_READ)
     if not found:
         raise osc_exc.CommandError(f'No operation {operation_id} in this project.')
     return found
