@@ -10,6 +10,7 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 from swiftclient import client as swift_client
 
 from heat_deploy_dashboard.api import pool
+from heat_deploy_dashboard import spare_cache
 from heat_deploy_runner import archive
 from heat_deploy_runner import secret_store
 
@@ -64,9 +65,27 @@ def secrets_forget(request, ref):
 
 # The archive of pruned runs (heat_deploy_runner.archive).
 
+# Archived records read for a page are kept this long, in the cache only (a record with
+# its outputs may be 100 KB or more: not in each worker too), so that the next view of an
+# operation's results reads its archived runs once, not once a view.
+ARCHIVED_KEPT_SECONDS = 600
+_ARCHIVED_KEY = 'heat_deploy_dashboard:archived:%s:%s'
+
+
 @profiler.trace
 def archive_page(request, prefix, size, marker=None, backwards=False):
-    return archive.page(swift_connection(request), prefix, size, marker, backwards)
+    project = request.user.project_id
+
+    def cached(run_ids):
+        keys = {_ARCHIVED_KEY % (project, run_id): run_id for run_id in run_ids}
+        return {keys[key]: record
+                for key, record in spare_cache.get_many(list(keys)).items()}
+    found = archive.page(swift_connection(request), prefix, size, marker, backwards, cached)
+    if found.read:
+        spare_cache.set_many({_ARCHIVED_KEY % (project, run_id): record
+                              for run_id, record in found.read.items()},
+                             ARCHIVED_KEPT_SECONDS)
+    return found
 
 
 @profiler.trace

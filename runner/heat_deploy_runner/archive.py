@@ -101,15 +101,19 @@ def put(swift, run, now=None):
         swift.put_object(CONTAINER, name, b'', content_type='application/octet-stream')
 
 
-def get(swift, run_id: str) -> Run:
-    """The archived run of this id; LookupError when the archive has none."""
+def _record(swift, run_id: str) -> dict:
     try:
         _headers, body = swift.get_object(CONTAINER, _RECORDS + run_id)
     except swift_exc.ClientException as error:
         if error.http_status == 404:
             raise LookupError(f'No run {run_id} in this project.') from None
         raise
-    return run_of(json.loads(body))
+    return json.loads(body)
+
+
+def get(swift, run_id: str) -> Run:
+    """The archived run of this id; LookupError when the archive has none."""
+    return run_of(_record(swift, run_id))
 
 
 @dataclasses.dataclass
@@ -117,13 +121,16 @@ class Page:
     runs: list
     has_prev: bool
     has_more: bool
+    # {run id: record} of the records this page read from the archive.
+    read: dict = dataclasses.field(default_factory=dict)
 
 
 def page(swift, prefix: str, size: int, marker: str | None = None,
-         backwards: bool = False) -> Page:
+         backwards: bool = False, cached=None) -> Page:
     """A page of the archived runs listed under ``prefix``, newest first: the one after the
     run whose key is ``marker``, or before it when ``backwards`` (Horizon's markers). One
-    listing, and one read per run."""
+    listing, and one read per run but those ``cached`` ({run ids} -> {run id: record}, a
+    cache's: a record never changes once written) gives."""
     # Swift lists in reverse from the marker on: the runs newer than it, nearest first.
     backwards = bool(marker and backwards)
     query = {'prefix': prefix, 'limit': size + 1, 'reverse': backwards}
@@ -134,15 +141,19 @@ def page(swift, prefix: str, size: int, marker: str | None = None,
     names = names[:size]
     if backwards:
         names.reverse()
-    found = []
-    for name in names:
-        try:
-            found.append(get(swift, run_id_of(name)))
-        except LookupError:
-            continue  # deleted since the listing
+    run_ids = [run_id_of(name) for name in names]
+    kept = cached(run_ids) if cached and run_ids else {}
+    found, read = [], {}
+    for run_id in run_ids:
+        if run_id not in kept:
+            try:
+                read[run_id] = _record(swift, run_id)
+            except LookupError:
+                continue  # deleted since the listing
+        found.append(run_of(kept.get(run_id) or read[run_id]))
     if backwards:
-        return Page(found, has_prev=more, has_more=True)
-    return Page(found, has_prev=bool(marker), has_more=more)
+        return Page(found, has_prev=more, has_more=True, read=read)
+    return Page(found, has_prev=bool(marker), has_more=more, read=read)
 
 
 def _listing(swift, prefix, limit, reverse, marker=None):

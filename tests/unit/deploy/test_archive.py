@@ -136,3 +136,19 @@ def test_backwards_without_a_marker_is_the_first_page(swift):
     found = archive.page(swift, archive.PROJECT, 2, backwards=True)
 
     assert [run.id[-1] for run in found.runs] == ['3', '2'] and found.has_more
+
+
+def test_records_a_cache_holds_are_not_read_again_and_those_read_are_given(swift):
+    for number in range(4):
+        archive.put(swift, _run(number))
+    first = archive.page(swift, archive.PROJECT, 10)
+    kept = dict(first.read)
+    reads = len(swift.called('get_object'))
+
+    again = archive.page(swift, archive.PROJECT, 10,
+                         cached=lambda run_ids: {each: kept[each] for each in run_ids
+                                                 if each in kept})
+
+    assert len(first.read) == 4 and again.read == {}
+    assert len(swift.called('get_object')) == reads
+    assert [run.id for run in again.runs] == [run.id for run in first.runs]
