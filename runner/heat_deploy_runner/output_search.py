@@ -9,6 +9,8 @@ as the archive scrubs them; an archived run's outputs were scrubbed when it was 
 
 import dataclasses
 import re
+import threading
+import weakref
 
 from heat_deploy_runner import masking
 from heat_deploy_runner.run import Run
@@ -46,13 +48,25 @@ class Found:
     run_ids: list
 
 
+# Each run's texts, for as long as the run itself is held: a results page searches, groups
+# and tabulates the same runs, and scrubbing 200 outputs of 100 KB once is enough.
+_texts = weakref.WeakKeyDictionary()
+_texts_lock = threading.Lock()
+
+
 def output_texts(run) -> list[tuple[str, str]]:
     """[(output name, its whole text)] of the run, in runs.outputs' order, secrets scrubbed;
     the status code is not an output to search."""
-    secrets = masking.secret_values(run.config)
-    named = [output['name'] for output in runs_mod.outputs(run)]
-    return [(name, masking.scrubbed(runs_mod.output_text(run.output_values.get(name)),
-                                    secrets)) for name in named]
+    with _texts_lock:
+        found = _texts.get(run)
+    if found is None:
+        secrets = masking.secret_values(run.config)
+        found = [(name, masking.scrubbed(runs_mod.output_text(run.output_values.get(name)),
+                                         secrets))
+                 for name in (output['name'] for output in runs_mod.outputs(run))]
+        with _texts_lock:
+            _texts[run] = found
+    return list(found)
 
 
 def search(runs, text: str, limit: int = MAX_MATCHES) -> Found:

@@ -83,10 +83,10 @@ class OperationResults(PolicyRequiredMixin):
 
     @memoized.memoized_method
     def results(self):
+        # A service that failed is said on the Deployments page, where it leads.
         found = operations.find(self.request, self.kwargs['operation_id'], follower=False,
+                                redirect=reverse('horizon:project:deployments:index'),
                                 archived_at_most=archive.RESULTS_READ)
-        if found is None:
-            raise http.Http404(_("The operation's runs could not be loaded."))
         return filtered_results(self.request, found.runs)
 
     def subject(self):
