@@ -70,8 +70,9 @@ CASES = [
     # Its results: searched, downloaded; a run's output compared with another's.
     Case('operation-results', '/project/deployments/operations/{run_operation}/results/',
          'page'),
+    # A search for a word the demo run printed (the marker in the address would be shown).
     Case('operation-results-search',
-         '/project/deployments/operations/{run_operation}/results/?q=' + MARK, 'page'),
+         '/project/deployments/operations/{run_operation}/results/?q=backup_dir', 'page'),
     Case('operation-results-csv',
          '/project/deployments/operations/{run_operation}/results.csv', 'page'),
     Case('operation-results-json',
@@ -152,7 +153,7 @@ CASES = [
     Case('mon-reveal-form-post', '/project/servers/{mon}/metadata/reveal/', 'server',
          'POST'),
     Case('nowhere-server-detail', '/project/servers/{nowhere}/', 'server'),
-    Case('server-results', '/project/servers/{db1}/results/?q=' + MARK, 'server'),
+    Case('server-results', '/project/servers/{db1}/results/?q=backup_dir', 'server'),
     Case('server-results-csv', '/project/servers/{db1}/results.csv', 'page'),
     Case('server-results-json', '/project/servers/{db1}/results.json', 'page'),
     # An archived run: its page, outputs, Run Again, Delete, a server's Archived tab.
@@ -211,9 +212,10 @@ POSITIVE = [
                                     f'https://hooks.example.com/{MARK}']),
     ('status-poll-post', lambda t: [t.ids['run'], t.ids['running']]),
     ('operation-page', lambda t: [t.ids['run'], 'BACKUP on 1 server']),
-    ('operation-results-search', lambda t: [t.ids['run'], f'<mark>{MARK}</mark>']),
+    ('operation-results-search', lambda t: [t.ids['run'], '<mark>backup_dir</mark>',
+                                            f'dir-{MARK}']),
     ('operation-results-csv', lambda t: [t.ids['run'], MARK]),
-    ('server-results', lambda t: [t.ids['run'], f'<mark>{MARK}</mark>']),
+    ('server-results', lambda t: [t.ids['run'], '<mark>backup_dir</mark>', f'dir-{MARK}']),
     ('mon-reveal-form-post', lambda t: [p for p, what in t.secrets().items()
                                         if 'password' in what]),
 ]

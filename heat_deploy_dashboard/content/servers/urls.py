@@ -1,7 +1,7 @@
 from django.urls import re_path
 
-from heat_deploy_dashboard.content.deployments import results_views
 from heat_deploy_dashboard.content import ids
+from heat_deploy_dashboard.content.servers import results_views
 from heat_deploy_dashboard.content.servers import views
 
 urlpatterns = [
