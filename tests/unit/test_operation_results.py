@@ -75,7 +75,7 @@ class OperationResultsTests(helpers.TestCase):
         for line in content.splitlines():
             if '{$ 7*7 $}' in line:
                 self.assertIn('ng-non-bindable', line)
-        self.assertIn('#output-deploy_stdout-L1', each['url'])
+        self.assertIn('output=deploy_stdout&line=1', each['url'])
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get')})
     def test_rows_are_filtered_by_status_exit_code_and_an_outputs_value(self):

@@ -119,12 +119,10 @@ def run_url(run):
 
 
 def line_url(match):
-    """The run's outputs at the line (output_lines.js marks it)."""
-    if match.run.archived:
-        return (reverse('horizon:project:deployments:archived', args=[match.run.id])
-                + f'#output-{match.output}-L{match.line_number}')
-    return (reverse('horizon:project:deployments:detail', args=[match.run.id])
-            + f'?tab={run_tables.OUTPUTS_TAB}#output-{match.output}-L{match.line_number}')
+    """The run's outputs at the line (output_line.js marks it). In the query, not a #
+    fragment: Horizon's AngularJS rewrites a fragment to its own #! route."""
+    return run_url(match.run) + '?' + parse.urlencode({
+        'tab': run_tables.OUTPUTS_TAB, 'output': match.output, 'line': match.line_number})
 
 
 def diff_url(run, other, output):

@@ -1,19 +1,18 @@
-/* A link to one line of a run's output (an operation's results link each matching line as
-   #output-NAME-LNUMBER) marks that line and scrolls to it. The output box
+/* A link to one line of a run's output (the results pages link each matching line as
+   ?output=NAME&line=NUMBER) marks that line and scrolls to it. The output box
    (pre.hdd-output[data-output]) holds the text only; the line is wrapped in a <mark> built
    from text nodes, never from HTML. A box that shows only the end of a long output says
    which line it starts with (data-first-line). */
 (function () {
   'use strict';
 
-  var LINK = /^#output-(.+)-L(\d+)$/;
-
   function markLine() {
-    var found = LINK.exec(decodeURIComponent(window.location.hash || ''));
-    if (!found) {
+    var asked = new URLSearchParams(window.location.search);
+    var name = asked.get('output');
+    var number = parseInt(asked.get('line') || '', 10);
+    if (!name || !(number > 0)) {
       return;
     }
-    var name = found[1];
     var box = $('pre.hdd-output[data-output]').filter(function () {
       return $(this).attr('data-output') === name;
     }).first();
@@ -22,7 +21,7 @@
     }
     var first = parseInt(box.attr('data-first-line') || '1', 10);
     var lines = box.text().split('\n');
-    var index = parseInt(found[2], 10) - first;
+    var index = number - first;
     if (index < 0 || index >= lines.length) {
       return;
     }
