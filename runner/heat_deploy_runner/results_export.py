@@ -53,9 +53,11 @@ def row(run, server_name=None) -> dict:
 
 
 def rows(runs, server_names=None) -> list:
-    """The runs' rows, in the order given; ``server_names`` {server id: name}."""
+    """The runs' rows by server (its name, else its id), then when each started: the same
+    order wherever the runs came from; ``server_names`` {server id: name}."""
     names = server_names or {}
-    return [row(run, names.get(run.server_id)) for run in runs]
+    return [row(run, names.get(run.server_id)) for run in sorted(runs, key=lambda run: (
+        names.get(run.server_id) or run.server_id, run.creation_time or '', run.id))]
 
 
 def output_names(found) -> list:

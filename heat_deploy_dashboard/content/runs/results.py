@@ -79,7 +79,9 @@ class ResultsPage(horizon_views.HorizonTemplateView):
         results = self.results()
         subject = self.subject()
         names = server_names.names(self.request)
-        columns, values = results_export.flat(results_export.rows(results.runs, names))
+        table = results_export.rows(results.runs, names)
+        columns, values = results_export.flat(table)
+        by_id = {run.id: run for run in results.runs}
         output = results.form.chosen_output
         groups = output_compare.alike(results.runs, output)
         largest = groups[0].runs[0] if groups else None
@@ -93,7 +95,8 @@ class ResultsPage(horizon_views.HorizonTemplateView):
             'form': results.form, 'results': results,
             'columns': columns,
             'rows': [{'run': run, 'values': each, 'url': run_url(run)}
-                     for run, each in zip(results.runs, values)],
+                     for run, each in zip((by_id[shown['run_id']] for shown in table),
+                                          values)],
             'matches': [{'match': match, 'server': names.get(match.run.server_id)
                          or match.run.server_id, 'url': line_url(match)}
                         for match in (results.found.matches if results.found else ())],

@@ -82,3 +82,15 @@ def test_the_json_holds_the_csvs_columns_and_values():
 
     assert json.loads(results_export.json_text(found)) == [dict(zip(columns, each))
                                                            for each in values]
+
+
+def test_rows_come_by_server_name_then_start_whatever_order_the_runs_came_in():
+    later = _run('r3', 's1', 'again').changed(creation_time='2026-11-29T02:00:00Z')
+    given = [_run('r2', 's2', 'x'), later, _run('r1', 's1', 'y')]
+
+    found = results_export.rows(given, {'s1': 'zeta', 's2': 'alpha'})
+
+    assert [each['run_id'] for each in found] == ['r2', 'r1', 'r3']
+    assert [each['run_id'] for each in results_export.rows(list(reversed(given)),
+                                                           {'s1': 'zeta', 's2': 'alpha'})] \
+        == ['r2', 'r1', 'r3']
