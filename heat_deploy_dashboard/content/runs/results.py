@@ -39,7 +39,9 @@ class Results:
 
 def filtered_results(request, all_runs):
     """The runs as the results filters in the request's query keep them (Results)."""
-    names = {name: None for run in all_runs for name in results_export.row(run)['outputs']}
+    # The outputs' names only: a whole row a run here would be made again for the table.
+    names = {name: None for run in all_runs for name, _text in output_search.output_texts(run)
+             if name not in results_forms.STREAMS}
     form = results_forms.ResultsFilterForm(request.GET or None, list(names))
     kept, found = list(all_runs), None
     if form.is_valid():
