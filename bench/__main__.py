@@ -14,6 +14,7 @@ import sys
 import time
 
 from devcloud import layout as layout_mod
+from devcloud.services import infra
 import heat_deploy_runner as runner
 from tests.integration import dashboard as dashboard_mod
 
@@ -180,7 +181,7 @@ class Bench:
         bench_cloud.progress(f'results search: an operation of {results_search.RUNS} runs of '
                              f'{results_search.OUTPUT_KB} KB, in Heat and archived')
         self.results['results_search'] = results_search.measure_search(
-            self.horizon, self.heat, self.swift,
+            self.horizon, lambda: clients.raw_heat(self.session), self.swift,
             functools.partial(runner.transport_for, swift=self.swift), self.demo['mysql'])
 
     def schedule_calls(self):
@@ -201,7 +202,8 @@ class Bench:
                              'pruned at the default bound')
         self.results['retention_cost'] = retention_cost.measure_retention(
             self.horizon, lambda: clients.raw_heat(self.session),
-            lambda: clients.swift(self.session), self.session.get_project_id())
+            lambda: clients.swift(self.session), self.session.get_project_id(),
+            infra.database_url(self.layout, 'heat'))
 
     def run(self):
         scales.warm_up(self.horizon, self.ids)

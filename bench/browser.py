@@ -8,6 +8,8 @@ DEPLOYMENTS = '/project/deployments/'
 # Items Per Page, as a user sets it on Horizon's Settings page (which keeps it in this cookie):
 # every run the figures watch is then on the one page (the status poll takes up to 200 ids).
 PAGE_SIZE = 200
+# Horizon's own API_RESULT_PAGE_SIZE, a person's until they change it.
+HORIZON_PAGE_SIZE = 20
 
 
 class Browser:
@@ -16,11 +18,14 @@ class Browser:
         try:
             self.user = pages.User(self._chromium, layout.dashboard_url)
             self.user.login(credentials.DEMO_USER, credentials.DEMO_PASSWORD)
-            self.user.driver.add_cookie({'name': 'API_RESULT_PAGE_SIZE',
-                                         'value': str(PAGE_SIZE)})
+            self.page_size(PAGE_SIZE)
         except BaseException:
             self._chromium.quit()
             raise
+
+    def page_size(self, size):
+        """Items Per Page from now on."""
+        self.user.driver.add_cookie({'name': 'API_RESULT_PAGE_SIZE', 'value': str(size)})
 
     def open_deployments(self):
         self.user.open(DEPLOYMENTS)

@@ -15,10 +15,29 @@ def user_session(layout):
     return identity.user_session(layout)
 
 
+class _RenewingHeat:
+    """A heatclient of the session's token, made again when the session has a new one: the
+    token lasts an hour and a whole bench longer (keystoneauth renews it two minutes before
+    it ends; asking costs nothing until then)."""
+
+    def __init__(self, session):
+        self._session = session
+        self._token = None
+        self._client = None
+
+    def __getattr__(self, name):
+        token = self._session.get_token()
+        if token != self._token:
+            self._client = heat_client.Client(
+                '1', endpoint=self._session.get_endpoint(service_type='orchestration',
+                                                         interface='public'),
+                token=token, timeout=300)
+            self._token = token
+        return getattr(self._client, name)
+
+
 def raw_heat(session):
-    return heat_client.Client(
-        '1', endpoint=session.get_endpoint(service_type='orchestration', interface='public'),
-        token=session.get_token(), timeout=300)
+    return _RenewingHeat(session)
 
 
 def swift(session):

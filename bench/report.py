@@ -322,7 +322,10 @@ def _retention_cost(results):
         return []
     return [(f'Deployments page after retention: {found["deployments_made"]:,} runs made over '
              f'{found["days"]} days, pruned at the default bound (kept {found["kept"]:,}, '
-             f'archived {found["pruned"]:,} in {found["pruning_seconds"]} s)',
+             f'archived and deleted {found["pruned"]:,} as retention does in '
+             f'{found["pruning_seconds"]} s, {found.get("pruning_per_run_seconds")} s a run a '
+             f'thread; the other {found.get("removed_in_database", 0):,} removed in Heat\'s '
+             'database)',
              f'page {_s(found["page_median"])} ({_service_calls(found["page_calls"])})',
              f'heatclient list of {found["deployments_made"]:,} {_s(found["listing_median"])}',
              f'{found["ratio"]:.2f}', 'page <= 0.2 x list', _yes(found['ratio'] <= 0.2))]

@@ -13,6 +13,7 @@ run is one record read from Object Storage.
 """
 
 import concurrent.futures
+import threading
 from urllib import parse
 
 from devcloud import credentials
@@ -49,7 +50,10 @@ def _views(horizon, path):
             'calls': views[-1]['calls']}
 
 
-def measure_search(horizon, heat, swift, find_transport, config_id):
+def measure_search(horizon, new_heat, swift, find_transport, config_id):
+    heat = new_heat()
+    # One client per thread, as bench.seed's: heatclient keeps per-client state between calls.
+    local = threading.local()
     operation = runner.Operation.new(credentials.DEMO_USER, config_id)
     started = runner.start(heat, find_transport, runner.RunRequest(
         config_id=config_id, action='BACKUP', name='bench-search',
@@ -58,7 +62,9 @@ def measure_search(horizon, heat, swift, find_transport, config_id):
 
     def answer(numbered):
         number, run = numbered
-        heat.software_deployments.update(
+        if not hasattr(local, 'heat'):
+            local.heat = new_heat()
+        local.heat.software_deployments.update(
             run.id, status='COMPLETE', status_reason='Outputs received',
             output_values={'deploy_stdout': _stdout(number), 'deploy_stderr': '',
                            'deploy_status_code': 0})
