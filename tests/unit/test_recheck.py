@@ -123,6 +123,26 @@ class RecheckTests(helpers.TestCase):
         self.assertEqual(set(ids[8:]), {call.args[1] for call in
                                         self.mock_deployment_get.call_args_list})
 
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'deployments_list'),
+                           api.deploy: ('may_have_result',)})
+    def test_the_first_poll_of_a_listed_page_shows_a_few_and_looks_at_the_others(self):
+        # At 200 running rows the first poll showed all 200 in Heat: 13 to 19 s.
+        self._serve_running()
+        self.mock_may_have_result.return_value = False
+        ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(12)]
+        self.mock_deployments_list.return_value = [
+            test_data.deployment(dict(test_data.DEPLOYMENTS[2], id=each)) for each in ids]
+
+        self.assertEqual(200, self.client.get(
+            reverse('horizon:project:deployments:index')).status_code)
+        self.mock_deployment_get.assert_not_called()
+        first = self._poll(*ids)
+
+        self.assertEqual(recheck.RECHECKS_PER_POLL, self.mock_deployment_get.call_count)
+        self.assertEqual(len(ids) - recheck.RECHECKS_PER_POLL,
+                         self.mock_may_have_result.call_count)
+        self.assertEqual(set(ids), set(first['running']))
+
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
                            api.deploy: ('may_have_result',)})
     def test_a_finished_row_is_not_remembered(self):

@@ -27,6 +27,7 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.notices import subjects as notices
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
+from heat_deploy_dashboard.content import recheck
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content.runs import operations
@@ -91,6 +92,7 @@ class IndexView(tables.PagedTableMixin, tables.DataTableView):
         page = paging.page_of(deployments, horizon_utils.get_page_size(self.request),
                               marker, direction)
         self._has_prev_data, self._has_more_data = page.has_prev, page.has_more
+        recheck.remember_listed(self.request, page.rows)
         return run_rows.described(self.request, page.rows)
 
 
@@ -135,6 +137,8 @@ class OperationView(PolicyRequiredMixin, tables.PagedTableMixin, tables.DataTabl
         # Cancel All Running stops the rolling run's next batches too (tables.CancelOperation);
         # a follower goes on, to record how the cancelled runs ended.
         self.table.rolling_run, self.table.operation_runs = found.rolling_run, found.runs
+        # The page polls its running runs, those of its other pages too.
+        recheck.remember_listed(self.request, found.runs)
         return self._page()
 
     def get_context_data(self, **kwargs):
