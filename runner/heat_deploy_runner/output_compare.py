@@ -9,6 +9,7 @@ from those.
 
 import dataclasses
 import difflib
+import itertools
 import re
 
 from heat_deploy_runner.output_search import output_texts
@@ -83,6 +84,44 @@ def differences(first: str, second: str, context: int = CONTEXT_LINES) -> list:
             found += [Line('-', i + 1, None, left[i]) for i in range(i1, i2)]
             found += [Line('+', None, j + 1, right[j]) for j in range(j1, j2)]
     return found
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One row of two texts side by side: a line of the first, of the second, or both (the
+    same line, or a changed one against what replaced it); None on a side that has none."""
+    left: Line | None
+    right: Line | None
+
+    @property
+    def kind(self) -> str:
+        if self.left and self.right:
+            return ' ' if self.left.kind == ' ' else '~'
+        return '-' if self.left else '+'
+
+
+def side_by_side(lines: list) -> list:
+    """differences()'s lines as Rows, each run of removed lines beside the added lines that
+    follow it, line for line; None stays where lines the same were left out."""
+    rows, removed, added = [], [], []
+
+    def flush():
+        rows.extend(Row(*pair) for pair in itertools.zip_longest(removed, added))
+        removed.clear()
+        added.clear()
+    for line in lines:
+        if line is not None and line.kind == '-' and not added:
+            removed.append(line)
+        elif line is not None and line.kind == '+':
+            added.append(line)
+        else:
+            flush()
+            if line is not None and line.kind == '-':
+                removed.append(line)
+            else:
+                rows.append(line and Row(line, line))
+    flush()
+    return rows
 
 
 def previous_run(run, others):

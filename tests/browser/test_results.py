@@ -71,10 +71,15 @@ def test_search_follow_a_match_compare_and_download_an_operations_results(
     user.driver.back()
     user.wait_loaded()
     user.open(f'/project/deployments/{runs[1].id}/diff/?other={runs[0].id}')
-    changed = [row.text for row in user.driver.find_elements(
-        By.CSS_SELECTOR, 'table.hdd-diff tr.hdd-diff-removed, table.hdd-diff tr.hdd-diff-added')]
-    assert len(changed) == 2 and all('Wrote backups/backup-' in each for each in changed), \
-        changed
+    # Side by side: one changed row, the first server's line on the left, the second's on
+    # the right.
+    changed = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, 'td.hdd-diff-text')]
+               for row in user.driver.find_elements(
+                   By.CSS_SELECTOR, 'table.hdd-diff tr.hdd-diff-changed, '
+                   'table.hdd-diff tr.hdd-diff-removed, table.hdd-diff tr.hdd-diff-added')]
+    assert len(changed) == 1 and len(changed[0]) == 2, changed
+    assert all('Wrote backups/backup-' in each for each in changed[0]), changed
+    assert changed[0][0] != changed[0][1]
 
     # The downloads hold what the page shows.
     user.open(f'/project/deployments/operations/{operation_id}/results/')

@@ -162,11 +162,14 @@ class DiffTests(helpers.TestCase):
         res = self.client.get(reverse('horizon:project:deployments:diff', args=[RUN_IDS[2]]),
                               {'other': RUN_IDS[1]})
 
-        changed = [(line.kind, line.text) for line in res.context['lines']
-                   if line and line.kind != ' ']
-        self.assertEqual([('-', 'backup done at 2026-11-23T08:00:01Z'), ('-', 'rows 10'),
-                          ('+', 'ERROR: disk full {$ 7*7 $} <script>alert(1)</script>')],
-                         changed)
+        rows = [row for row in res.context['rows'] if row]
+        self.assertEqual(['backup done at 2026-11-23T08:00:01Z', 'rows 10'],
+                         [row.left.text for row in rows if row.kind in '~-'])
+        self.assertEqual(['ERROR: disk full {$ 7*7 $} <script>alert(1)</script>'],
+                         [row.right.text for row in rows if row.kind in '~+'])
+        # Side by side: the first removed line beside the line that replaced it.
+        self.assertContains(res, 'class="hdd-diff-changed"', count=1)
+        self.assertContains(res, 'class="hdd-diff-removed"', count=1)
         self.assertNotContains(res, '<script>alert(1)')
         self.assertContains(res, 'openstack software run diff')
 

@@ -103,8 +103,8 @@ class DiffView(PolicyRequiredMixin, horizon_views.HorizonTemplateView):
             'run_url': results.run_url(run), 'other_url': other and results.run_url(other),
             'run_server': server.get(run.server_id) or run.server_id,
             'other_server': other and (server.get(other.server_id) or other.server_id),
-            'lines': (output_compare.differences(*(each.get(output, '') for each in texts))
-                      if other else []),
+            'rows': (output_compare.side_by_side(output_compare.differences(
+                *(each.get(output, '') for each in texts))) if other else []),
             'command': cli.run_diff(run.id, other_id or '', output),
         })
         return context

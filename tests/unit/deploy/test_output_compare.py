@@ -68,6 +68,28 @@ def test_differences_give_the_changed_lines_with_their_numbers_and_some_context(
     assert output_compare.differences(first, first) == []
 
 
+def test_side_by_side_puts_each_changed_line_beside_what_replaced_it():
+    first = 'a\nb\nc\nd\ne'
+    second = 'a\nB\nc\ne\nf\ng'
+
+    rows = output_compare.side_by_side(output_compare.differences(first, second, context=1))
+
+    shown = [row and (row.kind, row.left and (row.left.left, row.left.text),
+                      row.right and (row.right.right, row.right.text)) for row in rows]
+    assert shown == [(' ', (1, 'a'), (1, 'a')), ('~', (2, 'b'), (2, 'B')),
+                     (' ', (3, 'c'), (3, 'c')), ('-', (4, 'd'), None),
+                     (' ', (5, 'e'), (4, 'e')), ('+', None, (5, 'f')), ('+', None, (6, 'g'))]
+    # More removed than added: the extra removed lines stand alone, in their order.
+    rows = output_compare.side_by_side(output_compare.differences('x\ny\nz', 'X'))
+    assert [row.kind for row in rows] == ['~', '-', '-']
+    assert [row.left.text for row in rows] == ['x', 'y', 'z']
+    # A gap between two changes stays one gap.
+    many = '\n'.join(map(str, range(20)))
+    rows = output_compare.side_by_side(output_compare.differences(
+        many, many.replace('2\n', 'two\n', 1).replace('17', 'seventeen'), context=1))
+    assert rows.count(None) == 1
+
+
 def test_the_previous_run_is_the_same_servers_last_of_the_same_action_and_source():
     run = _run('now', created='2026-11-29T10:00:00Z')
     others = [_run('older', created='2026-11-01T10:00:00Z'),
