@@ -82,6 +82,17 @@ def operation_runs(heat, project_id, operation_id):
             for each in sorted(found, key=lambda each: (each.server_id, each.id))]
 
 
+def server_runs(heat, project_id, server_id):
+    """The project's runs on this server, each with its derived config (Heat lists another
+    project's runs on a server to an admin: only the project's configs' count)."""
+    ours = {row['id'] for row in _configs(heat, project_id)}
+    found = [each for each in map(Run.from_heat,
+                                  heat.software_deployments.list(server_id=server_id))
+             if each.config_id in ours]
+    configs = _read(heat, {each.config_id for each in found})
+    return [each.described(configs.get(each.config_id)) for each in found]
+
+
 def run(heat, project_id, run_id):
     """The project's run of this id, with its derived config; LookupError with a sentence
     when there is none (gone, or another project's: Heat shows an admin any project's)."""

@@ -2,10 +2,8 @@
 them: a process of their own, logged in through the OS_* variables, against the real local
 cloud; what they start is what the dashboard's pages then show."""
 
-import csv
 import dataclasses
 import html
-import io
 import json
 import os
 import re
@@ -18,25 +16,14 @@ from devcloud import layout as layout_mod
 from devcloud.services import identity
 import heat_deploy_runner as runner
 from heat_deploy_runner import schedules as runner_schedules
+from tests.integration.command_line import json_of
+from tests.integration.command_line import openstack
 from tests.integration import waiting
 
 
-def _openstack(cloud, *argv, username=credentials.DEMO_USER,
-               password=credentials.DEMO_PASSWORD, project=credentials.DEMO_PROJECT):
-    env = dict(os.environ, **identity.cli_environment(cloud.layout, username, password,
-                                                      project))
-    return subprocess.run([layout_mod.venv_bin('openstack'), *argv], env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
-
-
-def _json(done):
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def test_the_components_are_listed_as_the_panel_lists_them(cloud, demo_resources):
-    listed = {each['Name']: each for each in _json(
-        _openstack(cloud, 'software', 'component', 'list', '-f', 'json'))}
+    listed = {each['Name']: each for each in json_of(
+          openstack(cloud, 'software', 'component', 'list', '-f', 'json'))}
 
     mysql = listed['mysql']
     assert mysql['ID'] == demo_resources['mysql']
@@ -46,7 +33,7 @@ def test_the_components_are_listed_as_the_panel_lists_them(cloud, demo_resources
 
 
 def test_a_component_is_shown_by_its_name_with_its_inputs_and_servers(cloud, demo_resources):
-    shown = _json(_openstack(cloud, 'software', 'component', 'show', 'mysql', '-f', 'json'))
+    shown = json_of(openstack(cloud, 'software', 'component', 'show', 'mysql', '-f', 'json'))
 
     assert shown['id'] == demo_resources['mysql']
     assert 'retention_days' in {each['name'] for each in shown['inputs']}
@@ -55,7 +42,7 @@ def test_a_component_is_shown_by_its_name_with_its_inputs_and_servers(cloud, dem
 
 
 def test_an_unknown_component_is_one_sentence_and_a_failure(cloud):
-    done = _openstack(cloud, 'software', 'component', 'show', 'no-such-component')
+    done = openstack(cloud, 'software', 'component', 'show', 'no-such-component')
 
     assert done.returncode != 0
     assert 'No software component no-such-component in this project.' in done.stderr
@@ -63,10 +50,10 @@ def test_an_unknown_component_is_one_sentence_and_a_failure(cloud):
 
 
 def test_another_project_sees_none_of_the_demo_projects_components(cloud, demo_resources):
-    listed = _json(_openstack(cloud, 'software', 'component', 'list', '-f', 'json',
-                              username=credentials.OTHER_USER,
-                              password=credentials.OTHER_PASSWORD,
-                              project=credentials.OTHER_PROJECT))
+    listed = json_of(openstack(cloud, 'software', 'component', 'list', '-f', 'json',
+                               username=credentials.OTHER_USER,
+                               password=credentials.OTHER_PASSWORD,
+                               project=credentials.OTHER_PROJECT))
 
     assert demo_resources['mysql'] not in {each['ID'] for each in listed}
 
@@ -77,12 +64,12 @@ def test_a_run_is_shown_with_its_outcome_and_outputs_to_its_project_only(
                              pause_seconds=0)
     waiting.finished(heat, run.id)
 
-    shown = _json(_openstack(cloud, 'software', 'run', 'show', run.id, '-f', 'json'))
-    outputs = _json(_openstack(cloud, 'software', 'run', 'output', run.id, '--all',
-                               '-f', 'json'))
-    foreign = _openstack(cloud, 'software', 'run', 'show', run.id,
-                         username=credentials.OTHER_USER, password=credentials.OTHER_PASSWORD,
-                         project=credentials.OTHER_PROJECT)
+    shown = json_of(openstack(cloud, 'software', 'run', 'show', run.id, '-f', 'json'))
+    outputs = json_of(openstack(cloud, 'software', 'run', 'output', run.id, '--all',
+                                '-f', 'json'))
+    foreign = openstack(cloud, 'software', 'run', 'show', run.id,
+                        username=credentials.OTHER_USER, password=credentials.OTHER_PASSWORD,
+                        project=credentials.OTHER_PROJECT)
 
     assert (shown['name'], shown['status'], shown['exit_code']) == (
         'mysql-BACKUP', 'COMPLETE', 0)
@@ -113,12 +100,12 @@ def _made(heat, swift):
 
 def test_a_run_waited_for_ends_zero_and_shows_on_the_operation_page(
         cloud, heat, user, demo_resources, cli_runs):
-    done = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP',
-                      '--server', 'demo-db-1', '--server', 'demo-db-2',
-                      '--input', 'retention_days=3', '--input', 'pause_seconds=0', '--wait',
-                      '-f', 'json')
+    done = openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP',
+                     '--server', 'demo-db-1', '--server', 'demo-db-2',
+                     '--input', 'retention_days=3', '--input', 'pause_seconds=0', '--wait',
+                     '-f', 'json')
 
-    shown = _json(done)
+    shown = json_of(done)
     assert sorted(done.stderr.split('\n')[-3:-1]) == [
         'demo-db-1: COMPLETE, exit code 0', 'demo-db-2: COMPLETE, exit code 0']
     assert {each['server']: each['status'] for each in shown['runs']} == {
@@ -136,22 +123,22 @@ def test_the_servers_where_backup_last_failed_are_chosen_by_stack_and_last_statu
         cloud, heat, cli_runs, swift):
     # The last BACKUP completed on demo-db-1 and failed on demo-db-2 (no such table: exit 3).
     for server, tables in (('demo-db-1', 'users'), ('demo-db-2', 'nosuch')):
-        _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--server',
-                   server, '--input', f'tables={tables}', '--input', 'pause_seconds=0',
-                   '--wait')
+        openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--server',
+                  server, '--input', f'tables={tables}', '--input', 'pause_seconds=0',
+                  '--wait')
     before = _made(heat, swift)
 
-    none = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--stack',
-                      'nosuch', '--last-status', 'FAILED')
+    none = openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--stack',
+                     'nosuch', '--last-status', 'FAILED')
     assert none.returncode == 1
     assert ('Found no server of mysql in the stack nosuch with its last BACKUP run FAILED: '
             'nothing was started. Its servers: ') in none.stderr, none.stderr
     assert _made(heat, swift) == before
-    done = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--stack',
-                      'demo', '--last-status', 'failed', '--input', 'pause_seconds=0',
-                      '--wait', '-f', 'json')
+    done = openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--stack',
+                     'demo', '--last-status', 'failed', '--input', 'pause_seconds=0',
+                     '--wait', '-f', 'json')
 
-    shown = _json(done)
+    shown = json_of(done)
     assert [(each['server'], each['status']) for each in shown['runs']] == [
         ('demo-db-2', 'COMPLETE')]
 
@@ -161,8 +148,8 @@ def test_a_failing_run_exits_non_zero_naming_its_server_and_exit_code(
     # Its inputs from a file, as secrets are given: a number and a string, typed.
     given = tmp_path / 'inputs.json'
     given.write_text('{"path": "/no/such/dir", "threshold_percent": 95}')
-    done = _openstack(cloud, 'software', 'component', 'run', 'monitoring', 'CHECK',
-                      '--server', 'demo-mon-1', '--input-file', str(given), '--wait')
+    done = openstack(cloud, 'software', 'component', 'run', 'monitoring', 'CHECK',
+                     '--server', 'demo-mon-1', '--input-file', str(given), '--wait')
 
     assert done.returncode == 1, done.stderr
     assert 'demo-mon-1: FAILED, exit code 1' in done.stderr
@@ -170,19 +157,19 @@ def test_a_failing_run_exits_non_zero_naming_its_server_and_exit_code(
 
 def test_a_run_cancelled_from_the_command_line_shows_cancelled_on_its_page(
         cloud, heat, user, cli_runs):
-    started = _json(_openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP',
-                               '--server', 'demo-db-1', '--input', 'pause_seconds=60',
-                               '-f', 'json'))
+    started = json_of(openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP',
+                                '--server', 'demo-db-1', '--input', 'pause_seconds=60',
+                                '-f', 'json'))
     [run] = [each.id for each in heat.software_deployments.list()
              if runner.operation_of_run(each)
              and runner.operation_of_run(each).id == started['operation']]
 
-    cancelled = _json(_openstack(cloud, 'software', 'run', 'cancel', run, '-f', 'json'))
+    cancelled = json_of(openstack(cloud, 'software', 'run', 'cancel', run, '-f', 'json'))
 
     assert cancelled['status'] == 'CANCELLED'
     assert 'Cancelled' in user.get(f'/project/deployments/{run}/').text
-    operation = _json(_openstack(cloud, 'software', 'operation', 'show',
-                                 started['operation'], '-f', 'json'))
+    operation = json_of(openstack(cloud, 'software', 'operation', 'show',
+                                  started['operation'], '-f', 'json'))
     assert [each['status'] for each in operation['runs']] == ['CANCELLED']
 
 
@@ -202,7 +189,7 @@ def test_a_refusal_is_one_sentence_a_failure_and_makes_nothing(
         cloud, heat, swift, argv, said):
     before = _made(heat, swift)
 
-    done = _openstack(cloud, 'software', 'component', 'run', *argv)
+    done = openstack(cloud, 'software', 'component', 'run', *argv)
 
     assert done.returncode != 0
     assert said in done.stderr and 'Traceback' not in done.stderr
@@ -212,9 +199,9 @@ def test_a_refusal_is_one_sentence_a_failure_and_makes_nothing(
 def test_another_projects_run_cannot_be_cancelled(cloud, heat, swift, start_run):
     run, _config = start_run('mysql', 'BACKUP', 'db_server_1', pause_seconds=30)
 
-    done = _openstack(cloud, 'software', 'run', 'cancel', run.id,
-                      username=credentials.OTHER_USER, password=credentials.OTHER_PASSWORD,
-                      project=credentials.OTHER_PROJECT)
+    done = openstack(cloud, 'software', 'run', 'cancel', run.id,
+                     username=credentials.OTHER_USER, password=credentials.OTHER_PASSWORD,
+                     project=credentials.OTHER_PROJECT)
 
     assert done.returncode != 0
     assert f'No run {run.id} in this project.' in done.stderr
@@ -367,71 +354,22 @@ def test_the_deploy_forms_command_pasted_into_a_shell_makes_the_forms_run(
 
 def test_a_schedule_made_on_the_command_line_is_the_panels_and_the_panels_pause_is_seen(
         cloud, user):
-    made = _json(_openstack(cloud, 'software', 'schedule', 'create', 'mysql', 'BACKUP',
-                            '--server', 'demo-db-1', '--input', 'retention_days=3',
-                            '--repeat', '0 3 1 1 *', '-f', 'json'))
+    made = json_of(openstack(cloud, 'software', 'schedule', 'create', 'mysql', 'BACKUP',
+                             '--server', 'demo-db-1', '--input', 'retention_days=3',
+                             '--repeat', '0 3 1 1 *', '-f', 'json'))
     name = made['name']
     try:
         page = user.get('/project/schedules/').text
         assert name in page and 'BACKUP' in page
         user.post('/project/schedules/', {'action': f'schedules__pause__{name}'})
 
-        shown = _json(_openstack(cloud, 'software', 'schedule', 'show', name, '-f', 'json'))
+        shown = json_of(openstack(cloud, 'software', 'schedule', 'show', name, '-f', 'json'))
         assert (shown['state'], shown['when'], shown['inputs']) == (
             'paused', '0 3 1 1 * (UTC)', {'retention_days': 3})
-        resumed = _openstack(cloud, 'software', 'schedule', 'resume', name)
+        resumed = openstack(cloud, 'software', 'schedule', 'resume', name)
         assert resumed.returncode == 0, resumed.stderr
         assert 'Active' in user.get('/project/schedules/').text
     finally:
-        deleted = _openstack(cloud, 'software', 'schedule', 'delete', name)
+        deleted = openstack(cloud, 'software', 'schedule', 'delete', name)
     assert deleted.returncode == 0, deleted.stderr
     assert name not in user.get('/project/schedules/').text
-
-
-def _backup_operation(heat, find_transport, demo_resources, cleanup, **inputs):
-    operation = runner.Operation.new(credentials.DEMO_USER, demo_resources['mysql'])
-    started = runner.start(heat, find_transport, runner.RunRequest(
-        config_id=demo_resources['mysql'], action='BACKUP', name='mysql',
-        server_ids=[demo_resources['db_server_1'], demo_resources['db_server_2']],
-        input_values=dict({'tables': 'users', 'pause_seconds': 0}, **inputs),
-        transport='TEMP_URL_SIGNAL'), operation=operation)
-    cleanup.extend(started.created)
-    return operation.id, [waiting.finished(heat, run.id, timeout=90) for run in started.created]
-
-
-def test_an_operations_results_as_csv_are_the_pages_download(
-        cloud, heat, find_transport, demo_resources, cleanup, user):
-    operation_id, runs = _backup_operation(heat, find_transport, demo_resources, cleanup,
-                                           log_lines=2)
-
-    done = _openstack(cloud, 'software', 'operation', 'results', operation_id, '-f', 'csv')
-    page = user.get(f'/project/deployments/operations/{operation_id}/results.csv')
-    searched = _openstack(cloud, 'software', 'operation', 'results', operation_id, '--grep',
-                          'COPYING block 1', '-f', 'json')
-
-    assert done.returncode == 0, done.stderr
-    assert page.status_code == 200
-    from_cli = list(csv.reader(io.StringIO(done.stdout)))
-    from_page = list(csv.reader(io.StringIO(page.text)))
-    assert from_cli == from_page
-    assert sorted(row[2] for row in from_cli[1:]) == sorted(run.id for run in runs)
-    assert {row['server'] for row in _json(searched)} == {'demo-db-1', 'demo-db-2'}
-
-
-def test_run_diff_shows_the_lines_that_changed_since_the_servers_previous_run(
-        cloud, heat, find_transport, demo_resources, cleanup):
-    _first, [earlier, _other] = _backup_operation(
-        heat, find_transport, demo_resources, cleanup, labels={'note': 'before'})
-    _second, [later, _again] = _backup_operation(
-        heat, find_transport, demo_resources, cleanup, labels={'note': 'after'})
-
-    done = _openstack(cloud, 'software', 'run', 'diff', later.id)
-
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0].startswith(f'--- {earlier.id}') and lines[1].startswith(f'+++ {later.id}')
-    changed = lines[2:]
-    # Only what differs, line 2 and 3: the labels and the archive's name.
-    assert [line.split(':', 1)[0] for line in changed] == ['-2', '-3', '+2', '+3'], changed
-    assert 'before' in changed[0] and 'after' in changed[2]
-    assert 'Wrote backups/backup-' in changed[1] and 'Wrote backups/backup-' in changed[3]

@@ -19,7 +19,7 @@ from devcloud import credentials
 from devcloud.services import identity
 import heat_deploy_runner as runner
 from heat_deploy_runner import notices
-from tests.integration.test_command_line import _openstack
+from tests.integration.command_line import openstack
 
 # Longer than the cancel cases take (they run first), so that each of them is refused a run
 # that is still in progress, the one kind a leaking cancel would change.
@@ -74,6 +74,15 @@ COMMANDS = [
                            '{server}', '--input', 'pause_seconds=0'),
             'No software config {component} in this project.'),
     Command('run-delete', ('software', 'run', 'delete', '{run}'), _NO_RUN),
+    # What the servers said: an operation's, a server's (by its id: no run of it in the
+    # requester's project; by its name: no such server there) and a run's diff.
+    Command('operation-results', ('software', 'operation', 'results', '{operation}'),
+            _NO_OPERATION),
+    Command('server-results-by-id', ('software', 'server', 'results', '{server}'),
+            'No run of server {server} in this project.'),
+    Command('server-results-by-name', ('software', 'server', 'results', 'demo-db-1'),
+            'No server of this project has that ID or name.'),
+    Command('run-diff', ('software', 'run', 'diff', '{run}'), _NO_RUN),
     # Notices: subscribing to, listing and removing the demo project's (its subscription on
     # the component is the demo user's).
     Command('notice-create-component', ('software', 'notice', 'create', '--component',
@@ -94,9 +103,9 @@ def made(cloud, heat, zaqar, find_transport, demo_resources):
     """The demo ids the cases ask for: the mysql component, demo-db-1, and a run of BACKUP
     there, started by the demo user's own command line so that it is in an operation as
     every run of the command line is."""
-    started = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP',
-                         '--server', 'demo-db-1', '--input', f'pause_seconds={PAUSE_SECONDS}',
-                         '-f', 'json')
+    started = openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP',
+                        '--server', 'demo-db-1', '--input', f'pause_seconds={PAUSE_SECONDS}',
+                        '-f', 'json')
     assert started.returncode == 0, started.stderr
     operation = json.loads(started.stdout)['operation']
     [run] = [each.id for each in heat.software_deployments.list()
@@ -158,7 +167,7 @@ def test_a_demo_id_is_not_found_and_nothing_changes(
     before = (_demo_state(heat, swift, zaqar, made['component']),
               _own_state(requester_heat[requester]))
 
-    done = _openstack(cloud, *argv, **REQUESTERS[requester])
+    done = openstack(cloud, *argv, **REQUESTERS[requester])
 
     after = (_demo_state(heat, swift, zaqar, made['component']),
              _own_state(requester_heat[requester]))
@@ -174,7 +183,7 @@ def test_a_demo_id_is_not_found_and_nothing_changes(
 @pytest.mark.parametrize('requester', list(REQUESTERS))
 @pytest.mark.parametrize('listed', ['component', 'operation'])
 def test_a_requesters_own_list_names_no_demo_id(cloud, made, listed, requester):
-    done = _openstack(cloud, 'software', listed, 'list', '-f', 'json', **REQUESTERS[requester])
+    done = openstack(cloud, 'software', listed, 'list', '-f', 'json', **REQUESTERS[requester])
 
     assert done.returncode == 0, done.stderr
     assert _leaked(done, made, ()) == []
@@ -182,9 +191,9 @@ def test_a_requesters_own_list_names_no_demo_id(cloud, made, listed, requester):
 
 def test_the_demo_user_finds_what_the_others_do_not(cloud, made):
     # Without it, "not found" could mean only that the ids were wrong.
-    operations = _openstack(cloud, 'software', 'operation', 'list', '-f', 'json')
-    shown = _openstack(cloud, 'software', 'operation', 'show', made['operation'],
-                       '-f', 'json')
+    operations = openstack(cloud, 'software', 'operation', 'list', '-f', 'json')
+    shown = openstack(cloud, 'software', 'operation', 'show', made['operation'],
+                      '-f', 'json')
 
     assert operations.returncode == 0 and shown.returncode == 0, (
         operations.stderr + shown.stderr)

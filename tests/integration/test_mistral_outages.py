@@ -20,7 +20,7 @@ import time
 import pytest
 
 from heat_deploy_runner import workflows
-from tests.integration.test_command_line import _openstack
+from tests.integration.command_line import openstack
 from tests.integration.test_rolling_runs import operation_runs  # noqa: F401 (a fixture)
 from tests.integration.test_rolling_runs import rolling  # noqa: F401 (a fixture)
 from tests.integration import waiting
@@ -136,9 +136,9 @@ def test_an_executor_killed_during_a_conclusion_loses_and_doubles_nothing(
 
 def test_an_engine_restarted_during_a_follow_loses_and_doubles_nothing(
         cloud, mistral, demo_resources, operation_runs, told):  # noqa: F811
-    started = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--server',
-                         'demo-db-1', '--server', 'demo-db-2', '--input', 'pause_seconds=10',
-                         '--input', 'backup_dir=outages', '-f', 'json')
+    started = openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--server',
+                        'demo-db-1', '--server', 'demo-db-2', '--input', 'pause_seconds=10',
+                        '--input', 'backup_dir=outages', '-f', 'json')
     assert started.returncode == 0, started.stderr
     operation_id = json.loads(started.stdout)['operation']
     _task_running(mistral, operation_id, 'wait')

@@ -14,9 +14,9 @@ import pytest
 
 from devcloud.services import heat as heat_service
 import heat_deploy_runner as runner
+from tests.integration.command_line import openstack
 from tests.integration import dashboard
 from tests.integration.test_command_line import _made
-from tests.integration.test_command_line import _openstack
 
 # It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
 pytestmark = pytest.mark.stops_services
@@ -87,8 +87,8 @@ def test_at_the_cap_the_command_line_says_it_exits_non_zero_and_makes_nothing(
         cloud, heat, swift, demo_resources, one_run_left):
     before = _made(heat, swift)
 
-    done = _openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--server',
-                      'demo-db-1')
+    done = openstack(cloud, 'software', 'component', 'run', 'mysql', 'BACKUP', '--server',
+                     'demo-db-1')
 
     assert done.returncode != 0
     assert (f"the project has reached Heat's limit of {one_run_left} software configs"

@@ -1,6 +1,9 @@
-"""`openstack software operation results | run diff`: what an operation's servers said as
-data, a row a run (results_export; the operation page's CSV and JSON are the same rows),
-searched and filtered; and a run's output against another run's (output_compare)."""
+"""`openstack software operation results | server results | run diff`: what an operation's
+servers, or one server over its history, said as data, a row a run (results_export; the
+results pages' CSV and JSON are the same rows), searched and filtered; and a run's output
+against another run's (output_compare)."""
+
+import uuid
 
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
@@ -15,7 +18,7 @@ from heat_deploy_runner.osc.runs import RUN_HELP
 from heat_deploy_runner import output_compare
 from heat_deploy_runner import output_search
 from heat_deploy_runner import results_export
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import servers
 
 # A server's archived runs read at most, to find its previous run.
 SERVER_ARCHIVED_READ = 100
@@ -37,6 +40,33 @@ def operation_results_runs(clients, operation_id):
     return found
 
 
+def _results_parser(parser):
+    parser.add_argument('--grep', metavar='<text>',
+                        help='Only the runs with a line of output holding this text '
+                             '(plain text, any case).')
+    parser.add_argument('--status', metavar='<status>', type=str.upper,
+                        help='Only the runs in this status (COMPLETE, FAILED, CANCELLED, '
+                             'IN_PROGRESS).')
+    return parser
+
+
+def _results(clients, found, parsed_args):
+    """(columns, values) of the runs the options keep, as the results pages' downloads."""
+    if parsed_args.status:
+        found = [run for run in found if shown_status(run) == parsed_args.status]
+    if parsed_args.grep is not None:
+        try:
+            matched = set(output_search.search(found, parsed_args.grep, limit=0).run_ids)
+        except ValueError:
+            raise osc_exc.CommandError(
+                f'Search for at least {output_search.MIN_TEXT} characters.') from None
+        found = [run for run in found if run.id in matched]
+    columns, values = results_export.flat(results_export.rows(found, clients.servers.names()))
+    if parsed_args.formatter == 'csv':
+        values = [[results_export.safe_cell(value) for value in each] for each in values]
+    return columns, values
+
+
 class OperationResults(command.Lister):
     """List what an operation's servers said, a row a run: server, status, exit code,
     duration, try, each declared output and the last lines of stdout and stderr (secrets
@@ -46,39 +76,66 @@ class OperationResults(command.Lister):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('operation', metavar='<operation>', help=OPERATION_HELP)
-        parser.add_argument('--grep', metavar='<text>',
-                            help='Only the runs with a line of output holding this text '
-                                 '(plain text, any case).')
-        parser.add_argument('--status', metavar='<status>', type=str.upper,
-                            help='Only the runs in this status (COMPLETE, FAILED, '
-                                 'CANCELLED, IN_PROGRESS).')
-        return parser
+        return _results_parser(parser)
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        found = operation_results_runs(clients, parsed_args.operation)
-        if parsed_args.status:
-            found = [run for run in found if shown_status(run) == parsed_args.status]
-        if parsed_args.grep is not None:
-            try:
-                matched = set(output_search.search(found, parsed_args.grep, limit=0).run_ids)
-            except ValueError:
-                raise osc_exc.CommandError(
-                    f'Search for at least {output_search.MIN_TEXT} characters.') from None
-            found = [run for run in found if run.id in matched]
-        columns, values = results_export.flat(
-            results_export.rows(found, clients.servers.names()))
-        if parsed_args.formatter == 'csv':
-            values = [[results_export.safe_cell(value) for value in each] for each in values]
-        return columns, values
+        return _results(clients, operation_results_runs(clients, parsed_args.operation),
+                        parsed_args)
+
+
+def _server_id(clients, text):
+    """The id of the server text names; an id of no server the project has now is taken as
+    it is: a deleted server's history is still in Heat and the archive."""
+    with failures.calling(failures.HEAT, 'find the server'):
+        try:
+            return clients.servers.find(text).id
+        except servers.ServerNotFound:
+            if not _is_uuid(text):
+                raise
+            return text.strip()
+
+
+def _is_uuid(text):
+    try:
+        uuid.UUID(text.strip())
+    except ValueError:
+        return False
+    return True
+
+
+def server_results_runs(clients, server_id):
+    """The server's runs in Heat, then those retention archived (its results page's)."""
+    with failures.calling(failures.HEAT, f'retrieve the runs of server {server_id}'):
+        found = listing.server_runs(clients.heat, clients.project_id, server_id)
+    found += _archived(clients, archive.server_prefix(server_id), archive.RESULTS_READ)
+    if not found:
+        raise osc_exc.CommandError(f'No run of server {server_id} in this project.')
+    return found
+
+
+class ServerResults(command.Lister):
+    """List what a server said over its history, a row a run (its archived runs too), as
+    `software operation results` does for an operation. With -f csv or -f json, the same
+    file as the server's results page's download."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('server', metavar='<server>',
+                            help='The server (name or ID; the ID of a deleted one).')
+        return _results_parser(parser)
+
+    def take_action(self, parsed_args):
+        clients = self.app.client_manager.software_runs
+        return _results(clients, server_results_runs(
+            clients, _server_id(clients, parsed_args.server)), parsed_args)
 
 
 def _previous(clients, run):
     """The same server's run before this one, of the same action and source, in Heat or
     archived; CommandError when there is none."""
     with failures.calling(failures.HEAT, f'retrieve the runs of server {run.server_id}'):
-        others = [Run.from_heat(each) for each in
-                  clients.heat.software_deployments.list(server_id=run.server_id)]
+        others = listing.server_runs(clients.heat, clients.project_id, run.server_id)
     others += _archived(clients, archive.server_prefix(run.server_id), SERVER_ARCHIVED_READ)
     previous = output_compare.previous_run(run, others)
     if previous is None:

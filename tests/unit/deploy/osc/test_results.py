@@ -131,3 +131,43 @@ def test_diff_of_two_given_runs_of_another_output(heat, source, operation):
     assert out.splitlines()[2:] == []
     assert _diff(heat, second.id, first.id)[0].splitlines()[2:] == [
         '-1: dumped 2 tables', '-2: checksum 11', f'+1: ERROR: disk full (pw {masking.MASK})']
+
+
+def _server_results(heat, *argv, swift=None):
+    made, parsed = command(results.ServerResults, App(heat, SERVERS, swift=swift
+                                                      or FakeSwift()), *argv)
+    columns, values = made.take_action(parsed)
+    return [dict(zip(columns, each)) for each in values]
+
+
+def test_a_servers_results_are_its_runs_by_name_or_id_searched_and_archived(
+        heat, swift, source, operation):
+    [later] = _backup(heat, source, Operation('op-2', 'alice', '2026-11-29T08:00:00Z',
+                                              source=source),
+                      {'s1': ('dumped 3 tables\n', 0)}, '2026-11-29T08:00:00Z')
+
+    found = _server_results(heat, 'demo-db-1')
+
+    # Its runs, as its results page lists them: by start.
+    assert [(row['server'], row['stdout']) for row in found] == [
+        ('demo-db-1', 'dumped 2 tables\nchecksum 11'), ('demo-db-1', 'dumped 3 tables')]
+    assert [row['run_id'] for row in _server_results(heat, 's1', '--grep', '3 TABLES')] == [
+        later.id]
+    # Its archived runs too, as its results page has them.
+    archive.put(swift, listing.run(heat, PROJECT, later.id))
+    del heat.deployments[later.id]
+    assert later.id in [row['run_id'] for row in _server_results(heat, 's1', swift=swift)]
+
+
+def test_a_deleted_servers_id_still_finds_its_history_and_a_wrong_name_says_so(
+        heat, source):
+    gone = '0b5c8a43-7c39-4a57-9a4e-1f2f3a0c9d11'
+    [run] = _backup(heat, source, Operation('op-3', 'alice', '2026-11-29T08:00:00Z',
+                                            source=source),
+                    {gone: ('bye\n', 0)}, '2026-11-29T08:00:00Z')
+
+    assert [row['run_id'] for row in _server_results(heat, gone)] == [run.id]
+    with pytest.raises(osc_exc.CommandError, match='No server of this project'):
+        _server_results(heat, 'no-such-server')
+    with pytest.raises(osc_exc.CommandError, match='No run of server'):
+        _server_results(heat, 'demo-web-1')
