@@ -173,7 +173,7 @@ class Bench:
         try:
             self.results['fleets'] = fleet_scale.measure_fleet(
                 self.heat, self.swift, self.session, self.dashboard, browser,
-                self.layout.path('logs', 'heat-api.log'))
+                self.layout.path('logs'))
         finally:
             browser.quit()
 

@@ -17,7 +17,7 @@ records (its execution SUCCESS). At 200 the agents hold their results while, in 
 round, Mistral's follower alone looks at the 200 running runs for FOLLOWER_SECONDS (one wait
 call's length: the Heat calls naming the runs or their configs in heat-api's access log, the
 follower's only, as no page is open and the agents hold), then the operation's page is open
-in headless Chromium for PAGE_SECONDS (every request it makes, by Resource Timing: the
+in headless Chromium for PAGE_SECONDS (every request it makes, from Horizon's access log: the
 requests a page makes per poll interval); then the status poll
 is POSTed with the 200 running ids as the operation's page sends them (VIEWS times; median)
 and the page itself is drawn (a page of Horizon's page size); then they let FEW of them go,
@@ -45,7 +45,6 @@ from bench import browser as browser_mod
 from bench import cloud as bench_cloud
 from bench import follow_cost
 from bench import measure
-from bench import poll_cost
 from bench import rolling_cost
 
 SIZES = (1, 10, 100, 200)
@@ -72,6 +71,10 @@ DELETE_THREADS = 8
 # The follower alone at 200 running runs (a wait call returns within 50 s), then the page.
 FOLLOWER_SECONDS = 50
 PAGE_SECONDS = 15
+# A line of Horizon's access log (gunicorn's, with the request's seconds last) of a request
+# headless Chromium made: (path, status, seconds).
+_BROWSER_REQUEST = re.compile(
+    r'"[A-Z]+ (\S+) HTTP/[^"]*" (\d{3}) \S+ "[^"]*" "[^"]*HeadlessChrome[^"]*" ([\d.]+)$')
 _OPERATION = re.compile(r'/project/deployments/operations/([^/]+)/$')
 
 
@@ -134,11 +137,12 @@ def run_action_form(servers):
 
 
 class _Fleet:
-    def __init__(self, heat, swift, dashboard, mistral_api, browser, heat_log):
+    def __init__(self, heat, swift, dashboard, mistral_api, browser, logs):
         self.heat = heat
         self.dashboard = dashboard
         self.browser = browser
-        self.heat_log = heat_log
+        self.heat_log = logs / 'heat-api.log'
+        self.horizon_log = logs / 'horizon.log'
         self.mistral = mistral_api
         self.find_transport = lambda name: runner.transport_for(name, swift=swift)
         self.failures = []
@@ -251,21 +255,26 @@ class _Fleet:
     def page_requests(self, operation):
         """Every request the operation's page makes in the PAGE_SECONDS after it loaded, at
         Horizon's own page size (20 rows drawn, the others' running runs polled with them),
-        by kind (the status poll, the rest)."""
+        by kind (the status poll, the rest): Chromium's lines in Horizon's access log, which
+        a reload of the page (rolling_refresh.js) does not forget as its Resource Timing
+        does."""
         self.browser.page_size(browser_mod.HORIZON_PAGE_SIZE)
         try:
             self.browser.open(f'/project/deployments/operations/{operation}/')
-            since = self.browser.js('return performance.now()')
+            offset = self.horizon_log.stat().st_size
             time.sleep(PAGE_SECONDS)
-            made = self.browser.js(poll_cost.ENTRIES, since, since + PAGE_SECONDS * 1000)
+            made = [found.groups() for found in map(
+                _BROWSER_REQUEST.search, follow_cost.lines_from(self.horizon_log, offset))
+                if found]
         finally:
             self.browser.page_size(browser_mod.PAGE_SIZE)
             self.browser.open('/project/')
-        polls = [(seconds, code) for url, seconds, code in made if STATUS_PATH in url]
+        polls = [(float(seconds), code) for path, code, seconds in made if STATUS_PATH in path]
         return {'seconds': PAGE_SECONDS, 'requests': len(made), 'status_polls': len(polls),
-                'status_codes': sorted({code for _seconds, code in polls}),
+                'status_codes': sorted({int(code) for _seconds, code in polls}),
                 'status_seconds': measure.rounded([seconds for seconds, _code in polls], 3),
-                'others': sorted({url for url, _seconds, _code in made if STATUS_PATH not in url}),
+                'others': sorted({path for path, _code, _seconds in made
+                                  if STATUS_PATH not in path}),
                 'per_interval': round(len(made) / (PAGE_SECONDS / POLL_SECONDS), 2)}
 
     def delete_made(self):
@@ -360,8 +369,8 @@ def summary(servers, rounds):
     return found
 
 
-def measure_fleet(heat, swift, session, dashboard, browser, heat_log):
-    fleet = _Fleet(heat, swift, dashboard, rolling_cost.mistral(session), browser, heat_log)
+def measure_fleet(heat, swift, session, dashboard, browser, logs):
+    fleet = _Fleet(heat, swift, dashboard, rolling_cost.mistral(session), browser, logs)
     result = {'sizes': {}, 'views': VIEWS * ROUNDS, 'rounds': ROUNDS,
               'agents': 'one bench thread plays the fleet\'s agents: a listing of the '
               'project\'s runs a cycle, each new run\'s config once, its result PUT to its '

@@ -21,8 +21,7 @@ POLL_INTERVAL = 1.5
 WINDOW_SECONDS = 30
 STATUS_URL = '/project/deployments/status/'
 
-# [url, seconds, HTTP status] of the requests a page started between two performance.now()s.
-ENTRIES = """
+_ENTRIES = """
 var since = arguments[0], until = arguments[1];
 return performance.getEntriesByType('resource')
   .filter(function (e) { return e.startTime >= since && e.startTime < until; })
@@ -47,7 +46,7 @@ def _window(browser):
     browser.open_deployments()
     start = browser.js('return performance.now()')
     time.sleep(WINDOW_SECONDS)
-    entries = browser.js(ENTRIES, start, start + WINDOW_SECONDS * 1000)
+    entries = browser.js(_ENTRIES, start, start + WINDOW_SECONDS * 1000)
     status = [(seconds, code) for url, seconds, code in entries if STATUS_URL in url]
     intervals = WINDOW_SECONDS / POLL_INTERVAL
     return {

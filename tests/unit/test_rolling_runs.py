@@ -233,6 +233,22 @@ class RollingOperationPageTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
                            api.mistral: ('execution_get',)})
+    def test_once_every_server_has_its_run_the_page_is_reloaded_only_now_and_then(self):
+        # The status poll follows the runs; a reload every 5 s of 200 rows was 13 requests
+        # in 15 s.
+        self.mock_deployments_list.return_value = self._runs_of_execution(
+            ['IN_PROGRESS', 'IN_PROGRESS'])
+        self.mock_config_get.side_effect = operation_data.config_get
+        self.mock_execution_get.return_value = execution()
+
+        res = self.client.get(OPERATION_URL)
+
+        self.assertContains(res, 'Running in batches')
+        self.assertEqual([], res.context['rolling']['waiting'])
+        self.assertContains(res, 'data-refresh-seconds="30"')
+
+    @helpers.create_mocks({api.heat: ('deployments_list', 'config_get'),
+                           api.mistral: ('execution_get',)})
     def test_a_stopped_rolling_run_says_why_and_which_servers_it_did_not_start(self):
         self.mock_deployments_list.return_value = self._runs_of_execution(['FAILED'])
         self.mock_config_get.side_effect = operation_data.config_get
