@@ -38,4 +38,47 @@ module.exports = [
       'no-implicit-globals': 'error',
     },
   },
+  // The Jasmine specs beside the scripts (*.spec.js, never loaded into a page) and their helper
+  // (tests/js, loaded by karma.conf.js before the scripts, where it stands in for Horizon).
+  {
+    files: ['heat_deploy_dashboard/static/**/*.spec.js',
+            'heat_deploy_dashboard/static/**/*.mock.js', 'tests/js/**/*.js'],
+    languageOptions: {
+      globals: {
+        ...globals.jasmine,
+        hddSpec: 'readonly',
+      },
+    },
+  },
+  {
+    files: ['tests/js/**/*.js'],
+    ...js.configs.recommended,
+  },
+  {
+    files: ['tests/js/**/*.js'],
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'script',
+      globals: {...globals.browser, ...globals.jquery, ...globals.jasmine},
+    },
+    rules: {
+      'no-undef': 'error',
+      strict: ['error', 'function'],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  // Karma's configuration, run by Node.
+  {
+    files: ['karma.conf.js'],
+    ...js.configs.recommended,
+  },
+  {
+    files: ['karma.conf.js'],
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'commonjs',
+      globals: globals.node,
+    },
+    rules: {eqeqeq: ['error', 'always']},
+  },
 ];

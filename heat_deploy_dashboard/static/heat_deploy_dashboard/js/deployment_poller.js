@@ -33,7 +33,9 @@
       return false;
     }
     var said = xhr.responseJSON && xhr.responseJSON.error;
-    var text = said ? $state.attr('data-service-text').replace('%(error)s', said)
+    // Put in by a function: a string would have its $$, $& and $' read as patterns.
+    var text = said ? $state.attr('data-service-text').replace('%(error)s',
+                                                               function () { return said; })
       : $state.attr('data-error-text');
     $state.text(text.replace('%(seconds)s', Math.round(retryMs / 1000)));
     return true;
