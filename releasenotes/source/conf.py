@@ -1,0 +1,39 @@
+# Sphinx configuration of heat-deploy-dashboard's release notes, as heat-dashboard's
+# releasenotes/source/conf.py: reno's Sphinx extension renders the notes of
+# releasenotes/notes/ (read from git, so a new note must at least be added to the index).
+#
+# Build (from the repository's top, warnings as errors):
+#   .venv/bin/sphinx-build -a -E -W -d build/releasenotes/doctrees \
+#       -b html releasenotes/source build/releasenotes/html
+# Check the notes alone:
+#   .venv/bin/reno lint
+
+extensions = [
+    'openstackdocstheme',
+    'reno.sphinxext',
+]
+
+source_suffix = {'.rst': 'restructuredtext'}
+root_doc = 'index'
+
+project = 'heat-deploy-dashboard Release Notes'
+copyright = 'heat-deploy-dashboard contributors'
+
+# openstackdocstheme: the repository the "Report a bug" and source links name.
+openstackdocs_repo_name = 'heat-deploy-dashboard'
+openstackdocs_use_storyboard = False
+openstackdocs_auto_name = False
+openstackdocs_bug_project = 'heat-deploy-dashboard'
+openstackdocs_bug_tag = 'releasenotes'
+
+# Release notes are version independent: each page names its own versions.
+release = ''
+version = ''
+
+html_theme = 'openstackdocs'
+html_static_path = []
+templates_path = []
+
+pygments_style = 'native'
+
+exclude_patterns = []
