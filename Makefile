@@ -4,7 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: install demo test lint unit packaging integration browser screenshots tour bench soak clean
+.PHONY: install demo test lint conventions releasenotes docs jstest unit packaging integration \
+	browser screenshots tour bench soak clean
 
 install: $(INSTALLED)
 
@@ -16,7 +17,7 @@ $(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt se
 		-r test-requirements.txt -e ./runner[mistral,cli] -e ./notify[zaqar-signal] -e .
 	# heat-agents' elements (hooks, 55-heat-config, heat-config-notify): its sdist only.
 	$(BIN)/python -m devcloud.servers fetch
-	@command -v npm >/dev/null || { echo "ESLint needs Node.js 20 or newer and npm"; exit 1; }
+	@command -v npm >/dev/null || { echo "ESLint and Karma need Node.js 20 or newer and npm"; exit 1; }
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
@@ -28,7 +29,7 @@ demo: install
 # share a second one (build/testcloud-services, ports from 22000) beside it: a stopped
 # service would fail the others' tests. The unit tests (pytest-xdist, a process per core)
 # and the packaging tests, which need no cloud, run beside them too; their output follows.
-test: install lint
+test: install lint conventions
 	@mkdir -p build; \
 	$(BIN)/python -m pytest -n auto tests/unit > build/unit-tests.log 2>&1 & unit=$$!; \
 	$(BIN)/python -m pytest tests/packaging > build/packaging-tests.log 2>&1 & packaging=$$!; \
@@ -48,6 +49,24 @@ test: install lint
 lint: install
 	$(BIN)/flake8
 	npm run --silent lint
+
+# OpenStack's conventions, each a few seconds: the release notes (reno lint, and their pages
+# built), the documentation (Sphinx, warnings are errors; the command-line reference is made
+# from the commands), and the scripts' Jasmine specs in headless Chromium (Karma, with a
+# coverage threshold; karma.conf.js).
+conventions: releasenotes docs jstest
+
+releasenotes: install
+	$(BIN)/reno lint
+	$(BIN)/sphinx-build -a -E -W -q -d build/releasenotes/doctrees -b html releasenotes/source \
+		build/releasenotes/html
+
+docs: install
+	$(BIN)/sphinx-build -a -E -W --keep-going -q -d build/docs/doctrees -b html doc/source \
+		build/docs/html
+
+jstest: install
+	npm test
 
 unit: install
 	$(BIN)/python -m pytest -n auto tests/unit
