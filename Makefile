@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 .PHONY: install demo test lint conventions releasenotes docs jstest unit packaging integration \
-	browser screenshots tour bench soak clean
+	browser screenshots tour messages bench soak clean
 
 install: $(INSTALLED)
 
@@ -67,6 +67,11 @@ docs: install
 
 jstest: install
 	npm test
+
+# The message catalogue templates (heat_deploy_dashboard/locale/*.pot) from every string marked
+# for translation; the unit tests fail on a catalogue that is not current.
+messages: install
+	PYBABEL=$(BIN)/pybabel sh tools/extract_messages.sh
 
 unit: install
 	$(BIN)/python -m pytest -n auto tests/unit

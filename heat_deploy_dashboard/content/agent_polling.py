@@ -10,6 +10,7 @@ so in HEAT_DEPLOY_AGENT_POLLING_INTERVAL (seconds).
 from django.conf import settings
 from django.utils.translation import gettext
 
+from heat_deploy_dashboard.content import times
 from heat_deploy_runner import runs
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.signals import NoSignal
@@ -29,7 +30,7 @@ def waiting_note(run):
     if had is None:
         return None
     interval = polling_interval()
-    words = {'had': runs.format_duration(had), 'interval': interval}
+    words = {'had': times.duration(had), 'interval': interval}
     if had.total_seconds() < interval:
         return gettext('The server has had this run for %(had)s. Its agent looks for new runs '
                        'every %(interval)s s, so it may not have started it yet.') % words

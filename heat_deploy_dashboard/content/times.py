@@ -9,8 +9,16 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from horizon.utils import filters
 
+from heat_deploy_runner import runs
+
 # Where there is no moment yet (a running run's update).
 NOT_YET = '\u2014'
+
+
+def duration(delta):
+    """How long ('1h 02m 03s', '2m 05s', '4s'; '' when unknown), in the user's language
+    (elapsed.js counts on in the same words)."""
+    return runs.format_duration(delta, gettext)
 
 
 def _moment(value):

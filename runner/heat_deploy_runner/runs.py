@@ -7,6 +7,7 @@ import json
 from heat_deploy_runner import derived
 from heat_deploy_runner import inputs
 from heat_deploy_runner import masking
+from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.times import parse_time
 
 # Inputs Heat or a trigger adds to tell the server how to run and report; not the run's inputs.
@@ -35,18 +36,29 @@ def duration(run, now: datetime.datetime | None = None) -> datetime.timedelta | 
     return max(ended - started, datetime.timedelta(0))
 
 
-def format_duration(delta: datetime.timedelta | None) -> str:
-    """'1h 02m 03s', '2m 05s', '4s'; '' when unknown."""
+# How long, in the three sizes format_duration writes; marked for the dashboard, which
+# translates them (content/times.duration; elapsed.js counts on in the same words).
+# Translators: a duration, as 1h 02m 03s (hours, minutes, seconds).
+HOURS = gettext_noop('%(hours)sh %(minutes)sm %(seconds)ss')
+# Translators: a duration, as 2m 05s (minutes, seconds).
+MINUTES = gettext_noop('%(minutes)sm %(seconds)ss')
+# Translators: a duration, as 4s (seconds).
+SECONDS = gettext_noop('%(seconds)ss')
+
+
+def format_duration(delta: datetime.timedelta | None, translate=str) -> str:
+    """'1h 02m 03s', '2m 05s', '4s' (each format through ``translate``); '' when unknown."""
     if delta is None:
         return ''
     seconds = int(delta.total_seconds())
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
     if hours:
-        return f'{hours}h {minutes:02d}m {seconds:02d}s'
+        return translate(HOURS) % {'hours': hours, 'minutes': f'{minutes:02d}',
+                                   'seconds': f'{seconds:02d}'}
     if minutes:
-        return f'{minutes}m {seconds:02d}s'
-    return f'{seconds}s'
+        return translate(MINUTES) % {'minutes': minutes, 'seconds': f'{seconds:02d}'}
+    return translate(SECONDS) % {'seconds': seconds}
 
 
 def display_text(input_type: str | None, value) -> str:

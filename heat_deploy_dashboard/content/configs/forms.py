@@ -1,5 +1,6 @@
 import textwrap
 
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -29,9 +30,12 @@ IO_FIELDS = (('inputs', definition.check_inputs),
              ('outputs', definition.check_outputs),
              ('options', definition.check_options))
 
-INPUTS_EXAMPLE = ('- name: greeting\n  type: String\n  default: hello\n'
-                  '  description: What to say')
-OUTPUTS_EXAMPLE = '- name: result\n  description: What the script wrote'
+# Examples of the YAML: its keys and names stay as they are, its words are translated.
+INPUTS_EXAMPLE = format_lazy(
+    '- name: greeting\n  type: String\n  default: {}\n  description: {}',
+    # Translators: an input's default value in an example (a greeting a script prints).
+    _("hello"), _("What to say"))
+OUTPUTS_EXAMPLE = format_lazy('- name: result\n  description: {}', _("What the script wrote"))
 
 
 def _yaml_area(rows, placeholder=''):

@@ -14,6 +14,7 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import tables as run_tables
+from heat_deploy_dashboard.content import times
 from heat_deploy_runner import runs
 
 
@@ -24,7 +25,7 @@ def _time_left(run):
                datetime.timedelta())
     # elapsed.js counts it down while the page is open.
     return format_html('<span class="hdd-elapsed" data-seconds="{}" data-count="down">{}</span>',
-                       int(left.total_seconds()), runs.format_duration(left))
+                       int(left.total_seconds()), times.duration(left))
 
 
 def _exit_code(run):

@@ -5,6 +5,7 @@ from heat_deploy_dashboard.content import agent_polling
 from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
+from heat_deploy_dashboard.content import times
 import heat_deploy_runner as runner
 from heat_deploy_runner import runs
 
@@ -50,7 +51,7 @@ class OverviewTab(tabs.Tab):
             'config': config,
             'inputs': runs.run_inputs(config) if config else [],
             'signal': runs.signal_details(config) if config else {},
-            'duration': runs.format_duration(runs.duration(run)),
+            'duration': times.duration(runs.duration(run)),
             'agent_note': agent_polling.waiting_note(run),
         }
 

@@ -3,6 +3,7 @@ a person can share and the downloads take the same query."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_runner import output_search
@@ -29,8 +30,10 @@ class ResultsFilterForm(forms.Form):
     def clean_q(self):
         text = self.cleaned_data['q']
         if text and len(text.strip()) < output_search.MIN_TEXT:
-            raise forms.ValidationError(_("Search for at least %(count)d characters.")
-                                        % {'count': output_search.MIN_TEXT})
+            raise forms.ValidationError(ngettext(
+                "Search for at least %(count)d character.",
+                "Search for at least %(count)d characters.",
+                output_search.MIN_TEXT) % {'count': output_search.MIN_TEXT})
         return text
 
     @property

@@ -220,10 +220,10 @@ class DeploymentsFilter(tables.FilterAction):
 def duration_cell(run):
     took = runs.duration(run)
     if took is None or run.status != 'IN_PROGRESS':
-        return runs.format_duration(took)
+        return times.duration(took)
     # elapsed.js counts on from the server's figure while the page is open.
     return format_html('<span class="hdd-elapsed" data-seconds="{}">{}</span>',
-                       int(took.total_seconds()), runs.format_duration(took))
+                       int(took.total_seconds()), times.duration(took))
 
 
 def operation_cell(run):

@@ -20,6 +20,7 @@ from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.content.servers import timeline
+from heat_deploy_dashboard.content import times as content_times
 from heat_deploy_runner import archive
 from heat_deploy_runner import cli
 from heat_deploy_runner import masking
@@ -87,7 +88,8 @@ def _timeline_words():
         statuses={status: str(label) for status, label in run_tables.STATUS_DISPLAY_CHOICES},
         bar=gettext("%(name)s: %(action)s, %(status)s. Started %(start)s, "
                     "took %(duration)s."),
-        span=gettext("From %(start)s to %(end)s"))
+        span=gettext("From %(start)s to %(end)s"),
+        duration=content_times.duration)
 
 
 class HistoryTab(tables.PagedTableMixin, tabs.TableTab):

@@ -11,6 +11,7 @@ Runs that overlap in time are drawn in separate lanes; runs one after another sh
 a server's usual history of sequential runs stays a few lanes high however long it is.
 """
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 import dataclasses
@@ -96,6 +97,8 @@ class Words:
     statuses: Mapping[str, str]  # status -> its display name
     bar: str  # with %(name)s %(action)s %(status)s %(start)s %(duration)s
     span: str  # with %(start)s %(end)s
+    # How long a run took, as a person reads it.
+    duration: Callable[[datetime.timedelta], str] = run_views.format_duration
 
 
 @dataclasses.dataclass(frozen=True)
@@ -284,7 +287,7 @@ def layout(runs: Sequence[Span], now: datetime.datetime, zone: datetime.tzinfo,
             'name': run.name, 'action': run.action,
             'status': words.statuses.get(run.status, run.status),
             'start': _moment(start, zone),
-            'duration': run_views.format_duration(datetime.timedelta(seconds=end - start)),
+            'duration': words.duration(datetime.timedelta(seconds=end - start)),
         }
         bars.append(Bar(x=round(x, 2), y=round(LEGEND_HEIGHT + lane * pitch, 2),
                         width=round(width, 2), height=bar_height,

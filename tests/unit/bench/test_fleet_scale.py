@@ -85,6 +85,8 @@ def test_the_report_reads_the_figures_against_their_goals():
                                                       'p95_seconds': 1.6, 'max_seconds': 1.8},
                                 page_requests={'seconds': 15, 'requests': 11,
                                                'status_polls': 10, 'others': ['x'],
+                                               'status_codes': [200],
+                                               'status_seconds': [0.5, 0.7, 0.6],
                                                'per_interval': 1.1},
                                 follower_alone={'seconds': 50, 'running': 200, 'total': 400,
                                                 'per_run_hour': 144.0, 'others': 0,
@@ -104,7 +106,8 @@ def test_the_report_reads_the_figures_against_their_goals():
             '2.5 s | **no** |') in table
     assert ('| 12.5 s (rounds: 12.5, 13.0, 9.1; 1: 4.0 s, 10: 4.0 s) | - | - | within 10 s '
             '| **no** |') in table
-    assert ('| 11 (10 status polls): 1.10 per 1.5 s | - | - | at most 1 per 1.5 s | **no** |'
+    assert ('| 11 (10 status polls, HTTP 200, median 0.60 s): 1.10 per 1.5 s | - | - | '
+            'at most 1 per 1.5 s | **no** |'
             in table)
     assert ('| 400: 144 per run-hour (GET software_configs/{id} 200, '
             'GET software_deployments/{id} 200) |') in table

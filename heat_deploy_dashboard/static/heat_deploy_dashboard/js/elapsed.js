@@ -5,7 +5,15 @@
 (function () {
   'use strict';
 
-  // As runs.format_duration writes it: "1h 02m 03s", "2m 05s", "4s".
+  // Horizon's JavaScript catalog translates (its heat_deploy_dashboard domain); a page
+  // without it reads English.
+  var gettext = window.gettext || function (text) { return text; };
+
+  function filled(format, figures) {
+    return format.replace(/%\((\w+)\)s/g, function (all, name) { return figures[name]; });
+  }
+
+  // As content/times.duration writes it: "1h 02m 03s", "2m 05s", "4s", translated.
   function formatted(total) {
     var hours = Math.floor(total / 3600);
     var minutes = Math.floor((total % 3600) / 60);
@@ -14,12 +22,14 @@
       return (number < 10 ? '0' : '') + number;
     }
     if (hours) {
-      return hours + 'h ' + twoDigits(minutes) + 'm ' + twoDigits(seconds) + 's';
+      return filled(gettext('%(hours)sh %(minutes)sm %(seconds)ss'),
+                    {hours: hours, minutes: twoDigits(minutes), seconds: twoDigits(seconds)});
     }
     if (minutes) {
-      return minutes + 'm ' + twoDigits(seconds) + 's';
+      return filled(gettext('%(minutes)sm %(seconds)ss'),
+                    {minutes: minutes, seconds: twoDigits(seconds)});
     }
-    return seconds + 's';
+    return filled(gettext('%(seconds)ss'), {seconds: seconds});
   }
 
   function tick() {
