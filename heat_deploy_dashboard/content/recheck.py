@@ -14,6 +14,10 @@ arrived meanwhile waited for it. So a poll shows at most RECHECKS_PER_POLL of th
 (those shown longest ago) and looks cheaply at the others, which stay due: 200 rows are all shown
 again within 40 s, and no poll carries more than one round of the pool's shows for them.
 
+A poll whose looks found a result shows those first: the rows come due are looked at too and,
+quiet, left due for the next poll (status._quiet). At 200 running rows, a result otherwise
+waited for its poll's eight rechecks' shows through Heat's two API workers.
+
 A page that lists running runs notes them too (remember_listed), as due: its first poll had
 none of them kept and showed every one in Heat, 200 shows and 13 to 19 s at 200 running rows,
 while the page said "Checking..." and the results that arrived waited. Listed, they are due at
@@ -53,10 +57,9 @@ def _keys(request, deployment_ids, key=_KEY):
     return {key % {'project': project, 'deployment': each}: each for each in deployment_ids}
 
 
-def may_look_at(request, deployment_ids):
-    """{deployment id: config id} of the running rows a cheap look may answer this time:
-    those shown running in the last RECHECK_SECONDS, and of those shown earlier all but the
-    RECHECKS_PER_POLL shown longest ago. A row never shown running is shown in Heat."""
+def _kept_and_due(request, deployment_ids):
+    """({deployment id: (config id, when shown)} of those kept, the ids of those to be shown
+    in Heat this time: of those come due, the RECHECKS_PER_POLL shown longest ago)."""
     keys = _keys(request, deployment_ids)
     # A worker still on the previous release kept a bare config id here: such a row counts
     # as never shown, one show in Heat, until the upgrade is done.
@@ -65,9 +68,18 @@ def may_look_at(request, deployment_ids):
     now = time.time()
     due = sorted((each for each, (_config_id, shown_at) in kept.items()
                   if now - shown_at >= RECHECK_SECONDS), key=lambda each: kept[each][1])
-    shown_now = set(due[:RECHECKS_PER_POLL])
-    return {each: config_id for each, (config_id, _shown_at) in kept.items()
-            if each not in shown_now}
+    return kept, set(due[:RECHECKS_PER_POLL])
+
+
+def may_look_at(request, deployment_ids):
+    """({deployment id: config id} of the running rows a cheap look may answer this time,
+    the same of those to be shown in Heat as due): those shown running in the last
+    RECHECK_SECONDS, and of those shown earlier all but the RECHECKS_PER_POLL shown longest
+    ago, which are due. A row never shown running is shown in Heat."""
+    kept, shown_now = _kept_and_due(request, deployment_ids)
+    return ({each: config_id for each, (config_id, _shown_at) in kept.items()
+             if each not in shown_now},
+            {each: kept[each][0] for each in shown_now})
 
 
 def remember_shown(request, deployments):

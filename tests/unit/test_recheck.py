@@ -123,6 +123,39 @@ class RecheckTests(helpers.TestCase):
         self.assertEqual(set(ids[8:]), {call.args[1] for call in
                                         self.mock_deployment_get.call_args_list})
 
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_result',)})
+    def test_a_poll_that_finds_results_shows_them_and_leaves_the_rechecks_for_the_next(self):
+        # At 200 running rows a result waited behind the eight rechecks' shows.
+        other_config = next(each for each in test_data.RUN_NAMES if each != RUNNING_CONFIG_ID)
+        ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(12)]
+        arrived = ids[-1]
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_deployment_get.side_effect = lambda request, each: test_data.deployment(
+            dict(test_data.DEPLOYMENTS[2], id=each,
+                 config_id=other_config if each == arrived else RUNNING_CONFIG_ID))
+        self.mock_may_have_result.return_value = False
+        for number, each in enumerate(ids):
+            with mock.patch.object(recheck.time, 'time', return_value=1000.0 + number):
+                self._poll(each)
+        self.mock_deployment_get.reset_mock()
+        # Its server has sent: the look at its signal says so.
+        self.mock_may_have_result.side_effect = lambda request, config: (
+            config['id'] == other_config)
+
+        with mock.patch.object(recheck.time, 'time', return_value=1030.0):
+            self._poll(*ids)
+            shown = [call.args[1] for call in self.mock_deployment_get.call_args_list]
+            self.mock_deployment_get.reset_mock()
+            self.mock_may_have_result.side_effect = None
+            self._poll(*ids)
+            shown_next = {call.args[1] for call in self.mock_deployment_get.call_args_list}
+
+        # The one with a result alone; the eight come due, looked at and quiet, are shown by
+        # the next poll, which found none.
+        self.assertEqual([arrived], shown)
+        self.assertEqual(set(ids[:8]), shown_next)
+
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'deployments_list'),
                            api.deploy: ('may_have_result',)})
     def test_the_first_poll_of_a_listed_page_shows_a_few_and_looks_at_the_others(self):

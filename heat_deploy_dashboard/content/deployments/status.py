@@ -46,11 +46,19 @@ def _show(request, deployment_id):
 
 def _quiet(request, ids, pool):
     """The ids of running rows that need no show in Heat this time: of those a cheap look
-    may answer (recheck.may_look_at), the quiet ones."""
-    lookable = recheck.may_look_at(request, ids)
-    configs = config_cache.get_many(request, set(lookable.values()))
-    return recheck.quiet(request, {each: configs[config_id] for each, config_id in lookable.items()
-                                   if config_id in configs}, pool.map)
+    may answer (recheck.may_look_at), the quiet ones; and when a look found a result, the
+    rows come due that a look finds quiet too, so that the results are shown first and the
+    rechecks wait for a poll without any (they stay due)."""
+    lookable, due = recheck.may_look_at(request, ids)
+    configs = config_cache.get_many(request, set(lookable.values()) | set(due.values()))
+
+    def looked(rows):
+        return recheck.quiet(request, {each: configs[config_id] for each, config_id
+                                       in rows.items() if config_id in configs}, pool.map)
+    quiet = looked(lookable)
+    if due and len(quiet) < len(lookable):
+        quiet |= looked(due)
+    return quiet
 
 
 def _shown(deployment):
