@@ -21,9 +21,9 @@ from heat_deploy_runner import retention
 from heat_deploy_runner import schedules as runner_schedules
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner import workflows
+from tests.integration.command_line import json_of
+from tests.integration.command_line import openstack
 from tests.integration import dashboard
-from tests.integration.test_command_line import _json
-from tests.integration.test_command_line import _openstack
 from tests.integration import test_schedules
 from tests.integration import waiting
 
@@ -91,9 +91,9 @@ def test_the_archive_holds_no_secret_in_the_clear(swift, pruned):
 
 def test_the_command_line_shows_an_archived_run_and_its_outputs(cloud, pruned):
     old = pruned[0]
-    shown = _json(_openstack(cloud, 'software', 'run', 'show', old.id, '-f', 'json'))
-    outputs = _json(_openstack(cloud, 'software', 'run', 'output', old.id, '--all',
-                               '-f', 'json'))
+    shown = json_of(openstack(cloud, 'software', 'run', 'show', old.id, '-f', 'json'))
+    outputs = json_of(openstack(cloud, 'software', 'run', 'output', old.id, '--all',
+                                '-f', 'json'))
 
     assert (shown['archived'], shown['status'], shown['action']) == (
         True, 'COMPLETE', 'ROTATE_KEYS')
@@ -131,7 +131,7 @@ def test_deleting_an_archived_run_removes_its_objects(cloud, swift, heat, find_t
     later = _rotate_keys(heat, find_transport, demo_resources, 'k')
     try:
         assert gone.id in _prune(mistral, session.get_project_id())['pruned']
-        done = _openstack(cloud, 'software', 'run', 'delete', gone.id)
+        done = openstack(cloud, 'software', 'run', 'delete', gone.id)
         assert done.returncode == 0, done.stderr
         names = [each['name'] for each in swift.get_container(
             archive.CONTAINER, full_listing=True)[1]]
