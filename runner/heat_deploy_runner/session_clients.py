@@ -28,6 +28,12 @@ class Clients:
     session: object = None  # the keystoneauth session they share, for other services' calls
     where: dict = dataclasses.field(default_factory=dict)  # on_session's interface and region
 
+    @property
+    def project_id(self):
+        """The project the session is scoped to (a trust's, for a follower); None for clients
+        given no session."""
+        return self.session.get_project_id() if self.session is not None else None
+
     def for_another_thread(self) -> 'Clients':
         """Clients of their own on the same session (and token), for a thread working beside
         the one these serve: a swiftclient Connection must not be shared between threads.

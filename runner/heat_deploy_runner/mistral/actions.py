@@ -33,6 +33,7 @@ from swiftclient import exceptions as swift_exc
 import heat_deploy_runner as runner
 from heat_deploy_runner.cancel import is_cancelled
 from heat_deploy_runner import derived
+from heat_deploy_runner import kept_configs
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
@@ -58,6 +59,9 @@ from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner import times
 
 LOG = logging.getLogger(__name__)
+# What the wait and the conclusion read of derived configs, for every later call in this
+# executor process.
+KEPT_CONFIGS = kept_configs.KeptConfigs()
 
 # One wait call returns within this; the workflow calls again while runs are in progress,
 # so no action runs for hours and a cancelled execution stops within a call.
@@ -300,8 +304,7 @@ class WaitAction(actions.Action):
 
     def run(self, context):
         clients = clients_mod.clients_for(context.security, self.trust_id)
-        # Derived configs never change: each is read once per call, not once per poll.
-        configs = {}
+        configs = KEPT_CONFIGS.of(clients.project_id)
         give_up = time.monotonic() + WAIT_SECONDS
         with side_by_side.Readers(clients) as readers:
             rows = dict(zip(self.deployment_ids, readers.each(
@@ -369,7 +372,7 @@ class ConcludeAction(actions.Action):
     def run(self, context):
         clients = clients_mod.clients_for(context.security, self.trust_id)
         operation_id = context.execution.workflow_execution_id
-        configs, found, gone = {}, [], []
+        configs, found, gone = KEPT_CONFIGS.of(clients.project_id), [], []
         with side_by_side.Readers(clients) as readers:
             read = readers.each(
                 lambda own, run_id: following.settled_or_gone(own, run_id, configs),

@@ -8,11 +8,21 @@ from unittest import mock
 import pytest
 
 import heat_deploy_runner as runner
+from heat_deploy_runner import kept_configs as kept_configs_mod
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner.mistral import following
 from heat_deploy_runner import session_clients
 from tests.unit.deploy.mistral.case import EXECUTION_ID
+
+
+@pytest.fixture(autouse=True)
+def kept_configs(monkeypatch):
+    """The configs the actions keep across calls, for one test: the in-memory clouds of two
+    tests may give two configs one id."""
+    kept = kept_configs_mod.KeptConfigs()
+    monkeypatch.setattr(actions, 'KEPT_CONFIGS', kept)
+    return kept
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import requests
 
 import heat_deploy_runner as runner
 from heat_deploy_runner import derived
+from heat_deploy_runner import kept_configs as kept_configs_mod
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import following
 from heat_deploy_runner.run import Run
@@ -64,6 +65,37 @@ def test_wait_reads_heat_again_once_the_servers_result_has_arrived(
     assert len(looks) == 3
     assert heat.deployments[run_id]['status'] == 'COMPLETE'
     assert [call[1] for call in heat.called('software_configs.get')].count((derived_id,)) == 1
+
+
+def test_a_runs_config_is_read_once_for_every_later_call_of_the_project(
+        cloud, context, heat, component, kept_configs, monkeypatch):
+    monkeypatch.setattr(actions, 'WAIT_SECONDS', 0)
+    made = actions.StartAction(component, 'BACKUP', ['s1', 's2'], 'alice',
+                               '2026-11-24T10:00:00Z').run(context)
+    derived_ids = {heat.deployments[each]['config_id'] for each in made['deployment_ids']}
+
+    for _call in range(3):
+        actions.WaitAction(made['deployment_ids']).run(context)
+
+    def derived_read():
+        return sorted(call[1][0] for call in heat.called('software_configs.get')
+                      if call[1][0] in derived_ids)
+    assert derived_read() == sorted(derived_ids)
+    # Another project's call reads its own.
+    monkeypatch.setattr(type(cloud), 'project_id', property(lambda self: 'another'))
+    actions.WaitAction(made['deployment_ids']).run(context)
+    assert derived_read() == sorted(list(derived_ids) * 2)
+
+
+def test_kept_configs_drop_the_least_lately_used_past_their_size():
+    kept = kept_configs_mod.KeptConfigs(size=2)
+    mine = kept.of('p1')
+    mine['a'], mine['b'] = {'id': 'a'}, {'id': 'b'}
+    assert mine['a'] == {'id': 'a'}
+    mine['c'] = {'id': 'c'}
+
+    assert sorted(mine) == ['a', 'c']
+    assert 'b' not in mine and kept.of('p2').get('a') is None
 
 
 def test_wait_does_not_ask_heat_while_object_storage_does_not_answer(
