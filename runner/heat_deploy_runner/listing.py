@@ -18,12 +18,17 @@ def _configs(heat, project_id):
             if row.get('project', project_id) == project_id]
 
 
+def stacks(heat, project_id):
+    """The project's stacks, nested ones too (a component in one is named after it, a server
+    in one is found by it)."""
+    return [stack for stack in heat.stacks.list(show_nested=True)
+            if getattr(stack, 'project', project_id) == project_id]
+
+
 def components(heat, project_id):
     """The project's components (linking.Component), sorted by name, each with its runs."""
     summaries = _configs(heat, project_id)
-    # Nested stacks too: a component in one is named after the nested stack.
-    stack_names = [stack.stack_name for stack in heat.stacks.list(show_nested=True)
-                   if getattr(stack, 'project', project_id) == project_id]
+    stack_names = [stack.stack_name for stack in stacks(heat, project_id)]
     runs = [Run.from_heat(each) for each in heat.software_deployments.list()]
     return linking.link(summaries, runs, stack_names, lambda ids: _read(heat, ids))
 

@@ -5,6 +5,7 @@ import logging
 
 from osc_lib import utils
 
+from heat_deploy_runner import listing
 from heat_deploy_runner import servers
 from heat_deploy_runner import session_clients
 
@@ -88,10 +89,11 @@ class Clients:
 
     @functools.cached_property
     def servers(self) -> servers.ProjectServers:
-        """The project's servers, as the dashboard's forms find them (runner.servers)."""
+        """The project's servers, as the dashboard's forms find them (runner.servers): an
+        admin's stack listing holds every project's, whose servers are not the project's."""
         compute = session_clients.endpoint(self.session, 'compute', **self.where)
         return servers.of_project(
-            lambda: self.heat.stacks.list(show_nested=True),
+            lambda: listing.stacks(self.heat, self.project_id),
             lambda stack, resource_type, **kwargs: self.heat.resources.list(
                 stack, filters={'type': resource_type}, **kwargs),
             self._compute_servers if compute else None)

@@ -37,3 +37,50 @@ def test_every_page_compute_announces_is_read():
     assert [(each.id, each.name) for each in found] == [
         (each, f'name-{each}') for each in 'abcde']
     assert [each.get('marker') for each in session.asked] == [None, 'b', 'd']
+
+
+class _Stack:
+    def __init__(self, name, project):
+        self.id, self.stack_name, self.project = f'id-{name}', name, project
+        self.parent = None
+
+
+class _Resource:
+    resource_type = 'OS::Heat::DeployedServer'
+
+    def __init__(self, server_id, name):
+        self.physical_resource_id = server_id
+        self.attributes = {'name': name}
+        self.stack_name = None
+
+
+class _AdminHeat:
+    """Heat as an admin sees it: every project's stacks, each with its project."""
+
+    def __init__(self):
+        self.stacks = self
+        self.resources = self
+
+    def list(self, stack=None, show_nested=False, filters=None, **kwargs):
+        if stack is None:
+            return [_Stack('ours', 'admin-project'), _Stack('theirs', 'demo-project')]
+        if filters['type'] != 'OS::Heat::DeployedServer':
+            return []
+        return [_Resource(f'server-of-{stack.split("/")[0]}', f'db-{stack.split("/")[0]}')]
+
+
+class _ScopedSession:
+    def get_project_id(self):
+        return 'admin-project'
+
+    def get_endpoint(self, **kwargs):
+        return None
+
+
+def test_an_admins_servers_are_its_projects_not_every_stacks():
+    clients = plugin.Clients(_ScopedSession(), None, 'public')
+    clients.__dict__['_runner'] = type('Runner', (), {'heat': _AdminHeat()})()
+
+    found = clients.servers
+
+    assert [server.id for server in found.servers] == ['server-of-ours']
