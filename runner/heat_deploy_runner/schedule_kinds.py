@@ -5,7 +5,8 @@ kind it holds.
 RUN: a component's action on servers, what Run Action's Repeat makes; its firings are
 operations (followed, told of), and Run Action's form changes it. RETENTION: the project's
 runs past the bound archived and taken out of Heat (retention.py); it runs on no server, its
-bound is the dashboard's settings, and it is changed by changing them. A record names its
+bound is the dashboard's settings as they were when it was made or last resumed, and it is
+changed by changing them, then pausing and resuming it. A record names its
 kind (``kind``); one without is a RUN, as every record made before kinds.
 """
 
@@ -30,6 +31,11 @@ class Kind(abc.ABC):
     def trigger_input(self, record, name, owner):
         """The workflow's input for a firing of the schedule ``name`` of this record, acting
         for ``owner``."""
+
+    def resumed(self, record, retention_settings=None):
+        """The record a schedule resumes with, given the dashboard's retention settings (the
+        bound, the pattern) where the caller has them."""
+        return record
 
     @abc.abstractmethod
     def component(self, record):
@@ -61,6 +67,11 @@ class _Retention(Kind):
     def action(self, record):
         return 'archive runs past the bound'
 
+    def resumed(self, record, retention_settings=None):
+        # The settings of now: an operator who changed the bound pauses and resumes it.
+        return dict(record, **self.record(*retention_settings)) if retention_settings \
+            else record
+
     def record(self, policy: retention.Policy, pattern=retention.PATTERN):
         """The record of a retention schedule that prunes to ``policy`` at ``pattern``."""
         return {'kind': self.name, 'pattern': pattern,
@@ -70,8 +81,9 @@ class _Retention(Kind):
 RUN = _Run('run', workflows.ROLLING_WORKFLOW, runs_on_servers=True, unchangeable=None)
 RETENTION = _Retention(
     'retention', workflows.RETENTION_WORKFLOW, runs_on_servers=False,
-    unchangeable="The retention schedule takes its bound from the dashboard's settings: "
-                 "pause, resume or delete it, not change it.")
+    unchangeable="The retention schedule takes its bound from the dashboard's settings when "
+                 "it is resumed: to apply changed settings, pause and resume it; it is not "
+                 "changed here.")
 _KINDS = {kind.name: kind for kind in (RUN, RETENTION)}
 
 

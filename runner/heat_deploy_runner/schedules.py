@@ -291,8 +291,11 @@ def pause(calls, name):
     return _retire_trigger(calls, name, record)
 
 
-def resume(calls, name):
+def resume(calls, name, retention_settings=None):
+    """Fire the schedule again, acting for the user who resumes it; a retention schedule
+    with the bound and pattern of ``retention_settings`` (the dashboard's, where given)."""
     record = calls.record_get(name)
+    record = schedule_kinds.kind_of(record).resumed(record, retention_settings)
     record = with_history(dict(record, owner=calls.username, paused=False,
                                trigger=_new_trigger_name(name)), RESUMED, calls.username)
     _start_trigger(calls, name, record)

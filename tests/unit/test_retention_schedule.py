@@ -103,6 +103,25 @@ class RetentionRowTests(helpers.TestCase):
                                                       args=[RETENTION])).status_code)
 
     @helpers.create_mocks(case.SCHEDULE_MOCKS)
+    @override_settings(HEAT_DEPLOY_RETENTION={'keep_days': 30, 'pattern': '5 4 * * *'})
+    def test_resumed_retention_takes_the_settings_of_now(self):
+        # Its bound was copied when it was made: an operator who changed the settings
+        # pauses and resumes it.
+        paused = _retention_record()
+        paused.variables['paused'] = True
+        self._serve([paused], [])
+        self.mock_schedule_record_get.return_value = paused
+
+        self.client.post(case.INDEX_URL, {'action': f'schedules__resume__{RETENTION}'})
+
+        args, kwargs = self.mock_cron_trigger_create.call_args
+        self.assertEqual((30, '5 4 * * *'), (args[2]['keep_days'], kwargs['pattern']))
+        saved = self.mock_schedule_record_save.call_args.args[2]
+        self.assertEqual((30, 5, '5 4 * * *'), (saved['input_values']['keep_days'],
+                                               saved['input_values']['keep_latest'],
+                                               saved['pattern']))
+
+    @helpers.create_mocks(case.SCHEDULE_MOCKS)
     def test_turn_on_retention_makes_it_when_the_project_has_none(self):
         self._serve([case.record()], [case.trigger()])
         self.mock_schedule_record_get.side_effect = _no_retention

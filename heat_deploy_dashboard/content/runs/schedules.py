@@ -237,7 +237,7 @@ def pause(request, name):
 
 
 def resume(request, name):
-    runner_schedules.resume(_Calls(request), name)
+    runner_schedules.resume(_Calls(request), name, retention_settings())
 
 
 def change(request, name, record):
