@@ -4,19 +4,14 @@
 goal. A figure whose phase did not run is listed as not measured, with the run's error.
 """
 
-from bench import fleet_scale
+from bench import fleet_report
 from bench import list_cost
 from bench import measure
+from bench import report_storage
+from bench.report_words import s as _s
+from bench.report_words import yes as _yes
 from bench import results_search
 from bench import scales
-
-
-def _s(seconds):
-    return f'{seconds:.3f} s'
-
-
-def _yes(met):
-    return 'yes' if met else '**no**'
 
 
 def _list_cost(results):
@@ -289,107 +284,6 @@ def _cli_run_cost(results):
              f'{found["cli_over_form"]:.2f}', '- (reported)', '-')]
 
 
-def _archive_cost(results):
-    """Issue #29: a server's Archived tab and the Archived Runs list (their newest page, and
-    the page after the archive's middle run) cost the same backend calls at every scale, and
-    at 100,000 archived runs at most 1.2 x their time at 100."""
-    found = results.get('archive_cost')
-    if not found:
-        return []
-    scales = list(found['scales'])
-    rows = []
-    for view, words in (('server_tab', "a server's Archived tab"),
-                        ('server_tab_middle', "a server's Archived tab, middle page"),
-                        ('archived_list', 'Archived Runs list'),
-                        ('archived_list_middle', 'Archived Runs list, middle page')):
-        at = [found['scales'][scale][view] for scale in scales]
-        ours = '; '.join(f'{int(scale):,}: {_s(each["median_seconds"])}, '
-                         f'{_service_calls(each["calls"])}' for scale, each in zip(scales, at))
-        ratio = found['time_over_first_scale'][view]
-        rows.append((f'{words} at {", ".join(f"{int(s):,}" for s in scales)} archived runs '
-                     '(time, backend calls of a view)', ours,
-                     f'the same view at {int(scales[0]):,}', f'{ratio:.2f}',
-                     'calls the same; time <= 1.2 x',
-                     _yes(found['same_calls'] and ratio <= 1.2)))
-    return rows
-
-
-def _retention_cost(results):
-    """Issue #29: the Deployments page of a project that has made 10,000 runs over time, with
-    retention at its default bound, at most 0.2 x Heat's listing of the 10,000 runs."""
-    found = results.get('retention_cost')
-    if not found:
-        return []
-    return [(f'Deployments page after retention: {found["deployments_made"]:,} runs made over '
-             f'{found["days"]} days, pruned at the default bound (kept {found["kept"]:,}, '
-             f'archived and deleted {found["pruned"]:,} as retention does in '
-             f'{found["pruning_seconds"]} s, {found.get("pruning_per_run_seconds")} s a run a '
-             f'thread; the other {found.get("removed_in_database", 0):,} removed in Heat\'s '
-             'database)',
-             f'page {_s(found["page_median"])} ({_service_calls(found["page_calls"])})',
-             f'heatclient list of {found["deployments_made"]:,} {_s(found["listing_median"])}',
-             f'{found["ratio"]:.2f}', 'page <= 0.2 x list', _yes(found['ratio'] <= 0.2))]
-
-
-def _service_calls(calls):
-    return ', '.join(f'{service} {count}' for service, count in sorted(calls.items())) or 'none'
-
-
-def _schedule_calls(results):
-    """Report-only: issue #17 asks for the Schedules page's backend calls at 10 and 1,000
-    schedules, and sets no goal for them. Per scale, the calls of the views after the first
-    (of the first view after making the schedules where they differ), their median time
-    against the page's three Mistral calls made directly, and the rows the cloud's Horizon
-    showed, also one schedule past Mistral's max_limit of 1,000 rows a list."""
-    found = results.get('schedule_calls')
-    if not found:
-        return []
-    rows = []
-    for scale, at in found['scales'].items():
-        first, again, http = at['first'], at['again'], at['http']
-        calls = _service_calls(again['calls'])
-        if first['calls'] != again['calls']:
-            calls += f' (first view: {_service_calls(first["calls"])})'
-        if not again['calls_constant']:
-            calls += ', not the same every view'
-        lists = at['mistral_lists']['median_seconds']
-        rows.append((f'Schedules page, {int(scale):,} schedules: backend calls per view',
-                     f'{calls}; median {_s(again["median_seconds"])} of '
-                     f'{len(again["seconds"])} views, HTTP '
-                     f'{"/".join(map(str, again["statuses"]))} (first view {first["status"]} '
-                     f'in {_s(first["seconds"])}); {_rows_shown(http, at["schedules"])}',
-                     f'its 3 Mistral lists called directly {_s(lists)}',
-                     f'{again["median_seconds"] / lists:.2f}', '- (reported)', '-'))
-    past = found.get('past_limit')
-    if past:
-        rows.append((f'Schedules page, {past["schedules"]:,} schedules (one past Mistral\'s '
-                     'list limit of 1,000)', _rows_shown(past, past['schedules']), '-', '-',
-                     '- (reported)', '-'))
-    made = [at['making'] for at in found['scales'].values()]
-    count, seconds = sum(each['made'] for each in made), sum(each['seconds'] for each in made)
-    deleting, failures = found['deleting'], len(found['failures'])
-    rows.append((f'making {count:,} schedules (environment, cron trigger and Mistral\'s '
-                 f'Keystone trust), {found["threads"]} threads (not a goal)',
-                 f'{seconds:.0f} s, {count / seconds:.1f} schedules/s (the last '
-                 f'{made[-1]["made"]:,}: one median {_s(made[-1]["one_median_seconds"])}, '
-                 f'p95 {_s(made[-1]["one_p95_seconds"])}'
-                 + (f'; {failures} failed' if failures else '')
-                 + f'); deleting all {deleting["deleted"]:,} took {deleting["seconds"]:.0f} s'
-                 + (f', {len(deleting["leftovers"])} left' if deleting['leftovers'] else ''),
-                 '-', '-', '-', '-'))
-    return rows
-
-
-def _rows_shown(http, schedules):
-    if 'rows' not in http:
-        return f'rows over HTTP not read: {http["error"]}'
-    pages = http.get('pages', 1)
-    return (f'{http["rows"]:,} of {schedules:,} rows shown over HTTP'
-            + (f' on {pages:,} pages' if pages > 1 else '')
-            + f' ({http["status"]} in {_s(http["seconds"])}'
-            + (' the first)' if pages > 1 else ')'))
-
-
 def _cloud_memory(results):
     found = results.get('cloud_memory')
     if not found:
@@ -438,10 +332,10 @@ def markdown(results):
     rows = (_list_cost(results) + _backend_calls(results) + _signal_to_screen(results)
             + _poll_cost(results) + _concurrent_polls(results) + _trigger_cost(results)
             + _rolling_cost(results) + _cli_run_cost(results) + _follow_cost(results)
-            + _follower_pacing(results) + fleet_scale.report_rows(results)
+            + _follower_pacing(results) + fleet_report.report_rows(results)
             + list_cost.report_rows(results) + results_search.report_rows(results)
-            + _schedule_calls(results)
-            + _archive_cost(results) + _retention_cost(results)
+            + report_storage.schedule_rows(results)
+            + report_storage.archive_rows(results) + report_storage.retention_rows(results)
             + _config_cache(results)
             + _memory(results) + _cloud_memory(results) + _seeding(results))
     machine = results['machine']

@@ -4,6 +4,7 @@ during the bench, and bench.report renders the figure."""
 import datetime
 
 from bench import report
+from bench import report_storage
 from bench import schedule_calls
 from heat_deploy_runner import cron
 from heat_deploy_runner import workflows
@@ -68,6 +69,6 @@ def test_the_rows_are_counted_over_every_page_of_the_table():
             '<a href="?marker=hdd-3f2a&amp;tab=x">More&nbsp;&raquo;</a></td></tr></tfoot>')
     assert schedule_calls.next_page(more) == '?marker=hdd-3f2a&tab=x'
     assert schedule_calls.next_page('<tfoot><tr><td>Displaying 2 items</td></tr>') is None
-    assert report._rows_shown({'status': 200, 'seconds': 0.2, 'rows': 1001, 'pages': 51},
-                              1001) == ('1,001 of 1,001 rows shown over HTTP on 51 pages '
-                                        '(200 in 0.200 s the first)')
+    assert report_storage.rows_shown(
+        {'status': 200, 'seconds': 0.2, 'rows': 1001, 'pages': 51}, 1001) == (
+        '1,001 of 1,001 rows shown over HTTP on 51 pages (200 in 0.200 s the first)')

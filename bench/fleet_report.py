@@ -1,0 +1,82 @@
+"""The fleets figure's rows in bench/RESULTS.md, against their goals (bench.fleet_scale
+measures it)."""
+
+from bench.fleet_scale import FEW
+from bench.fleet_scale import POLL_SECONDS
+from bench import measure
+
+GOAL_SUBMIT_RATIO = 3
+GOAL_POLL_SECONDS = 1.5
+GOAL_OUTCOME_SECONDS = 10
+GOAL_SIGNAL_TO_SCREEN_SECONDS = 2.5
+
+
+def report_rows(results):
+    """bench/RESULTS.md's rows of the figure (report.markdown)."""
+    found = results.get('fleets')
+    if not found:
+        return []
+    sizes = found['sizes']
+    failures = len(found['failures']) + len(found.get('agent_failures', []))
+    said = f'; {failures} failures' if failures else ''
+    rows = []
+    if '10' in sizes and '200' in sizes:
+        ratio = sizes['200']['submit_seconds'] / sizes['10']['submit_seconds']
+        rows.append((
+            'Run Action submitted on 1, 10, 100 and 200 servers (PING; over 20, Mistral makes '
+            f'the runs; medians of {found.get("rounds", 1)} rounds)', ', '.join(
+                f'{size["servers"]}: {size["submit_seconds"]:.3f} s (all {size["made"]} runs '
+                f'made in {size["all_made_seconds"]:.1f} s)' for size in sizes.values()) + said,
+            f'10 servers: {sizes["10"]["submit_seconds"]:.3f} s', f'{ratio:.2f}',
+            f'200 within {GOAL_SUBMIT_RATIO} x 10', 'yes' if ratio <= GOAL_SUBMIT_RATIO
+            else '**no**'))
+    top = sizes.get('200', {})
+    if 'poll' in top:
+        poll = top['poll']['median_seconds']
+        rows.append((f'status poll of an operation\'s page, {top["poll"]["running"]} running '
+                     'rows (20 drawn, the rest asked after)',
+                     f'median {poll:.3f} s of {found["views"]} polls; the page itself '
+                     f'{top["page"]["seconds"]:.3f} s, {top["page"]["rows"]} rows drawn',
+                     '-', '-', f'under {GOAL_POLL_SECONDS} s',
+                     'yes' if poll < GOAL_POLL_SECONDS else '**no**'))
+    for key, answering in (('signal_to_screen_few', f'{FEW} of them answering first'),
+                           ('signal_to_screen', f'the other {top.get("servers", 0) - FEW} '
+                            'answering at once')):
+        if key not in top:
+            continue
+        shown = top[key]
+        rows.append((f'signal to screen on an operation\'s page of {top["servers"]} running '
+                     f'runs, {answering} (the page polling every 1.5 s)',
+                     f'p95 {shown["p95_seconds"]:.2f} s, median {shown["median_seconds"]:.2f} s'
+                     f', slowest {shown["max_seconds"]:.2f} s of {shown["runs"]} runs', '-',
+                     '-', f'p95 within {GOAL_SIGNAL_TO_SCREEN_SECONDS} s',
+                     'yes' if shown['p95_seconds'] <= GOAL_SIGNAL_TO_SCREEN_SECONDS
+                     else '**no**'))
+    if 'page_requests' in top:
+        made = top['page_requests']
+        polls = made.get('status_seconds') or []
+        rows.append((f'requests of an operation\'s page of {top["servers"]} running runs '
+                     f'(headless Chromium, {made["seconds"]} s after it loaded, 20 rows a page)',
+                     f'{made["requests"]} ({made["status_polls"]} status polls, HTTP '
+                     f'{", ".join(map(str, made.get("status_codes", []))) or "-"}, median '
+                     f'{measure.median(polls) if polls else 0:.2f} s): '
+                     f'{made["per_interval"]:.2f} per {POLL_SECONDS} s', '-', '-',
+                     f'at most 1 per {POLL_SECONDS} s',
+                     'yes' if made['per_interval'] <= 1 else '**no**'))
+    if 'follower_alone' in top:
+        calls = top['follower_alone']
+        rows.append((f'Heat calls of Mistral\'s follower at {calls["running"]} running runs, '
+                     f'no page open ({calls["seconds"]} s, one wait call)',
+                     f'{calls["total"]}: {calls["per_run_hour"]:.0f} per run-hour ('
+                     + ', '.join(f'{kind} {count}' for kind, count in sorted(
+                         calls['by_kind'].items())) + ')', '-', '-', '- (reported)', '-'))
+    if 'outcome_after_last_result_seconds' in top:
+        lag = top['outcome_after_last_result_seconds']
+        rows.append(('outcome recorded after the last of 200 results (Mistral; median)',
+                     f'{lag:.1f} s (rounds: '
+                     f'{", ".join(str(each) for each in top.get("outcome_samples", [lag]))}; '
+                     f'1: {sizes["1"].get("outcome_after_last_result_seconds")} s, '
+                     f'10: {sizes["10"].get("outcome_after_last_result_seconds")} s)',
+                     '-', '-', f'within {GOAL_OUTCOME_SECONDS} s',
+                     'yes' if lag <= GOAL_OUTCOME_SECONDS else '**no**'))
+    return rows
