@@ -1,6 +1,8 @@
 """Software Configs: a config's page, with its inputs, outputs, options, body and the
 deployments that use it."""
 
+import copy
+
 from django.urls import reverse
 from heatclient import exc as heat_exc
 
@@ -57,6 +59,18 @@ class ConfigDetailTests(case.ConfigsTestCase):
         # It belongs to one run: deploy the config it came from instead.
         self.assertNotContains(res, case.url('deploy', derived['id']))
         self.assertContains(res, case.url('copy', derived['id']))
+
+    @helpers.create_mocks(case.HEAT_MOCKS)
+    def test_a_derived_config_without_its_action_says_so_without_none(self):
+        derived = copy.deepcopy(servers_data.CONFIGS['c-backup'])
+        derived['inputs'] = [each for each in derived['inputs']
+                             if each['name'] != 'deploy_action']
+        self.serve([derived])
+
+        res = self.client.get(case.url('detail', derived['id']))
+
+        self.assertContains(res, 'One run on server')
+        self.assertNotContains(res, 'One run of None')
 
     @helpers.create_mocks(case.HEAT_MOCKS)
     def test_the_deployments_tab_lists_the_deployments_that_use_it(self):
