@@ -117,9 +117,9 @@ class RetentionRowTests(helpers.TestCase):
         args, kwargs = self.mock_cron_trigger_create.call_args
         self.assertEqual((30, '5 4 * * *'), (args[2]['keep_days'], kwargs['pattern']))
         saved = self.mock_schedule_record_save.call_args.args[2]
-        self.assertEqual((30, 5, '5 4 * * *'), (saved['input_values']['keep_days'],
-                                               saved['input_values']['keep_latest'],
-                                               saved['pattern']))
+        kept = saved['input_values']
+        self.assertEqual((30, 5, '5 4 * * *'),
+                         (kept['keep_days'], kept['keep_latest'], saved['pattern']))
 
     @helpers.create_mocks(case.SCHEDULE_MOCKS)
     def test_turn_on_retention_makes_it_when_the_project_has_none(self):
