@@ -82,20 +82,22 @@ def operation_runs(heat, project_id, operation_id):
     order."""
     found = [each for each in runs(heat, project_id)
              if each.operation and each.operation.id == operation_id]
+    return described(heat, sorted(found, key=lambda each: (each.server_id, each.id)))
+
+
+def described(heat, found):
+    """The runs, each with its derived config (None where it is gone), one read a config."""
     configs = _read(heat, {each.config_id for each in found})
-    return [each.described(configs.get(each.config_id))
-            for each in sorted(found, key=lambda each: (each.server_id, each.id))]
+    return [each.described(configs.get(each.config_id)) for each in found]
 
 
 def server_runs(heat, project_id, server_id):
-    """The project's runs on this server, each with its derived config (Heat lists another
-    project's runs on a server to an admin: only the project's configs' count)."""
+    """The project's runs on this server (without their configs: see described). Heat lists
+    another project's runs on a server to an admin: only the project's configs' count."""
     ours = {row['id'] for row in _configs(heat, project_id)}
-    found = [each for each in map(Run.from_heat,
-                                  heat.software_deployments.list(server_id=server_id))
-             if each.config_id in ours]
-    configs = _read(heat, {each.config_id for each in found})
-    return [each.described(configs.get(each.config_id)) for each in found]
+    return [each for each in map(Run.from_heat,
+                                 heat.software_deployments.list(server_id=server_id))
+            if each.config_id in ours]
 
 
 def run(heat, project_id, run_id):

@@ -107,7 +107,8 @@ def _is_uuid(text):
 def server_results_runs(clients, server_id):
     """The server's runs in Heat, then those retention archived (its results page's)."""
     with failures.calling(failures.HEAT, f'retrieve the runs of server {server_id}'):
-        found = listing.server_runs(clients.heat, clients.project_id, server_id)
+        found = listing.described(
+            clients.heat, listing.server_runs(clients.heat, clients.project_id, server_id))
     found += _archived(clients, archive.server_prefix(server_id), archive.RESULTS_READ)
     if not found:
         raise osc_exc.CommandError(f'No run of server {server_id} in this project.')
@@ -141,7 +142,8 @@ def _previous(clients, run):
     if previous is None:
         raise osc_exc.CommandError(
             f'Run {run.id} has no earlier run of {run.action} on its server to compare with.')
-    return previous
+    # Only the one compared needs its config (its declared outputs), not every run listed.
+    return previous if previous.config else listing.described(clients.heat, [previous])[0]
 
 
 class DiffRun(command.Command):

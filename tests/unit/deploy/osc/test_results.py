@@ -108,8 +108,15 @@ def test_diff_gives_the_changed_lines_against_the_servers_previous_run(heat, sou
                                               source=source),
                       {'s1': ('dumped 3 tables\nchecksum 11\n', 0)}, '2026-11-29T08:00:00Z')
 
+    for day in ('20', '21', '22'):
+        _backup(heat, source, Operation(f'op-old-{day}', 'alice', f'2026-11-{day}T08:00:00Z',
+                                        source=source),
+                {'s1': ('older\n', 0)}, f'2026-11-{day}T08:00:00Z')
+    before = len(heat.called('software_configs.get'))
     out, _err = _diff(heat, later.id)
 
+    # The two compared runs' configs, not every run's of the server.
+    assert len(heat.called('software_configs.get')) - before <= 2
     lines = out.splitlines()
     assert lines[2:] == ['-1: dumped 2 tables', '+1: dumped 3 tables']
     assert lines[1].startswith(f'+++ {later.id}')
