@@ -57,9 +57,11 @@ def _keys(request, deployment_ids, key=_KEY):
     return {key % {'project': project, 'deployment': each}: each for each in deployment_ids}
 
 
-def _kept_and_due(request, deployment_ids):
-    """({deployment id: (config id, when shown)} of those kept, the ids of those to be shown
-    in Heat this time: of those come due, the RECHECKS_PER_POLL shown longest ago)."""
+def may_look_at(request, deployment_ids):
+    """({deployment id: config id} of the running rows a cheap look may answer this time,
+    the same of those to be shown in Heat as due): those shown running in the last
+    RECHECK_SECONDS, and of those shown earlier all but the RECHECKS_PER_POLL shown longest
+    ago, which are due. A row never shown running is shown in Heat."""
     keys = _keys(request, deployment_ids)
     # A worker still on the previous release kept a bare config id here: such a row counts
     # as never shown, one show in Heat, until the upgrade is done.
@@ -68,15 +70,7 @@ def _kept_and_due(request, deployment_ids):
     now = time.time()
     due = sorted((each for each, (_config_id, shown_at) in kept.items()
                   if now - shown_at >= RECHECK_SECONDS), key=lambda each: kept[each][1])
-    return kept, set(due[:RECHECKS_PER_POLL])
-
-
-def may_look_at(request, deployment_ids):
-    """({deployment id: config id} of the running rows a cheap look may answer this time,
-    the same of those to be shown in Heat as due): those shown running in the last
-    RECHECK_SECONDS, and of those shown earlier all but the RECHECKS_PER_POLL shown longest
-    ago, which are due. A row never shown running is shown in Heat."""
-    kept, shown_now = _kept_and_due(request, deployment_ids)
+    shown_now = set(due[:RECHECKS_PER_POLL])
     return ({each: config_id for each, (config_id, _shown_at) in kept.items()
              if each not in shown_now},
             {each: kept[each][0] for each in shown_now})

@@ -35,6 +35,10 @@ class KeptConfigs:
             while len(self._kept) > self._size:
                 self._kept.popitem(last=False)
 
+    def drop(self, key):
+        with self._lock:
+            del self._kept[key]
+
     def keys_of(self, project_id):
         with self._lock:
             return [config_id for project, config_id in self._kept if project == project_id]
@@ -52,7 +56,7 @@ class _OfProject(abc.MutableMapping):
         self._all.keep((self._project_id, config_id), config)
 
     def __delitem__(self, config_id):
-        raise TypeError('a kept config is dropped only to make room')
+        self._all.drop((self._project_id, config_id))
 
     def __iter__(self):
         return iter(self._all.keys_of(self._project_id))

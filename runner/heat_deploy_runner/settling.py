@@ -53,10 +53,13 @@ def settled(heat, find_transport, run_id: str, configs: dict) -> Run:
     run = Run.from_heat(heat.software_deployments.get(run_id))
     if run.status != IN_PROGRESS:
         return run
-    if run.config_id not in configs:
-        configs[run.config_id] = derived.as_dict(heat.software_configs.get(run.config_id))
+    # One look, not "in" then a read: kept configs (kept_configs) may drop one meanwhile.
+    config = configs.get(run.config_id)
+    if config is None:
+        config = configs[run.config_id] = derived.as_dict(
+            heat.software_configs.get(run.config_id))
     return settle(
-        run.described(configs[run.config_id]),
+        run.described(config),
         lambda each: collect(heat, each, find_transport), lambda each: expire(heat, each))
 
 
