@@ -106,10 +106,10 @@ def late_result(request, run):
 
 
 @profiler.trace
-def may_have_result(request, config):
-    """Whether a running deployment of this derived config may have a result (see
-    runner.may_have_result)."""
-    return runner.may_have_result(config, _find_transport(request))
+def may_have_results(request, configs, map_=map):
+    """The ids of the running deployments ({id: its derived config}) that may have a result
+    (see runner.may_have_results); ``map_`` looks at several places side by side."""
+    return runner.may_have_results(configs, _find_transport(request), map_)
 
 
 @profiler.trace

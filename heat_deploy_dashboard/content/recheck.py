@@ -3,10 +3,12 @@
 Heat reads a TempURL run's result only when the run is shown, and a show costs Heat a database
 read and a Swift GET through its few API workers: with a dozen running rows a poll took over a
 second, and a result that arrived meanwhile waited that much longer to be seen. A HEAD of the
-run's signal object costs Swift a few milliseconds. So a running row that was shown in Heat in
-the last RECHECK_SECONDS, and whose transport finds nothing sent yet, is not shown again; every
-running row is still shown in Heat at least that often, for what changes it elsewhere (a cancel
-in another browser, a stack update); a cancel made here is seen at once (forget).
+run's signal object costs Swift a few milliseconds, and one listing of a submit's signal
+container tells of all its runs (runner.may_have_results). So a running row that was shown in
+Heat in the last RECHECK_SECONDS, and whose transport finds nothing sent yet, is not shown
+again; every running row is still shown in Heat at least that often, for what changes it
+elsewhere (a cancel in another browser, a stack update); a cancel made here is seen at once
+(forget).
 
 With many running rows, "at least that often" came due for all of them at once: at 200 running
 rows a poll every ten seconds showed all 200 in Heat and took 6 to 7 s, and the results that
@@ -121,9 +123,10 @@ def quiet(request, running, map_=map):
     before_deadline = [each for each, config in running.items()
                        if _before_its_deadline(config, now)]
     looked = recently_looked(request, before_deadline)
-    to_look = [each for each in before_deadline if each not in looked]
-    looks = map_(lambda each: api.deploy.may_have_result(request, running[each]), to_look)
-    nothing = {each for each, may_have in zip(to_look, looks) if not may_have}
+    to_look = {each: running[each] for each in before_deadline if each not in looked}
+    nothing = set()
+    if to_look:
+        nothing = set(to_look) - api.deploy.may_have_results(request, to_look, map_)
     remember_looked(request, nothing)
     return looked | nothing
 

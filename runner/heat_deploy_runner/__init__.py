@@ -32,7 +32,7 @@ from heat_deploy_runner.operations import FOLLOWED
 from heat_deploy_runner.operations import Operation
 from heat_deploy_runner.operations import operation_of_run
 from heat_deploy_runner.results import collect
-from heat_deploy_runner.results import may_have_result
+from heat_deploy_runner.results import may_have_results
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.settling import settle
@@ -47,6 +47,6 @@ __all__ = [
     'Started',
     'TIMED_OUT_PREFIX', 'TRANSPORT_NAMES', 'as_timed_out', 'build_derived_config', 'cancel',
     'coerce_input_values', 'collect', 'deadline', 'delete', 'derived_input_values', 'expire',
-    'is_cancelled', 'is_overdue', 'late_result', 'may_have_result',
+    'is_cancelled', 'is_overdue', 'late_result', 'may_have_results',
     'operation_of_run', 'settle', 'start', 'transport_for',
 ]

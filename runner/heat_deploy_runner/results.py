@@ -19,6 +19,7 @@ from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.signals import SignalTransport
+from heat_deploy_runner.transports import look_place
 from heat_deploy_runner.transports import transport_of
 
 LOG = logging.getLogger(__name__)
@@ -59,16 +60,34 @@ def outcome(result: Mapping, declared_outputs, output_values=None
     return COMPLETE, COMPLETE_REASON, values
 
 
-def may_have_result(config, find_transport: Callable[[str], SignalTransport]) -> bool:
-    """Whether a running deployment of this (derived) config may have a result to show.
+def may_have_results(configs: Mapping[str, object],
+                     find_transport: Callable[[str], SignalTransport],
+                     map_=map) -> set[str]:
+    """The ids of those running deployments whose result may have arrived; ``configs``: {id:
+    its derived config}.
 
-    False only when its transport could look cheaply and found nothing sent yet. Raises
-    signals.NotAnswering where the service its result arrives in does not answer at all: a
-    show in Heat would wait on it too.
+    A run is left out only when its transport could look cheaply and found nothing sent yet
+    (SignalTransport.may_have_result); one look serves the runs whose results arrive in one
+    place (transports.look_place: a submit's runs share a Swift container, one listing for
+    all 200). ``map_`` looks at the places side by side (a pool's map), each on a transport of
+    its own: a swiftclient Connection serves one thread. Raises signals.NotAnswering where
+    the service the results arrive in does not answer at all: a show in Heat would wait on it
+    too.
     """
-    values = derived.derived_input_values(config)
-    transport = transport_of(values, find_transport)
-    return transport.may_have_result(values) if transport else True
+    places: dict[tuple, list] = {}
+    for run_id, config in configs.items():
+        values = derived.derived_input_values(config)
+        place = look_place(values)
+        places.setdefault((values.get(derived.SIGNAL_TRANSPORT),
+                           run_id if place is None else place), []).append((run_id, values))
+
+    def look(runs):
+        transport = transport_of(runs[0][1], find_transport)
+        if transport is None:
+            return [run_id for run_id, _values in runs]
+        found = transport.may_have_results([values for _run_id, values in runs])
+        return [run_id for (run_id, _values), may in zip(runs, found) if may]
+    return {run_id for found in map_(look, list(places.values())) for run_id in found}
 
 
 def collect(heat, run: Run, find_transport: Callable[[str], SignalTransport]) -> Run:

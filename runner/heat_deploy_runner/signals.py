@@ -18,7 +18,7 @@ results.collect to apply with Heat's rule and then consume.
 import abc
 import re
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 IN_PROGRESS = 'IN_PROGRESS'
@@ -95,6 +95,12 @@ class SignalTransport(abc.ABC):
         the result arrives in does not answer at all.
         """
         return True
+
+    def may_have_results(self, many: Sequence[Mapping[str, object]]) -> list[bool]:
+        """may_have_result of each of ``many`` (input values), in order; a transport that
+        can tell for several with one look, where their results arrive in one place
+        (transports.look_place), does."""
+        return [self.may_have_result(each) for each in many]
 
     def claim_result(self, input_values: Mapping[str, object]
                      ) -> ClaimedResult | None:

@@ -6,6 +6,11 @@ container and object from the last two path segments of deploy_signal_id.
 Names are therefore kept to characters that need no URL quoting: Heat does
 not unquote them.
 
+One container holds the signal objects of every run one transport prepares under one name
+(a submit's runs, each server's object its own, each URL signed for its object alone), so
+that one listing tells which of them have a result (may_have_results): at 200 running runs,
+a HEAD each took Swift most of a second per look, every page poll and follower look.
+
 Expiry: the URL lives for the run's timeout (60 minutes unless the caller
 says otherwise), like the CLI's ``--timeout``, not until 2038 as Heat's
 stack resources do. It is a bearer credential that sits in the server's
@@ -16,6 +21,7 @@ plus the agent's polling delay.
 """
 
 from collections.abc import Mapping
+from collections.abc import Sequence
 import json
 import logging
 import re
@@ -118,11 +124,12 @@ def _broken_on_the_way(error: requests.exceptions.ConnectionError) -> bool:
 
 
 class TempUrlSignal(SignalTransport):
-    """Signal through a fresh Swift container and a PUT TempURL.
+    """Signal through a PUT TempURL of an object of its own, in a Swift container the
+    trigger's runs share.
 
     Works with the user's own ``swiftclient.client.Connection``. One
     instance serves one trigger: the account key is looked up once and
-    reused for every server of that trigger.
+    reused for every server of that trigger, and so is the container.
     """
 
     name = 'TEMP_URL_SIGNAL'
@@ -130,10 +137,12 @@ class TempUrlSignal(SignalTransport):
     def __init__(self, swift):
         self._swift = swift
         self._key: str | None = None
+        self._containers: dict[str, str] = {}
 
     def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
-        container = container_name(name)
+        container = self._containers.setdefault(name, container_name(name))
         object_name = str(uuid.uuid4())
+        # Put every time: a failed prepare before this one may have removed it, empty.
         self._swift.put_container(container)
         try:
             # An empty object makes "nothing sent yet" a 200 with no body,
@@ -174,21 +183,40 @@ class TempUrlSignal(SignalTransport):
         return result
 
     def may_have_result(self, input_values: Mapping[str, object]) -> bool:
-        # One HEAD. A missing object, or any other failure to look, is for Heat to explain:
-        # the poll then shows the run in Heat as it would without this look. But where
-        # Object Storage does not answer at all, Heat's show would wait on the same Object
-        # Storage (its swiftclient tries again for about half a minute), holding the page
-        # that asked: a soak's pages went without a reply for 20 s after the Swift proxy
-        # was killed.
+        # One HEAD.
+        headers = self._looked(lambda: self._swift.head_object(
+            *signal_location(input_values)))
+        return headers is None or headers.get('content-length') != '0'
+
+    def may_have_results(self, many: Sequence[Mapping[str, object]]) -> list[bool]:
+        # One listing for the runs whose objects share a container; a HEAD for one alone.
+        locations = [signal_location(each) for each in many]
+        containers = {container for container, _object_name in locations}
+        if len(many) < 2 or len(containers) > 1:
+            return super().may_have_results(many)
+        found = self._looked(lambda: self._swift.get_container(
+            containers.pop(), full_listing=True))
+        if found is None:
+            return [True] * len(many)
+        sizes = {listed['name']: listed['bytes'] for listed in found[1]}
+        return [sizes.get(object_name) != 0 for _container, object_name in locations]
+
+    @staticmethod
+    def _looked(look):
+        """What the look answered; None where it could not tell. A missing object or
+        container, or any other failure to look, is for Heat to explain: the poll then shows
+        the run in Heat as it would without this look. But where Object Storage does not
+        answer at all, Heat's show would wait on the same Object Storage (its swiftclient
+        tries again for about half a minute), holding the page that asked: a soak's pages
+        went without a reply for 20 s after the Swift proxy was killed."""
         try:
-            headers = self._swift.head_object(*signal_location(input_values))
+            return look()
         except requests.exceptions.ConnectionError as error:
             if _broken_on_the_way(error):
-                return True
+                return None
             raise NotAnswering('Object Storage did not answer') from error
         except Exception:
-            return True
-        return headers.get('content-length') != '0'
+            return None
 
     def cleanup(self, input_values: Mapping[str, object],
                 may_still_report: bool = False) -> None:
@@ -214,9 +242,12 @@ class TempUrlSignal(SignalTransport):
         """Delete the signal object, its versions, then the container if
         that left it empty.
 
-        Only the signal's own objects are deleted: a deployment made by a
-        stack signals into the stack's shared container, which holds other
-        resources' signals too.
+        Only the signal's own objects are deleted: the container holds the
+        other runs' of its trigger, and a deployment made by a stack signals
+        into the stack's shared container, which holds other resources'
+        signals too. Swift refuses to delete a container that is not empty,
+        so the last of its runs removed takes it, even when several are
+        removed at once and each listed the others.
         """
         try:
             _headers, listing = self._swift.get_container(
@@ -236,12 +267,11 @@ class TempUrlSignal(SignalTransport):
             except swift_exc.ClientException as error:
                 if not _is_not_found(error):
                     raise
-        if len(names) < len(listing):
-            LOG.info('Signal container %s keeps %d other objects; left in '
-                     'place', container, len(listing) - len(names))
-            return
         try:
             self._swift.delete_container(container)
         except swift_exc.ClientException as error:
-            if not _is_not_found(error):
+            if error.http_status == 409:
+                LOG.info('Signal container %s keeps other signals; left in '
+                         'place', container)
+            elif not _is_not_found(error):
                 raise

@@ -9,6 +9,7 @@ from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.signals import NoSignal
 from heat_deploy_runner.signals import SignalTransport
+from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.tempurl import TempUrlSignal
 from heat_deploy_runner.zaqar import ZaqarSignedUrlSignal
 
@@ -59,3 +60,12 @@ def transport_of(input_values: Mapping[str, object],
         return find_transport(name)
     except InputError:
         return None
+
+
+def look_place(input_values: Mapping[str, object]) -> str | None:
+    """Where a run's result arrives when one look there tells of several runs' results:
+    its TEMP_URL_SIGNAL container (TempUrlSignal.may_have_results); None where each run is
+    looked at alone."""
+    if input_values.get(SIGNAL_TRANSPORT) == TempUrlSignal.name:
+        return signal_location(input_values)[0]
+    return None

@@ -256,7 +256,7 @@ STAND_INS = {
     api.deploy: {
         'required_service': KEEP,
         'late_result': lambda request, deployment: None,
-        'may_have_result': lambda request, config: False,
+        'may_have_results': lambda request, configs, map_=map: set(),
         'collect_result': lambda request, run: run,
     },
     api.mistral: {

@@ -14,8 +14,8 @@ INDEX_URL = reverse('horizon:project:components:index')
 # A running run's signal is looked at (run_rows.as_they_are): serve() says nothing was sent yet.
 HEAT_MOCKS = {api.heat: ('configs_list', 'deployments_list', 'stacks_list',
                          'config_get', 'stack_template', 'resources_list'),
-              api.deploy: ('may_have_result',)}
-TRIGGER_MOCKS = {**HEAT_MOCKS, api.deploy: ('may_have_result', 'start_runs')}
+              api.deploy: ('may_have_results',)}
+TRIGGER_MOCKS = {**HEAT_MOCKS, api.deploy: ('may_have_results', 'start_runs')}
 
 
 def detail_url(component_id):
@@ -56,7 +56,7 @@ class ComponentsTestCase(helpers.TestCase):
         self.mock_stacks_list.return_value = data.stack_list()
         self.mock_stack_template.return_value = copy.deepcopy(data.STACK_TEMPLATE)
         self.mock_resources_list.return_value = data.resource_list()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
 
     def serve_a_secret_input(self):
         """serve(), mysql declaring one more input, a secret by its name (db_password)."""

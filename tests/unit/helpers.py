@@ -82,3 +82,8 @@ def _restore(stubbed):
             delattr(cls, name)
         else:
             setattr(cls, name, original)
+
+
+def all_may_have(request, configs, map_=map):
+    """api.deploy.may_have_results where every run's result may have arrived."""
+    return set(configs)

@@ -11,7 +11,7 @@ from tests.unit import servers_data as data
 INDEX_URL = reverse('horizon:project:servers:index')
 METADATA_TAB = '?tab=server_details__metadata'
 # A running run's signal is looked at (run_rows.as_they_are): serve() says nothing was sent yet.
-HEAT_MOCKS = {api.heat: ('deployments_list', 'config_get'), api.deploy: ('may_have_result',)}
+HEAT_MOCKS = {api.heat: ('deployments_list', 'config_get'), api.deploy: ('may_have_results',)}
 HEAT_DOWN = {
     'unreachable': heat_exc.CommunicationError(
         message='Error communicating with http://10.9.9.9:8004/v1/p [Errno 111] '
@@ -39,4 +39,4 @@ class ServersTestCase(helpers.TestCase):
     def serve(self, infos=None, configs=None):
         self.mock_deployments_list.return_value = data.deployments(infos)
         self.mock_config_get.side_effect = data.config_getter(configs)
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()

@@ -57,8 +57,9 @@ class ApiDeployTests(helpers.TestCase):
         self.assertEqual(
             {'14'}, {runner.derived_input_values(c)['retention_days']
                      for c in derived})
-        # One signal container per server, in the user's own account.
-        self.assertEqual(2, len(self.swift.containers))
+        # One signal container for the submit, in the user's own account; an object a server.
+        [objects] = self.swift.containers.values()
+        self.assertEqual(2, len(objects))
         self.mock_swift_connection.assert_called_once_with(self.request)
         # One operation for the submit, shared by its runs, started by the user.
         operations = {run.operation for run in result.created}

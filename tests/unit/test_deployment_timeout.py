@@ -80,19 +80,19 @@ class TimeoutTests(helpers.TestCase):
         self.assertEqual({'status': 'FAILED', 'status_reason': REASON}, kwargs)
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'heatclient'),
-                           api.deploy: ('collect_result', 'may_have_result')})
+                           api.deploy: ('collect_result', 'may_have_results')})
     def test_a_run_shown_a_moment_ago_is_shown_again_once_past_its_deadline(self):
         # Its signal holds nothing, which spares a running row a show (recheck.quiet); past
         # its deadline only Heat can record the timeout.
         self._serve(PAST)
         self.mock_heatclient.return_value = _heat_holding_the_run()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
         recheck.remember_shown(self.request, [test_data.deployment(RUNNING)])
 
         reply = self._poll()
 
         self.assertIn('data-status="FAILED"', reply['rows'][RUNNING_ID])
-        self.mock_may_have_result.assert_not_called()
+        self.mock_may_have_results.assert_not_called()
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'heatclient'),
                            api.deploy: ('collect_result',)})

@@ -16,7 +16,7 @@ from tests.unit import servers_case as case
 from tests.unit import servers_data as data
 
 LOOK_MOCKS = {api.heat: ('deployments_list', 'config_get', 'deployment_get'),
-              api.deploy: ('may_have_result', 'collect_result', 'expire_deployment')}
+              api.deploy: ('may_have_results', 'collect_result', 'expire_deployment')}
 PAST = 'temp_url_expires=1700000000'
 
 
@@ -39,7 +39,7 @@ class ServersPagesTests(case.ServersTestCase):
     @helpers.create_mocks(LOOK_MOCKS)
     def test_a_result_that_arrived_while_nobody_watched_is_shown(self):
         self.serve()
-        self.mock_may_have_result.return_value = True
+        self.mock_may_have_results.side_effect = helpers.all_may_have
         self._heat_shows(status='COMPLETE', updated_time='2026-11-22T11:00:40Z')
 
         index = self.client.get(case.INDEX_URL)
@@ -59,7 +59,7 @@ class ServersPagesTests(case.ServersTestCase):
         res = self.client.get(case.INDEX_URL)
 
         self.assertEqual((2, 1, 1), _counts(_db_1(res)))
-        self.mock_may_have_result.assert_called_once()
+        self.mock_may_have_results.assert_called_once()
         self.mock_deployment_get.assert_not_called()
 
     # "A moment" made long enough that a busy machine rendering the first page slowly cannot
@@ -74,7 +74,7 @@ class ServersPagesTests(case.ServersTestCase):
         again = self.client.get(case.server_url())
 
         # One HEAD for both pages (recheck.LOOK_SECONDS), as between the status polls.
-        self.mock_may_have_result.assert_called_once()
+        self.mock_may_have_results.assert_called_once()
         self.assertContains(again, 'data-status="IN_PROGRESS"')
 
     @helpers.create_mocks(LOOK_MOCKS)
@@ -98,7 +98,7 @@ class ServersPagesTests(case.ServersTestCase):
     @helpers.create_mocks(LOOK_MOCKS)
     def test_a_run_deleted_since_the_listing_is_left_out(self):
         self.serve()
-        self.mock_may_have_result.return_value = True
+        self.mock_may_have_results.side_effect = helpers.all_may_have
         self.mock_deployment_get.side_effect = heat_exc.HTTPNotFound()
 
         res = self.client.get(case.INDEX_URL)
@@ -109,7 +109,7 @@ class ServersPagesTests(case.ServersTestCase):
     @helpers.create_mocks(LOOK_MOCKS)
     def test_a_look_that_fails_leaves_the_run_as_listed_and_the_page_whole(self):
         self.serve()
-        self.mock_may_have_result.return_value = True
+        self.mock_may_have_results.side_effect = helpers.all_may_have
         self.mock_deployment_get.side_effect = heat_exc.CommunicationError(
             message='Error communicating with http://10.9.9.9:8004 Connection refused')
 
@@ -124,10 +124,10 @@ class ComponentsPagesTests(components_case.ComponentsTestCase):
 
     @helpers.create_mocks({**components_case.HEAT_MOCKS,
                            api.heat: components_case.HEAT_MOCKS[api.heat] + ('deployment_get',),
-                           api.deploy: ('may_have_result', 'collect_result')})
+                           api.deploy: ('may_have_results', 'collect_result')})
     def test_a_components_servers_show_a_result_that_arrived_while_nobody_watched(self):
         self.serve()
-        self.mock_may_have_result.return_value = True
+        self.mock_may_have_results.side_effect = helpers.all_may_have
         running = next(d for d in components_data.DEPLOYMENTS if d['status'] == 'IN_PROGRESS')
         self.mock_deployment_get.return_value = components_data.deployments(
             [dict(running, status='COMPLETE', updated_time='2026-11-22T04:01:00Z')])[0]

@@ -322,7 +322,7 @@ SCHEDULE_NAME = test_schedules.NAME
 MOCKS = {
     api.heat: ('configs_list', 'config_get', 'deployments_list', 'deployment_get',
                'stacks_list', 'stack_template', 'resources_list', 'server_metadata'),
-    api.deploy: ('may_have_result',),
+    api.deploy: ('may_have_results',),
     api.swift: ('archive_page', 'archived_run'),
     api.mistral: ('schedule_records', 'schedule_record_get', 'cron_triggers_list',
                   'rolling_runs_list', 'firing', 'execution_get'),
@@ -421,7 +421,7 @@ class PseudoTranslationTests(helpers.TestCase):
         self.mock_stacks_list.return_value = data.stack_list()
         self.mock_stack_template.return_value = dict(data.STACK_TEMPLATE)
         self.mock_resources_list.return_value = data.resource_list()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
         self.mock_server_metadata.return_value = servers_data.metadata()
         self.mock_archive_page.return_value = archive.Page([test_archived_runs.ARCHIVED],
                                                            False, False)

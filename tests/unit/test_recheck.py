@@ -16,6 +16,11 @@ RUNNING_ID = test_data.DEPLOYMENTS[2]['id']
 RUNNING_CONFIG_ID = test_data.DEPLOYMENTS[2]['config_id']
 
 
+def _looked_at(may_have_results):
+    """How many runs the mocked api.deploy.may_have_results was asked about."""
+    return sum(len(call.args[1]) for call in may_have_results.call_args_list)
+
+
 class RecheckTests(helpers.TestCase):
     """A running row shown in Heat a moment ago is looked at more cheaply (see recheck)."""
 
@@ -32,31 +37,32 @@ class RecheckTests(helpers.TestCase):
             dict(test_data.DEPLOYMENTS[2], id=each))
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_a_row_shown_a_moment_ago_with_nothing_sent_is_not_shown_again(self):
         self._serve_running()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
 
         first = self._poll(RUNNING_ID)
         second = self._poll(RUNNING_ID)
 
         self.assertEqual([RUNNING_ID], list(first['rows']))
         self.mock_deployment_get.assert_called_once()
-        self.mock_may_have_result.assert_called_once_with(
-            helpers.IsHttpRequest(), test_data.run_config(None, RUNNING_CONFIG_ID).to_dict())
+        self.mock_may_have_results.assert_called_once_with(
+            helpers.IsHttpRequest(),
+            {RUNNING_ID: test_data.run_config(None, RUNNING_CONFIG_ID).to_dict()}, mock.ANY)
         # Left on the page as it is: still running.
         self.assertEqual({}, second['rows'])
         self.assertEqual([RUNNING_ID], second['running'])
         self.assertEqual([], second['gone'])
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'deployments_list'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_where_results_arrive_does_not_answer_heat_is_not_asked_to_wait_on_it(self):
         # Heat's show would wait on the same Object Storage for about half a minute.
         self._serve_running()
         self._poll(RUNNING_ID)
         self.mock_deployment_get.reset_mock()
-        self.mock_may_have_result.side_effect = runner.NotAnswering('Object Storage')
+        self.mock_may_have_results.side_effect = runner.NotAnswering('Object Storage')
         api.swift.answers.return_value = False
         self.mock_deployments_list.return_value = [
             test_data.deployment(test_data.DEPLOYMENTS[2])]
@@ -72,10 +78,10 @@ class RecheckTests(helpers.TestCase):
         self.mock_deployment_get.assert_not_called()
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_a_row_whose_server_may_have_sent_is_shown_in_heat(self):
         self._serve_running()
-        self.mock_may_have_result.return_value = True
+        self.mock_may_have_results.side_effect = helpers.all_may_have
 
         self._poll(RUNNING_ID)
         second = self._poll(RUNNING_ID)
@@ -84,36 +90,36 @@ class RecheckTests(helpers.TestCase):
         self.assertEqual([RUNNING_ID], list(second['rows']))
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_every_running_row_is_shown_in_heat_again_after_recheck_seconds(self):
         self._serve_running()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
 
         self._poll(RUNNING_ID)
         with mock.patch.object(recheck, 'RECHECK_SECONDS', 0):
             second = self._poll(RUNNING_ID)
 
         self.assertEqual(2, self.mock_deployment_get.call_count)
-        self.mock_may_have_result.assert_not_called()
+        self.mock_may_have_results.assert_not_called()
         self.assertEqual([RUNNING_ID], list(second['rows']))
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_rows_come_due_together_are_shown_again_a_few_a_poll_longest_ago_first(self):
         # At 200 running rows, all came due at once and one poll showed them all (6 s).
         self._serve_running()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
         ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(12)]
         for number, each in enumerate(ids):
             with mock.patch.object(recheck.time, 'time', return_value=1000.0 + number):
                 self._poll(each)
         self.mock_deployment_get.reset_mock()
-        self.mock_may_have_result.reset_mock()
+        self.mock_may_have_results.reset_mock()
 
         with mock.patch.object(recheck.time, 'time', return_value=1030.0):
             self._poll(*ids)
             shown = {call.args[1] for call in self.mock_deployment_get.call_args_list}
-            looked = self.mock_may_have_result.call_count
+            looked = _looked_at(self.mock_may_have_results)
             self.mock_deployment_get.reset_mock()
             self._poll(*ids)
 
@@ -124,7 +130,7 @@ class RecheckTests(helpers.TestCase):
                                         self.mock_deployment_get.call_args_list})
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_a_poll_that_finds_results_shows_them_and_leaves_the_rechecks_for_the_next(self):
         # At 200 running rows a result waited behind the eight rechecks' shows.
         other_config = next(each for each in test_data.RUN_NAMES if each != RUNNING_CONFIG_ID)
@@ -134,20 +140,20 @@ class RecheckTests(helpers.TestCase):
         self.mock_deployment_get.side_effect = lambda request, each: test_data.deployment(
             dict(test_data.DEPLOYMENTS[2], id=each,
                  config_id=other_config if each == arrived else RUNNING_CONFIG_ID))
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
         for number, each in enumerate(ids):
             with mock.patch.object(recheck.time, 'time', return_value=1000.0 + number):
                 self._poll(each)
         self.mock_deployment_get.reset_mock()
         # Its server has sent: the look at its signal says so.
-        self.mock_may_have_result.side_effect = lambda request, config: (
-            config['id'] == other_config)
+        self.mock_may_have_results.side_effect = lambda request, configs, map_: {
+            each for each, config in configs.items() if config['id'] == other_config}
 
         with mock.patch.object(recheck.time, 'time', return_value=1030.0):
             self._poll(*ids)
             shown = [call.args[1] for call in self.mock_deployment_get.call_args_list]
             self.mock_deployment_get.reset_mock()
-            self.mock_may_have_result.side_effect = None
+            self.mock_may_have_results.side_effect = None
             self._poll(*ids)
             shown_next = {call.args[1] for call in self.mock_deployment_get.call_args_list}
 
@@ -157,11 +163,11 @@ class RecheckTests(helpers.TestCase):
         self.assertEqual(set(ids[:8]), shown_next)
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'deployments_list'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_the_first_poll_of_a_listed_page_shows_a_few_and_looks_at_the_others(self):
         # At 200 running rows the first poll showed all 200 in Heat: 13 to 19 s.
         self._serve_running()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
         ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(12)]
         self.mock_deployments_list.return_value = [
             test_data.deployment(dict(test_data.DEPLOYMENTS[2], id=each)) for each in ids]
@@ -173,11 +179,11 @@ class RecheckTests(helpers.TestCase):
 
         self.assertEqual(recheck.RECHECKS_PER_POLL, self.mock_deployment_get.call_count)
         self.assertEqual(len(ids) - recheck.RECHECKS_PER_POLL,
-                         self.mock_may_have_result.call_count)
+                         _looked_at(self.mock_may_have_results))
         self.assertEqual(set(ids), set(first['running']))
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_a_finished_row_is_not_remembered(self):
         self.mock_config_get.side_effect = test_data.run_config
         self.mock_deployment_get.return_value = test_data.deployment(
@@ -187,13 +193,13 @@ class RecheckTests(helpers.TestCase):
         self._poll(RUNNING_ID)
 
         self.assertEqual(2, self.mock_deployment_get.call_count)
-        self.mock_may_have_result.assert_not_called()
+        self.mock_may_have_results.assert_not_called()
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get', 'deployments_list'),
-                           api.deploy: ('may_have_result', 'cancel_deployment')})
+                           api.deploy: ('may_have_results', 'cancel_deployment')})
     def test_a_cancel_made_here_is_shown_by_the_next_poll(self):
         self._serve_running()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
         self.mock_deployments_list.return_value = [test_data.deployment(test_data.DEPLOYMENTS[2])]
         self.mock_cancel_deployment.return_value = test_data.deployment(dict(
             test_data.DEPLOYMENTS[2], status='FAILED', status_reason='Cancelled by test_user'))
@@ -205,33 +211,33 @@ class RecheckTests(helpers.TestCase):
 
         self.mock_cancel_deployment.assert_called_once()
         self.assertEqual(2, self.mock_deployment_get.call_count)
-        self.mock_may_have_result.assert_not_called()
+        self.mock_may_have_results.assert_not_called()
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_a_look_that_found_nothing_serves_the_projects_other_pages_for_a_moment(self):
         self._serve_running()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
         self._poll(RUNNING_ID)
 
         # Another page's poll right after: the look is not made again.
         second = self._poll(RUNNING_ID)
         third = self._poll(RUNNING_ID)
 
-        self.mock_may_have_result.assert_called_once()
+        self.mock_may_have_results.assert_called_once()
         self.mock_deployment_get.assert_called_once()
         self.assertEqual(([RUNNING_ID], {}), (third['running'], third['rows']))
         self.assertEqual(second['running'], third['running'])
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
-                           api.deploy: ('may_have_result',)})
+                           api.deploy: ('may_have_results',)})
     def test_a_look_is_made_again_after_look_seconds(self):
         self._serve_running()
-        self.mock_may_have_result.return_value = False
+        self.mock_may_have_results.return_value = set()
         self._poll(RUNNING_ID)
 
         with mock.patch.object(recheck, 'LOOK_SECONDS', 0):
             self._poll(RUNNING_ID)
             self._poll(RUNNING_ID)
 
-        self.assertEqual(2, self.mock_may_have_result.call_count)
+        self.assertEqual(2, self.mock_may_have_results.call_count)

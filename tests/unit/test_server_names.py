@@ -17,7 +17,7 @@ from tests.unit.test_config_deploy import nova_servers
 
 DEPLOYMENTS_URL = reverse('horizon:project:deployments:index')
 NAMES_MOCKS = {api.heat: ('deployments_list', 'config_get', 'stacks_list', 'resources_list'),
-               api.deploy: ('may_have_result',),
+               api.deploy: ('may_have_results',),
                nova: ('server_list',)}
 STACK = {'id': '884465b2-dc23-444b-a9aa-a0af68430dd3', 'stack_name': 'demo',
          'stack_status': 'CREATE_COMPLETE'}

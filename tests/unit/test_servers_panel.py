@@ -292,7 +292,7 @@ class CancelFromServerPageTests(case.ServersTestCase):
         self.assertContains(res, 'may still finish it')
 
     @helpers.create_mocks({**case.HEAT_MOCKS,
-                           api.deploy: ('may_have_result', 'cancel_deployment')})
+                           api.deploy: ('may_have_results', 'cancel_deployment')})
     def test_cancelling_asks_heat_once_and_comes_back_to_the_server(self):
         self.serve(infos=data.DB_1_RUNS)
 
@@ -304,7 +304,7 @@ class CancelFromServerPageTests(case.ServersTestCase):
                                                             data.RUNNING['id'])
 
     @helpers.create_mocks({**case.HEAT_MOCKS,
-                           api.deploy: ('may_have_result', 'cancel_deployment')})
+                           api.deploy: ('may_have_results', 'cancel_deployment')})
     def test_a_late_click_on_a_finished_run_is_harmless(self):
         self.serve(infos=data.DB_1_RUNS)
         finished = next(i for i in data.DB_1_RUNS if i['id'] == data.BACKUP['id'])

@@ -294,7 +294,7 @@ class WaitAction(actions.Action):
     (``cancelled``) and the others (``retryable``). A run deleted meanwhile has ended.
 
     Each run is read from Heat (and settled) once per call, and again only when its result
-    may have arrived (results.may_have_result: one cheap look where it arrives) or its
+    may have arrived (results.may_have_results: one cheap look where it arrives) or its
     deadline has passed: a cancel made meanwhile is seen at the next call."""
 
     def __init__(self, deployment_ids, trust_id=None):
@@ -316,8 +316,9 @@ class WaitAction(actions.Action):
                 if not running or time.monotonic() >= give_up:
                     break
                 time.sleep(following.pause(running, datetime.now(timezone.utc)))
-                looked = readers.each(
-                    lambda own, row: following.looked_at(own, row, configs), running)
+                may = following.with_results(clients, running)
+                looked = readers.each(lambda own, row: following.looked_at(
+                    own, row, configs, row.id in may), running)
                 rows.update((row.id, now) for row, now in zip(running, looked))
         ended = [row for row in rows.values() if row is not None]
         failed = [row for row in ended if row.status == FAILED]

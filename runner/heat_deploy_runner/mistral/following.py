@@ -1,5 +1,6 @@
 """How Mistral's wait and conclude read an operation's runs: when to look again at the
-running ones (pause), and each run as it is now (settled_or_gone, looked_at)."""
+running ones (pause), and each run as it is now (settled_or_gone, with_results and
+looked_at)."""
 
 from heatclient import exc as heat_exc
 
@@ -40,17 +41,20 @@ def settled_or_gone(clients, run_id, configs):
         return None
 
 
-def looked_at(clients, row, configs):
-    """The running run as it is now, read from Heat (settled) only when its result may have
-    arrived or its deadline has passed."""
-    if is_overdue(row) or _may_have_result(row, clients):
-        return settled_or_gone(clients, row.id, configs)
-    return row
-
-
-def _may_have_result(row, clients):
+def with_results(clients, running):
+    """The ids of the running runs whose result may have arrived (results.may_have_results:
+    one cheap look where their results arrive, one for a submit's runs)."""
     try:
-        return results.may_have_result(row.config, clients.find_transport)
+        return results.may_have_results({row.id: row.config for row in running},
+                                        clients.find_transport)
     except NotAnswering:
         # Heat's show would wait on the service that does not answer: looked at next time.
-        return False
+        return set()
+
+
+def looked_at(clients, row, configs, may_have_result):
+    """The running run as it is now, read from Heat (settled) only when its result may have
+    arrived (with_results) or its deadline has passed."""
+    if may_have_result or is_overdue(row):
+        return settled_or_gone(clients, row.id, configs)
+    return row

@@ -1,44 +1,108 @@
-"""Whether a running deployment may have a result: a cheap look before asking Heat."""
+"""Whether running deployments may have a result: a cheap look before asking Heat, one look
+for a submit's runs where their results arrive in one place."""
 
 import functools
 
+import pytest
+import requests
+
 from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.results import may_have_result
+from heat_deploy_runner.results import may_have_results
 from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.signals import NotAnswering
 from heat_deploy_runner.starting import start
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.transports import transport_for
 
 
-def _run_config(heat, transport):
-    source_id = heat.add_config(name='mysql')
-    [run] = start(heat, lambda name: transport, RunRequest(
-        config_id=source_id, action='BACKUP', server_ids=['s1'],
-        transport=transport.name)).created
-    return heat.configs[run.config_id]
+def _run_configs(heat, find, transport_name, servers=('s1',), name='mysql'):
+    """{run id: its derived config} of one submit on ``servers``."""
+    source_id = heat.add_config(name=name)
+    started = start(heat, find, RunRequest(
+        config_id=source_id, action='BACKUP', server_ids=list(servers),
+        transport=transport_name))
+    return {run.id: heat.configs[run.config_id] for run in started.created}
+
+
+def _send(swift, config):
+    container, object_name = signal_location(derived_input_values(config))
+    swift.containers[container][object_name] = b'{"deploy_status_code": 0}'
 
 
 def test_a_temp_url_run_is_asked_with_a_head_of_its_object(heat, swift):
     find = functools.partial(transport_for, swift=swift)
-    config = _run_config(heat, find('TEMP_URL_SIGNAL'))
+    [(run_id, config)] = _run_configs(heat, find, 'TEMP_URL_SIGNAL').items()
 
-    assert may_have_result(config, find) is False
-    container, object_name = signal_location(derived_input_values(config))
-    swift.containers[container][object_name] = b'{"deploy_status_code": 0}'
-    assert may_have_result(config, find) is True
+    assert may_have_results({run_id: config}, find) == set()
+    _send(swift, config)
+    assert may_have_results({run_id: config}, find) == {run_id}
+    assert len(swift.called('head_object')) == 2
+    assert not swift.called('get_container')
+
+
+def test_a_submits_runs_share_a_container_and_one_listing_tells_of_them_all(heat, swift):
+    find = functools.partial(transport_for, swift=swift)
+    runs = _run_configs(heat, find, 'TEMP_URL_SIGNAL', servers=[f's{i}' for i in range(5)])
+    assert len({signal_location(derived_input_values(config))[0]
+                for config in runs.values()}) == 1
+    assert len(swift.containers) == 1
+
+    sent = sorted(runs)[:2]
+    for run_id in sent:
+        _send(swift, runs[run_id])
+    assert may_have_results(runs, find) == set(sent)
+    assert len(swift.called('get_container')) == 1
+    assert not swift.called('head_object')
+
+
+def test_runs_of_two_submits_are_looked_at_one_listing_a_submit_side_by_side(heat, swift):
+    find = functools.partial(transport_for, swift=swift)
+    first = _run_configs(heat, find, 'TEMP_URL_SIGNAL', servers=['s1', 's2'], name='one')
+    second = _run_configs(heat, find, 'TEMP_URL_SIGNAL', servers=['s1', 's2'], name='two')
+    mapped = []
+
+    def map_(look, places):
+        places = list(places)
+        mapped.append(len(places))
+        return map(look, places)
+    _send(swift, next(iter(second.values())))
+    assert may_have_results({**first, **second}, find, map_) == {next(iter(second))}
+    assert mapped == [2]
+    assert len(swift.called('get_container')) == 2
+
+
+def test_a_run_missing_from_its_listing_or_a_listing_that_fails_is_left_to_heat(heat, swift):
+    find = functools.partial(transport_for, swift=swift)
+    runs = _run_configs(heat, find, 'TEMP_URL_SIGNAL', servers=['s1', 's2'])
+    gone, kept = sorted(runs)
+    container, object_name = signal_location(derived_input_values(runs[gone]))
+    del swift.containers[container][object_name]
+    assert may_have_results(runs, find) == {gone}
+
+    swift.fail('get_container', RuntimeError('busy'))
+    assert may_have_results(runs, find) == set(runs)
+
+
+def test_object_storage_not_answering_a_listing_is_said(heat, swift):
+
+    find = functools.partial(transport_for, swift=swift)
+    runs = _run_configs(heat, find, 'TEMP_URL_SIGNAL', servers=['s1', 's2'])
+    swift.fail('get_container', requests.exceptions.ConnectTimeout('connect timed out'))
+    with pytest.raises(NotAnswering):
+        may_have_results(runs, find)
 
 
 def test_a_zaqar_run_is_asked_with_one_look_at_its_queues_counts(heat, zaqar):
     find = functools.partial(transport_for, zaqar=zaqar)
-    config = _run_config(heat, find('ZAQAR_SIGNED_URL_SIGNAL'))
+    [(run_id, config)] = _run_configs(heat, find, 'ZAQAR_SIGNED_URL_SIGNAL').items()
     made = len(zaqar.calls)
 
-    assert may_have_result(config, find) is False
+    assert may_have_results({run_id: config}, find) == set()
     assert [call[0] for call in zaqar.calls[made:]] == ['queue', 'queue.stats']
     zaqar.post(derived_input_values(config)['deploy_zaqar_queue'], {'deploy_status_code': 0})
-    assert may_have_result(config, find) is True
+    assert may_have_results({run_id: config}, find) == {run_id}
 
 
 def test_a_config_naming_no_transport_the_dashboard_knows_says_it_may():
     # A stack's deployment signalling some way the dashboard does not look at (CFN_SIGNAL).
-    assert may_have_result({'inputs': []}, transport_for) is True
+    assert may_have_results({'d1': {'inputs': []}}, transport_for) == {'d1'}

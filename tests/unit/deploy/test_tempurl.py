@@ -229,3 +229,41 @@ def test_cleanup_reports_real_errors():
     swift.fail('delete_object', ClientException('403', http_status=403))
     with pytest.raises(ClientException):
         transport.cleanup(values)
+
+
+def test_one_transport_keeps_a_names_runs_in_one_container_and_others_apart():
+    swift = FakeSwift(account_headers={KEY_HEADER: 'secret'})
+    transport = TempUrlSignal(swift)
+    first, second = (signal_location(transport.prepare('mysql-BACKUP', 60).values)
+                     for _ in range(2))
+    other = signal_location(transport.prepare('web-PING', 60).values)
+    later = signal_location(TempUrlSignal(swift).prepare('mysql-BACKUP', 60).values)
+    assert first[0] == second[0] and first[1] != second[1]
+    assert len({first[0], other[0], later[0]}) == 3
+
+
+def test_may_have_results_lists_a_shared_container_once():
+    swift = FakeSwift(account_headers={KEY_HEADER: 'secret'})
+    transport = TempUrlSignal(swift)
+    many = [transport.prepare('run', 60).values for _ in range(3)]
+    container, object_name = signal_location(many[1])
+    swift.containers[container][object_name] = b'{"deploy_status_code": 0}'
+    assert transport.may_have_results(many) == [False, True, False]
+    assert len(swift.called('get_container')) == 1
+    assert not swift.called('head_object')
+    # Apart, or alone: a HEAD each.
+    alone = TempUrlSignal(swift).prepare('run', 60).values
+    assert transport.may_have_results([many[0], alone]) == [False, False]
+    assert transport.may_have_results([alone]) == [False]
+    assert len(swift.called('head_object')) == 3
+
+
+def test_the_last_of_a_shared_containers_runs_removed_takes_it():
+    swift = FakeSwift(account_headers={KEY_HEADER: 'secret'})
+    transport = TempUrlSignal(swift)
+    first, second = (transport.prepare('run', 60).values for _ in range(2))
+    container, _object_name = signal_location(first)
+    transport.cleanup(first)
+    assert list(swift.containers) == [container]
+    transport.cleanup(second)
+    assert swift.containers == {}
