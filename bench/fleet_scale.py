@@ -2,12 +2,12 @@
 runs polled and drawn, and how soon its outcome is recorded once the last run ended.
 
 The 200 servers are fake ids, as seed's: no agent reads them. One bench thread plays their
-agents (FleetAgents), lighter than 200 real ones: where each stock agent reads its server's
-metadata every second, it lists the project's runs once a cycle, reads each new run's derived
-config once, and PUTs the result to the run's TempURL as heat-config-notify does (the demo's
-four servers run the stock chain, and the other figures measure them). The component is one of
-the bench's own: one custom action, PING, on the 200 servers, which a CREATE run on each
-(NO_SIGNAL: complete at once) puts it on.
+agents (fleet_agents.FleetAgents), lighter than 200 real ones: where each stock agent reads its
+server's metadata every second, it lists the project's runs once a cycle (the runs the bench
+knows, without it), reads each new run's derived config once, and PUTs the result to the run's
+TempURL as heat-config-notify does (the demo's four servers run the stock chain, and the other
+figures measure them). The component is one of the bench's own: one custom action, PING, on
+the 200 servers, which a CREATE run on each (NO_SIGNAL: complete at once) puts it on.
 
 Each size is Run Action's form POSTed through the cloud's own Horizon (gunicorn), as a browser
 posts it, for the first N servers: the seconds to its answer (a redirect to the operation's
@@ -22,28 +22,28 @@ requests a page makes per poll interval); then the status poll
 is POSTed with the 200 running ids as the operation's page sends them (VIEWS times; median)
 and the page itself is drawn (a page of Horizon's page size); then they let FEW of them go,
 then the others all at once, while the page's poll goes on: signal to screen is from a run's
-result PUT to the first poll reply that shows it ended. The sizes
-are taken in turn ROUNDS times (1, 10, 100, 200, then again), and each figure is the median of
-its rounds: one sample of a submit was found off by 30 times.
+result PUT to the first poll reply that shows it ended; its floor, Heat applying the same
+burst of results with nothing else asking, is bench.heat_apply's. The sizes are taken in turn
+ROUNDS times (1, 10, 100, 200, then again), and each figure is the median of its rounds: one
+sample of a submit was found off by 30 times.
 
 Every run made here is deleted at the end, so the figures after this one see none of them.
 """
 
 import concurrent.futures
 import re
-import threading
 import time
 import uuid
 
 
 from devcloud import credentials
 import heat_deploy_runner as runner
-from heat_deploy_runner import derived
 
-from bench import agent_result
 from bench import browser as browser_mod
 from bench import cloud as bench_cloud
+from bench import fleet_agents
 from bench import follow_cost
+from bench import heat_apply
 from bench import measure
 from bench import rolling_cost
 
@@ -57,7 +57,6 @@ COMPONENT = {
                             'config': '#!/bin/sh\necho pong\n'}]},
     'inputs': [], 'outputs': [], 'options': {},
 }
-RESULT = {'deploy_stdout': 'pong\n', 'deploy_stderr': '', 'deploy_status_code': 0}
 STATUS_PATH = '/project/deployments/status/'
 VIEWS = 8
 # Of the 200 held, these many answer first, alone.
@@ -65,7 +64,6 @@ FEW = 20
 # Each size is submitted this many times, in turn with the others: its figures are medians.
 ROUNDS = 3
 POLL_SECONDS = 1.5
-AGENT_CYCLE_SECONDS = 0.5
 WAIT_SECONDS = 300
 DELETE_THREADS = 8
 # The follower alone at 200 running runs (a wait call returns within 50 s), then the page.
@@ -75,53 +73,10 @@ PAGE_SECONDS = 15
 # headless Chromium made: (path, status, seconds).
 _BROWSER_REQUEST = re.compile(
     r'"[A-Z]+ (\S+) HTTP/[^"]*" (\d{3}) \S+ "[^"]*" "[^"]*HeadlessChrome[^"]*" ([\d.]+)$')
+# Horizon's own requests once a page has loaded, whatever the page: its header, filled in
+# by AJAX. Not counted per interval: they are not made again while the page stays open.
+ONCE_AT_LOAD = ('/header/',)
 _OPERATION = re.compile(r'/project/deployments/operations/([^/]+)/$')
-
-
-class FleetAgents:
-    """One thread answering every run made on the fleet's servers: its result PUT to its
-    TempURL as soon as it is seen (unless held), the moment of each PUT kept by run id."""
-
-    def __init__(self, heat, servers):
-        self.heat = heat
-        self.servers = set(servers)
-        self.put_at = {}
-        self.holding = threading.Event()
-        # None: every run is answered; a set of run ids: those only.
-        self.answering = None
-        self.failures = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-
-    def __enter__(self):
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc):
-        self._stop.set()
-        self._thread.join()
-
-    def _loop(self):
-        configs = {}
-        while not self._stop.wait(AGENT_CYCLE_SECONDS):
-            try:
-                self._cycle(configs)
-            except Exception as error:
-                self.failures.append(f'agents: {type(error).__name__}: {error}')
-
-    def _cycle(self, configs):
-        if self.holding.is_set():
-            return
-        for row in self.heat.software_deployments.list():
-            if (row.server_id not in self.servers or row.status != 'IN_PROGRESS'
-                    or row.id in self.put_at
-                    or (self.answering is not None and row.id not in self.answering)):
-                continue
-            if row.config_id not in configs:
-                configs[row.config_id] = derived.as_dict(
-                    self.heat.software_configs.get(row.config_id))
-            agent_result.send(configs[row.config_id], RESULT)
-            self.put_at[row.id] = time.monotonic()
 
 
 def operation_of(location):
@@ -255,7 +210,8 @@ class _Fleet:
     def page_requests(self, operation):
         """Every request the operation's page makes in the PAGE_SECONDS after it loaded, at
         Horizon's own page size (20 rows drawn, the others' running runs polled with them),
-        by kind (the status poll, the rest): Chromium's lines in Horizon's access log, which
+        by kind (the status poll, Horizon's once at load, the rest), and those made again
+        per poll interval: Chromium's lines in Horizon's access log, which
         a reload of the page (rolling_refresh.js) does not forget as its Resource Timing
         does."""
         self.browser.page_size(browser_mod.HORIZON_PAGE_SIZE)
@@ -270,12 +226,15 @@ class _Fleet:
             self.browser.page_size(browser_mod.PAGE_SIZE)
             self.browser.open('/project/')
         polls = [(float(seconds), code) for path, code, seconds in made if STATUS_PATH in path]
+        at_load = [path for path, _code, _seconds in made if path in ONCE_AT_LOAD]
         return {'seconds': PAGE_SECONDS, 'requests': len(made), 'status_polls': len(polls),
+                'once_at_load': at_load,
                 'status_codes': sorted({int(code) for _seconds, code in polls}),
                 'status_seconds': measure.rounded([seconds for seconds, _code in polls], 3),
                 'others': sorted({path for path, _code, _seconds in made
                                   if STATUS_PATH not in path}),
-                'per_interval': round(len(made) / (PAGE_SECONDS / POLL_SECONDS), 2)}
+                'per_interval': round((len(made) - len(at_load)) / (PAGE_SECONDS / POLL_SECONDS),
+                                      2)}
 
     def delete_made(self):
         started = time.monotonic()
@@ -314,11 +273,12 @@ def _size(fleet, agents, servers, first_round):
         # A few answer first, the page polling all 200: what the page's path costs a result
         # without the load of every other one; then the others, all at once.
         few = set(ids[:FEW])
-        agents.answering = few
+        agents.answer([run for run in runs if run.id in few])
         agents.holding.clear()
         seen = fleet.watched(ids, wanted=few)
-        agents.answering = None
+        agents.answer([run for run in runs if run.id not in few])
         seen.update(fleet.watched([each for each in ids if each not in few]))
+        agents.answer(None)
         found['signal_to_screen_few'] = [seen[each] - agents.put_at[each] for each in few
                                          if each in seen and each in agents.put_at]
         found['signal_to_screen'] = [seen[each] - agents.put_at[each] for each in ids
@@ -373,17 +333,20 @@ def measure_fleet(heat, swift, session, dashboard, browser, logs):
     fleet = _Fleet(heat, swift, dashboard, rolling_cost.mistral(session), browser, logs)
     result = {'sizes': {}, 'views': VIEWS * ROUNDS, 'rounds': ROUNDS,
               'agents': 'one bench thread plays the fleet\'s agents: a listing of the '
-              'project\'s runs a cycle, each new run\'s config once, its result PUT to its '
-              'TempURL'}
+              'project\'s runs a cycle while Mistral makes them (the runs the bench knows, '
+              'without it), each new run\'s config once, its result PUT to its TempURL'}
     rounds = {servers: [] for servers in SIZES}
     try:
-        with FleetAgents(heat, FLEET) as agents:
+        with fleet_agents.FleetAgents(heat, FLEET) as agents:
             for number in range(ROUNDS):
                 for servers in SIZES:
                     bench_cloud.progress(f'fleets: Run Action on {servers} servers, round '
                                          f'{number + 1} of {ROUNDS}')
                     rounds[servers].append(_size(fleet, agents, servers, number == 0))
             result['agent_failures'] = agents.failures
+        bench_cloud.progress(f'fleets: Heat alone applying {max(SIZES) - FEW} results at once')
+        result['heat_alone'] = heat_apply.measure_heat_apply(
+            session, swift, fleet.component_id, FLEET[FEW:], ACTION, fleet_agents.RESULT)
     finally:
         result['sizes'] = {str(servers): summary(servers, found)
                            for servers, found in rounds.items() if found}
