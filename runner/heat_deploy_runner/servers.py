@@ -85,7 +85,8 @@ class ProjectServers:
         name. Raises ServerNotFound."""
         text = (text or '').strip()
         for server in self.servers:
-            if server.id == text:
+            # Ids are written in lower case by Nova and Heat, but not always by people.
+            if server.id.lower() == text.lower():
                 return server
         named = [server for server in self.servers if server.name == text]
         if len(named) == 1:

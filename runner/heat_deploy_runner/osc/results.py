@@ -93,7 +93,8 @@ def _server_id(clients, text):
         except servers.ServerNotFound:
             if not _is_uuid(text):
                 raise
-            return text.strip()
+            # As Heat and the archive keep it: Nova writes ids in lower case.
+            return text.strip().lower()
 
 
 def _is_uuid(text):

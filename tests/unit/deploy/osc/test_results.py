@@ -174,6 +174,10 @@ def test_a_deleted_servers_id_still_finds_its_history_and_a_wrong_name_says_so(
                     {gone: ('bye\n', 0)}, '2026-11-29T08:00:00Z')
 
     assert [row['run_id'] for row in _server_results(heat, gone)] == [run.id]
+    # Written as Nova's and Heat's ids never are: the same server.
+    assert [row['run_id'] for row in _server_results(heat, gone.upper())] == [run.id]
+    with pytest.raises(osc_exc.CommandError, match='No run of server s1 in'):
+        _server_results(heat, 'S1')
     with pytest.raises(osc_exc.CommandError, match='No server of this project'):
         _server_results(heat, 'no-such-server')
     with pytest.raises(osc_exc.CommandError, match='No run of server'):
