@@ -11,11 +11,11 @@ from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit import test_data
 from tests.unit.test_schedule_change import change_url
+from tests.unit import test_schedules
 from tests.unit.test_schedules import INDEX_URL
 from tests.unit.test_schedules import NAME
 from tests.unit.test_schedules import record
 from tests.unit.test_schedules import SCHEDULE_MOCKS
-from tests.unit.test_schedules import SchedulesPanelTests
 from tests.unit.test_schedules import trigger
 
 UTC_TEXT = r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'
@@ -28,7 +28,8 @@ def entry(what, by='test_user', at='2026-11-27T06:40:00Z'):
 
 class LastChangeTests(helpers.TestCase):
 
-    _serve = SchedulesPanelTests._serve
+    # By its module: a test class imported by name would run all its tests here again.
+    _serve = test_schedules.SchedulesPanelTests._serve
 
     def setUp(self):
         super().setUp()

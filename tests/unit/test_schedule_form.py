@@ -1,0 +1,154 @@
+"""Schedules from Run Action's form: Repeat and Once at (only with the workflow service), a
+schedule's record and trigger made together or not at all, its secret kept out of Mistral, and
+the preview of its next times (the Schedules panel: test_schedules)."""
+
+import datetime
+import json
+
+from django.contrib.messages import get_messages
+from django.urls import reverse
+
+from heat_deploy_runner import workflows
+from tests.unit.components_case import ComponentsTestCase
+from tests.unit.components_case import mysql_form
+from tests.unit.components_case import TRIGGER_MOCKS
+from tests.unit.components_case import trigger_url
+from tests.unit import components_data as data
+from tests.unit import helpers
+from tests.unit import test_data
+from tests.unit import test_schedules
+
+from tests.unit.test_schedules import INDEX_URL
+from tests.unit.test_schedules import SCHEDULE_MOCKS
+
+
+class ScheduleFormTests(ComponentsTestCase):
+
+    def _messages(self, res):
+        return [(m.level_tag, str(m)) for m in get_messages(res.wsgi_request)]
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_repeat_makes_a_record_and_a_trigger_acting_for_the_user(self):
+        test_data.with_workflows(self)
+        self.serve()
+
+        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            repeat=' 0  2 * * * ', input__retention_days='14'))
+
+        self.assertNoFormErrors(res)
+        self.assertRedirectsNoFollow(res, INDEX_URL)
+        [(args, kwargs)] = self.mock_schedule_record_save.call_args_list
+        name, saved = args[1], args[2]
+        self.assertTrue(name.startswith('hdd-') and kwargs == {'create': True})
+        self.assertEqual(('0 2 * * *', None, 'test_user', [data.DB_1, data.DB_2]),
+                         (saved['pattern'], saved['once_at'], saved['owner'],
+                          saved['server_ids']))
+        self.assertEqual(14, saved['input_values']['retention_days'])
+        [(args, kwargs)] = self.mock_cron_trigger_create.call_args_list
+        self.assertEqual(name, args[1])
+        self.assertEqual({'pattern': '0 2 * * *', 'first_time': None,
+                          'workflow': workflows.ROLLING_WORKFLOW}, kwargs)
+        started = args[2]
+        self.assertEqual((True, name, 'test_user', 'mysql', 'BACKUP'),
+                         (started['skip_busy'], started['schedule'], started['started_by'],
+                          started['name'], started['action_name']))
+        self.mock_start_runs.assert_not_called()
+        self.assertEqual([('success', 'Scheduled BACKUP on 2 servers.')], self._messages(res))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_trigger_mistral_refused_leaves_no_record_behind(self):
+        test_data.with_workflows(self)
+        self.serve()
+        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
+
+        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(repeat='0 2 * * *'))
+
+        [(args, _kwargs)] = self.mock_schedule_record_save.call_args_list
+        self.mock_schedule_record_delete.assert_called_once_with(helpers.IsHttpRequest(),
+                                                                 args[1])
+        self.assertEqual('error', self._messages(res)[0][0])
+        self.assertIn('Nothing was scheduled.', self._messages(res)[0][1])
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_bad_patterns_and_times_are_refused_before_mistral_is_asked(self):
+        test_data.with_workflows(self)
+        self.serve()
+        soon = (datetime.datetime.now(datetime.timezone.utc)
+                + datetime.timedelta(minutes=1)).strftime('%Y-%m-%d %H:%M')
+        for changes, field in (({'repeat': 'every night'}, 'repeat'),
+                               ({'repeat': '0 2 * * * *'}, 'repeat'),
+                               ({'repeat': '61 2 * * *'}, 'repeat'),
+                               ({'once_at': 'tomorrow'}, 'once_at'),
+                               ({'once_at': soon}, 'once_at'),
+                               ({'repeat': '0 2 * * *', 'once_at': '2999-01-01 00:00'},
+                                'once_at')):
+            with self.subTest(changes):
+                res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(**changes))
+                self.assertIn(field, res.context['form'].errors)
+        self.mock_schedule_record_save.assert_not_called()
+        self.mock_cron_trigger_create.assert_not_called()
+
+    def _serve_a_secret_input(self):
+        test_data.with_workflows(self)
+        self.serve_a_secret_input()
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_schedules_secret_is_kept_in_object_storage_mistral_holds_its_name(self):
+        self._serve_a_secret_input()
+
+        self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            repeat='0 2 * * *', input__db_password='hunter2'))
+
+        [(args, _kwargs)] = self.mock_secrets_put.call_args_list
+        ref, kept, lifetime = args[1:]
+        name = self.mock_schedule_record_save.call_args.args[1]
+        self.assertTrue(ref.startswith(name + '/'))
+        self.assertEqual(({'db_password': 'hunter2'}, None), (kept, lifetime))
+        saved = self.mock_schedule_record_save.call_args.args[2]
+        started = self.mock_cron_trigger_create.call_args.args[2]
+        self.assertNotIn('hunter2', json.dumps([saved, started]))
+        self.assertEqual((ref, ['db_password'], ref),
+                         (saved['secret_ref'], saved['secret_names'], started['secret_ref']))
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_schedule_mistral_refused_leaves_no_secret_behind(self):
+        self._serve_a_secret_input()
+        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
+
+        self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
+            repeat='0 2 * * *', input__db_password='hunter2'))
+
+        self.mock_secrets_forget.assert_called_once_with(
+            helpers.IsHttpRequest(), self.mock_secrets_put.call_args.args[1])
+        self.mock_schedule_record_delete.assert_called_once()
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_without_the_workflow_service_the_form_offers_no_schedule(self):
+        self.serve()
+        self.assertNotIn('repeat', self.client.get(trigger_url(data.MYSQL_ID)).context[
+            'form'].fields)
+
+    @helpers.create_mocks(TRIGGER_MOCKS)
+    def test_to_whom_mistral_refuses_a_schedule_the_form_offers_none(self):
+        self.serve()
+        test_data.with_workflows(self)
+        self.assertIn('repeat', self.client.get(trigger_url(data.MYSQL_ID)).context[
+            'form'].fields)
+        # Imported as a module: a test class imported by name runs here again.
+        test_schedules.MistralPolicyTests.narrow_policy(self)
+
+        fields = self.client.get(trigger_url(data.MYSQL_ID)).context['form'].fields
+
+        self.assertNotIn('repeat', fields)
+        # Runs in batches are Mistral's executions, which the narrowed rules leave alone.
+        self.assertIn('batch_size', fields)
+
+    def test_the_preview_gives_the_next_five_times(self):
+        test_data.with_workflows(self)
+        res = self.client.get(reverse('horizon:project:schedules:preview'),
+                              {'pattern': '30 4 * * 1'})
+        times = res.json()['times']
+        self.assertEqual(5, len(times))
+        self.assertTrue(all(' 04:30 ' in each for each in times), times)
+        self.assertIn('error', self.client.get(reverse('horizon:project:schedules:preview'),
+                                               {'pattern': '{$ 7*7 $}'}).json())
