@@ -2,9 +2,9 @@
 
 The pseudo-locale is built (pseudo_language), in a temporary directory, from the committed
 django.pot: every msgstr is its msgid wrapped in PSEUDO_OPEN ... PSEUDO_CLOSE, its %(name)s
-and {name} placeholders untouched. Horizon's, openstack_auth's and Django's own sentences are added the
-same way (from their largest catalogue), as a real language has them translated by their
-projects. Each page of every panel is then rendered in that language with the unit tests'
+and {name} placeholders untouched. Horizon's, openstack_auth's and Django's own sentences are
+added the same way (from their largest catalogue), as a real language has them translated by
+their projects. Each page of every panel is then rendered in that language with the unit tests'
 fixtures behind the mocked API seam, and the plugin's part of it (the page's content region,
 or the whole of a modal) is searched for text and attribute values that are still English:
 words outside the brackets that are not the fixtures' own data (names, ids, outputs).
