@@ -96,10 +96,16 @@ class SignalTransport(abc.ABC):
         """
         return True
 
+    @staticmethod
+    def look_place(input_values: Mapping[str, object]) -> str | None:
+        """Where this run's result arrives, when one look there tells of several runs'
+        results (may_have_results); None where each run is looked at alone."""
+        return None
+
     def may_have_results(self, many: Sequence[Mapping[str, object]]) -> list[bool]:
         """may_have_result of each of ``many`` (input values), in order; a transport that
         can tell for several with one look, where their results arrive in one place
-        (transports.look_place), does."""
+        (look_place), does."""
         return [self.may_have_result(each) for each in many]
 
     def claim_result(self, input_values: Mapping[str, object]

@@ -188,6 +188,10 @@ class TempUrlSignal(SignalTransport):
             *signal_location(input_values)))
         return headers is None or headers.get('content-length') != '0'
 
+    @staticmethod
+    def look_place(input_values: Mapping[str, object]) -> str | None:
+        return signal_location(input_values)[0]
+
     def may_have_results(self, many: Sequence[Mapping[str, object]]) -> list[bool]:
         # One listing for the runs whose objects share a container; a HEAD for one alone.
         locations = [signal_location(each) for each in many]

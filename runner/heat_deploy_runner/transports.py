@@ -9,11 +9,11 @@ from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.signals import NoSignal
 from heat_deploy_runner.signals import SignalTransport
-from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.tempurl import TempUrlSignal
 from heat_deploy_runner.zaqar import ZaqarSignedUrlSignal
 
-TRANSPORT_NAMES = (TempUrlSignal.name, ZaqarSignedUrlSignal.name, NoSignal.name)
+_CLASSES = {each.name: each for each in (TempUrlSignal, ZaqarSignedUrlSignal, NoSignal)}
+TRANSPORT_NAMES = tuple(_CLASSES)
 
 UNKNOWN_TRANSPORT = gettext_noop('Unknown signal transport %(name)s.')
 NEEDS_OBJECT_STORAGE = gettext_noop(
@@ -63,9 +63,8 @@ def transport_of(input_values: Mapping[str, object],
 
 
 def look_place(input_values: Mapping[str, object]) -> str | None:
-    """Where a run's result arrives when one look there tells of several runs' results:
-    its TEMP_URL_SIGNAL container (TempUrlSignal.may_have_results); None where each run is
-    looked at alone."""
-    if input_values.get(SIGNAL_TRANSPORT) == TempUrlSignal.name:
-        return signal_location(input_values)[0]
-    return None
+    """Where a run's result arrives, when one look there tells of several runs' results
+    (SignalTransport.look_place, by the transport its derived config names); None where each
+    run is looked at alone, or its transport is not one of these."""
+    transport = _CLASSES.get(input_values.get(SIGNAL_TRANSPORT))
+    return transport.look_place(input_values) if transport else None
