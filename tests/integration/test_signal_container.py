@@ -1,0 +1,49 @@
+"""A submit's TEMP_URL_SIGNAL runs in Object Storage as it really answers: one container for
+them all, one listing that tells which have a result, Heat applying a result from it, and the
+container gone with the last of its runs (Swift refuses to delete one that is not empty)."""
+
+import json
+import uuid
+
+import requests
+
+import heat_deploy_runner as runner
+from heat_deploy_runner import tempurl
+
+# Servers no agent reads: only the test answers their runs.
+SERVERS = [str(uuid.uuid4()) for _ in range(3)]
+
+
+def _location(run):
+    return tempurl.signal_location(runner.derived_input_values(run.config))
+
+
+def _containers(swift, container):
+    return [each['name'] for each in swift.get_account(prefix=container,
+                                                       full_listing=True)[1]]
+
+
+def test_a_submits_runs_share_a_container_that_goes_with_the_last_of_them(
+        heat, swift, find_transport, demo_resources, cleanup):
+    made = runner.start(heat, find_transport, runner.RunRequest(
+        config_id=demo_resources['mysql'], action='BACKUP', name='shared-signal',
+        server_ids=SERVERS, transport='TEMP_URL_SIGNAL')).created
+    cleanup.extend(made)
+    [container] = {_location(run)[0] for run in made}
+    assert len({_location(run)[1] for run in made}) == len(SERVERS)
+
+    answered, *others = made
+    url = runner.derived_input_values(answered.config)[tempurl.SIGNAL_ID]
+    requests.put(url, data=json.dumps({'deploy_stdout': 'done\n', 'deploy_stderr': '',
+                                       'deploy_status_code': 0}), timeout=30).raise_for_status()
+
+    assert runner.may_have_results({run.id: run.config for run in made},
+                                   find_transport) == {answered.id}
+    shown = heat.software_deployments.get(answered.id)
+    assert (shown.status, shown.output_values['deploy_stdout']) == ('COMPLETE', 'done\n')
+
+    for run in [answered, *others[:-1]]:
+        assert runner.delete(heat, run.id, find_transport) == []
+        assert _containers(swift, container) == [container]
+    assert runner.delete(heat, others[-1].id, find_transport) == []
+    assert _containers(swift, container) == []
