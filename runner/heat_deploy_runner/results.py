@@ -74,20 +74,26 @@ def may_have_results(configs: Mapping[str, object],
     the service the results arrive in does not answer at all: a show in Heat would wait on it
     too.
     """
-    places: dict[tuple, list] = {}
-    for run_id, config in configs.items():
-        values = derived.derived_input_values(config)
-        place = look_place(values)
-        places.setdefault((values.get(derived.SIGNAL_TRANSPORT),
-                           run_id if place is None else place), []).append((run_id, values))
-
     def look(runs):
         transport = transport_of(runs[0][1], find_transport)
         if transport is None:
             return [run_id for run_id, _values in runs]
         found = transport.may_have_results([values for _run_id, values in runs])
         return [run_id for (run_id, _values), may in zip(runs, found) if may]
-    return {run_id for found in map_(look, list(places.values())) for run_id in found}
+    return {run_id for found in map_(look, places(configs)) for run_id in found}
+
+
+def places(configs: Mapping[str, object]) -> list[list[tuple[str, dict]]]:
+    """The running deployments (``configs``: {id: its derived config}) by the place one look
+    tells of their results (transports.look_place), each as [(id, its derived config's input
+    values)]: a run looked at alone is a place of its own."""
+    found: dict[tuple, list] = {}
+    for run_id, config in configs.items():
+        values = derived.derived_input_values(config)
+        place = look_place(values)
+        found.setdefault((values.get(derived.SIGNAL_TRANSPORT),
+                          run_id if place is None else place), []).append((run_id, values))
+    return list(found.values())
 
 
 def collect(heat, run: Run, find_transport: Callable[[str], SignalTransport]) -> Run:

@@ -11,22 +11,30 @@ from heat_deploy_runner import settling
 from heat_deploy_runner.signals import NotAnswering
 from heat_deploy_runner import times
 
-# A young run is looked at as often as a page polls (times.PAGE_POLL_SECONDS), so that a
-# short run from Mistral and one from the form see a server's result equally soon; an older
-# one less often (its age over PACE), up to MAX_POLL_SECONDS: a result is then applied, and
-# a deadline recorded, within that, for a Heat read per wait call and a cheap look where the
-# result arrives (a Swift HEAD, a Zaqar queue's stats) between them.
+# A look where results arrive costs a request per place (results.places): a submit's
+# TEMP_URL_SIGNAL runs share one container, one listing for all 200. Up to FEW_PLACES, the
+# running runs are looked at as often as a page polls (times.PAGE_POLL_SECONDS), however old:
+# a result is then applied, and the outcome recorded, as soon as a page would see it. Runs in
+# more places (a HEAD or a queue's stats each) are looked at as often while young, and less
+# often as they age (the youngest's age over PACE), up to MAX_POLL_SECONDS. Either way Heat
+# is read once per wait call, and for a run again only when its result may have arrived or
+# its deadline has passed.
 POLL_SECONDS = times.PAGE_POLL_SECONDS
 MAX_POLL_SECONDS = 15
 PACE = 10
+FEW_PLACES = 4
 
 
 def pause(running, now):
-    """Seconds until the next look at the running runs: as their youngest's age says
-    (PACE), and no later than the first deadline."""
-    ages = [(now - started).total_seconds() for started in
-            (times.parse_time(row.creation_time) for row in running) if started]
-    wait = min(MAX_POLL_SECONDS, max(POLL_SECONDS, min(ages, default=0) / PACE))
+    """Seconds until the next look at the running runs: as often as a page polls where they
+    are in FEW_PLACES, else as their youngest's age says (PACE); no later than the first
+    deadline."""
+    if len(results.places({row.id: row.config for row in running})) <= FEW_PLACES:
+        wait = POLL_SECONDS
+    else:
+        ages = [(now - started).total_seconds() for started in
+                (times.parse_time(row.creation_time) for row in running) if started]
+        wait = min(MAX_POLL_SECONDS, max(POLL_SECONDS, min(ages, default=0) / PACE))
     ends = [deadlines.deadline(row.config) for row in running]
     to_deadline = min(((end - now).total_seconds() for end in ends if end), default=wait)
     return max(0, min(wait, to_deadline))

@@ -3,6 +3,7 @@ or may be tried again, how often a running run is read, and when an operation st
 
 import datetime
 from unittest import mock
+import uuid
 
 import pytest
 import requests
@@ -120,25 +121,46 @@ def test_wait_does_not_ask_heat_while_object_storage_does_not_answer(
     assert len(heat.called('software_deployments.get')) == shows + 1
 
 
-def test_a_run_is_looked_at_less_often_as_it_ages_and_on_time_for_its_deadline():
+def _running(now, age_seconds, deadline_in=3600, container='c'):
+    signal = (f'https://swift.example.com/v1/AUTH_p/{container}/o?temp_url_expires='
+              f'{int((now + datetime.timedelta(seconds=deadline_in)).timestamp())}')
+    return Run(str(uuid.uuid4()), 's1', 'c', status='IN_PROGRESS',
+               creation_time=(now - datetime.timedelta(seconds=age_seconds)).isoformat(),
+               config={'inputs': [{'name': 'deploy_signal_id', 'value': signal},
+                                  {'name': 'deploy_signal_transport',
+                                   'value': 'TEMP_URL_SIGNAL'}]})
+
+
+def test_runs_in_many_places_are_looked_at_less_often_as_they_age_and_on_time_for_deadlines():
     now = datetime.datetime(2026, 11, 27, 23, 0, tzinfo=datetime.timezone.utc)
 
-    def running(age_seconds, deadline_in=3600):
-        signal = ('https://swift.example.com/v1/AUTH_p/c/o?temp_url_expires='
-                  f'{int((now + datetime.timedelta(seconds=deadline_in)).timestamp())}')
-        return Run('r', 's1', 'c', status='IN_PROGRESS',
-                   creation_time=(now - datetime.timedelta(seconds=age_seconds)).isoformat(),
-                   config={'inputs': [{'name': 'deploy_signal_id', 'value': signal},
-                                      {'name': 'deploy_signal_transport',
-                                       'value': 'TEMP_URL_SIGNAL'}]})
+    def alone(*runs):
+        # Each with a container of its own, as runs started before a submit shared one.
+        others = [_running(now, 3000, container=f'other-{each}')
+                  for each in range(following.FEW_PLACES)]
+        return list(runs) + others
 
     with mock.patch.object(following, 'POLL_SECONDS', 1.5):
-        assert following.pause([running(5)], now) == 1.5
-        assert following.pause([running(60)], now) == 6
-        assert following.pause([running(3000)], now) == following.MAX_POLL_SECONDS
+        assert following.pause(alone(_running(now, 5)), now) == 1.5
+        assert following.pause(alone(_running(now, 60)), now) == 6
+        assert following.pause(alone(_running(now, 3000)), now) == following.MAX_POLL_SECONDS
         # The youngest sets the pace; a deadline nearer than the pace, the wake.
-        assert following.pause([running(3000), running(20)], now) == 2
-        assert following.pause([running(3000, deadline_in=4)], now) == 4
+        assert following.pause(alone(_running(now, 20)), now) == 2
+        assert following.pause(alone(_running(now, 3000, deadline_in=4)), now) == 4
+
+
+def test_a_submits_runs_are_looked_at_as_often_as_a_page_polls_however_old():
+    now = datetime.datetime(2026, 11, 27, 23, 0, tzinfo=datetime.timezone.utc)
+    submit = [_running(now, 3000) for _run in range(200)]
+
+    with mock.patch.object(following, 'POLL_SECONDS', 1.5):
+        assert following.pause(submit, now) == 1.5
+        assert following.pause(submit + [_running(now, 3000, deadline_in=1)], now) == 1
+        # As many places as FEW_PLACES still; one more and age sets the pace.
+        few = [_running(now, 3000, container=f'c{each}') for each in range(following.FEW_PLACES)]
+        assert following.pause(few, now) == 1.5
+        assert following.pause(few + [_running(now, 3000, container='more')], now) == \
+            following.MAX_POLL_SECONDS
 
 
 def test_wait_tells_cancelled_servers_from_those_to_try_again(cloud, context, heat, component):
