@@ -9,6 +9,9 @@ GOAL_SUBMIT_RATIO = 3
 GOAL_POLL_SECONDS = 1.5
 GOAL_OUTCOME_SECONDS = 10
 GOAL_SIGNAL_TO_SCREEN_SECONDS = 2.5
+# A burst Heat cannot keep up with queues in Heat: the page shows its last result no later
+# than a poll interval after Heat alone would have applied it.
+GOAL_BURST_EXTRA_SECONDS = POLL_SECONDS
 
 
 def report_rows(results):
@@ -39,21 +42,23 @@ def report_rows(results):
                      f'{top["page"]["seconds"]:.3f} s, {top["page"]["rows"]} rows drawn',
                      '-', '-', f'under {GOAL_POLL_SECONDS} s',
                      'yes' if poll < GOAL_POLL_SECONDS else '**no**'))
-    for key, answering in (('signal_to_screen_few', f'{FEW} of them answering first'),
-                           ('signal_to_screen', f'the other {top.get("servers", 0) - FEW} '
-                            'answering at once')):
-        if key not in top:
-            continue
-        shown = top[key]
-        alone = found.get('heat_alone') if key == 'signal_to_screen' else None
+    if 'signal_to_screen_few' in top:
+        shown = top['signal_to_screen_few']
         rows.append((f'signal to screen on an operation\'s page of {top["servers"]} running '
-                     f'runs, {answering} (the page polling every 1.5 s)',
-                     f'p95 {shown["p95_seconds"]:.2f} s, median {shown["median_seconds"]:.2f} s'
-                     f', slowest {shown["max_seconds"]:.2f} s of {shown["runs"]} runs',
-                     _heat_alone(alone) if alone else '-',
-                     f'{shown["p95_seconds"] / alone["p95_seconds"]:.2f}' if alone else '-',
-                     f'p95 within {GOAL_SIGNAL_TO_SCREEN_SECONDS} s',
+                     f'runs, {FEW} of them answering first (the page polling every 1.5 s)',
+                     _shown(shown), '-', '-', f'p95 within {GOAL_SIGNAL_TO_SCREEN_SECONDS} s',
                      'yes' if shown['p95_seconds'] <= GOAL_SIGNAL_TO_SCREEN_SECONDS
+                     else '**no**'))
+    alone = found.get('heat_alone')
+    if 'burst_all_shown_seconds' in top and alone:
+        drained = top['burst_all_shown_seconds']
+        rows.append((f'the other {top["servers"] - FEW} answering at once, faster than Heat '
+                     'applies results: from the first result PUT to the last run shown ended '
+                     f'(median of rounds: {", ".join(map(str, top["burst_all_shown_samples"]))})',
+                     f'{drained:.1f} s; signal to screen ' + _shown(top['signal_to_screen']),
+                     _heat_alone(alone), f'{drained / alone["all_seconds"]:.2f}',
+                     f'all shown within {GOAL_BURST_EXTRA_SECONDS} s of Heat alone\'s',
+                     'yes' if drained <= alone['all_seconds'] + GOAL_BURST_EXTRA_SECONDS
                      else '**no**'))
     if 'page_requests' in top:
         made = top['page_requests']
@@ -84,6 +89,11 @@ def report_rows(results):
                      '-', '-', f'within {GOAL_OUTCOME_SECONDS} s',
                      'yes' if lag <= GOAL_OUTCOME_SECONDS else '**no**'))
     return rows
+
+
+def _shown(shown):
+    return (f'p95 {shown["p95_seconds"]:.2f} s, median {shown["median_seconds"]:.2f} s, '
+            f'slowest {shown["max_seconds"]:.2f} s of {shown["runs"]} runs')
 
 
 def _heat_alone(alone):
