@@ -38,6 +38,7 @@ from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner.mistral import ended_runs
 from heat_deploy_runner.mistral import following
 from heat_deploy_runner.mistral import service
 from heat_deploy_runner.mistral import trusts
@@ -62,6 +63,8 @@ LOG = logging.getLogger(__name__)
 # What the wait and the conclusion read of derived configs, for every later call in this
 # executor process.
 KEPT_CONFIGS = kept_configs.KeptConfigs()
+# The runs a wait saw ended, for the conclusion after it.
+ENDED_RUNS = ended_runs.EndedRuns()
 
 # One wait call returns within this; the workflow calls again while runs are in progress,
 # so no action runs for hours and a cancelled execution stops within a call.
@@ -321,6 +324,7 @@ class WaitAction(actions.Action):
                     own, row, configs, row.id in may), running)
                 rows.update((row.id, now) for row, now in zip(running, looked))
         ended = [row for row in rows.values() if row is not None]
+        ENDED_RUNS.keep(clients.project_id, [row for row in ended if row.status != IN_PROGRESS])
         failed = [row for row in ended if row.status == FAILED]
         return {'done': not running, 'failed': [row.server_id for row in failed],
                 'cancelled': [row.server_id for row in failed if is_cancelled(row)],
@@ -374,11 +378,15 @@ class ConcludeAction(actions.Action):
         clients = clients_mod.clients_for(context.security, self.trust_id)
         operation_id = context.execution.workflow_execution_id
         configs, found, gone = KEPT_CONFIGS.of(clients.project_id), [], []
+        seen_ended = {run_id: ENDED_RUNS.get(clients.project_id, run_id)
+                      for run_id in self.deployment_ids}
+        to_read = [run_id for run_id, run in seen_ended.items() if run is None]
         with side_by_side.Readers(clients) as readers:
-            read = readers.each(
+            read = dict(zip(to_read, readers.each(
                 lambda own, run_id: following.settled_or_gone(own, run_id, configs),
-                self.deployment_ids)
-        for run_id, run in zip(self.deployment_ids, read):
+                to_read)))
+        for run_id in self.deployment_ids:
+            run = seen_ended[run_id] or read[run_id]
             if run is None:
                 gone.append(run_id)
                 continue

@@ -11,6 +11,7 @@ import heat_deploy_runner as runner
 from heat_deploy_runner import kept_configs as kept_configs_mod
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner.mistral import ended_runs as ended_runs_mod
 from heat_deploy_runner.mistral import following
 from heat_deploy_runner import session_clients
 from tests.unit.deploy.mistral.case import EXECUTION_ID
@@ -22,6 +23,14 @@ def kept_configs(monkeypatch):
     tests may give two configs one id."""
     kept = kept_configs_mod.KeptConfigs()
     monkeypatch.setattr(actions, 'KEPT_CONFIGS', kept)
+    return kept
+
+
+@pytest.fixture(autouse=True)
+def ended_runs(monkeypatch):
+    """The runs a wait saw ended, for one test: runs of two tests' clouds may share an id."""
+    kept = ended_runs_mod.EndedRuns()
+    monkeypatch.setattr(actions, 'ENDED_RUNS', kept)
     return kept
 
 

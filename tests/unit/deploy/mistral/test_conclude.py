@@ -8,7 +8,9 @@ from zaqarclient.transport import errors as zaqar_errors
 
 import heat_deploy_runner as runner
 from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.mistral import ended_runs as ended_runs_mod
 from heat_deploy_runner import notices
+from heat_deploy_runner.run import Run
 from heat_deploy_runner import secret_store
 from tests.unit.deploy.mistral.case import ended
 from tests.unit.deploy.mistral.case import EXECUTION_ID
@@ -72,6 +74,51 @@ def test_conclude_counts_a_run_deleted_meanwhile_as_gone(cloud, context, heat, c
     kept = actions.ConcludeAction(component, 'BACKUP', [kept_id, gone_id]).run(context)
 
     assert (kept['servers'], kept['gone']) == (1, [gone_id])
+
+
+def test_conclude_reads_again_none_of_the_runs_its_wait_just_saw_ended(
+        cloud, context, heat, component):
+    """At 200 runs, reading them all again took 2 s of the outcome's lag."""
+    done, failed, running = _tried(context, component, ['s1', 's2', 's3'], 1, tries=1)
+    ended(heat, done, 'COMPLETE')
+    ended(heat, failed, 'FAILED', 1, reason='Deployment exited 1')
+    actions.WaitAction([done, failed]).run(context)
+    shows = len(heat.called('software_deployments.get'))
+
+    kept = actions.ConcludeAction(component, 'BACKUP', [done, failed, running]).run(context)
+
+    assert [call[1] for call in heat.called('software_deployments.get')[shows:]] == [
+        (running,)]
+    assert kept['counts'] == {'COMPLETE': 1, 'FAILED': 1, 'IN_PROGRESS': 1}
+    assert kept['failed'][0]['reason'] == 'Deployment exited 1'
+
+
+def test_runs_seen_ended_are_kept_a_while_and_for_their_project_only(
+        cloud, context, heat, component, ended_runs, monkeypatch):
+    done, gone = _tried(context, component, ['s1', 's2'], 1, tries=1)
+    ended(heat, done, 'COMPLETE')
+    ended(heat, gone, 'COMPLETE')
+    actions.WaitAction([done, gone]).run(context)
+    runner.delete(heat, gone, cloud.find_transport)
+
+    # Deleted since the wait, within the time runs are kept: counted as the wait saw it.
+    assert actions.ConcludeAction(component, 'BACKUP', [done, gone]).run(context)['gone'] == []
+    # Another project's conclusion reads its own.
+    monkeypatch.setattr(type(cloud), 'project_id', property(lambda self: 'another'))
+    assert actions.ConcludeAction(component, 'BACKUP', [done, gone]).run(context)['gone'] == [
+        gone]
+
+
+def test_a_run_kept_longer_than_its_time_is_read_again():
+    now = [100.0]
+    kept = ended_runs_mod.EndedRuns(seconds=60, clock=lambda: now[0])
+    run = Run('r1', 's1', 'c1', status='COMPLETE')
+    kept.keep('p1', [run])
+
+    now[0] += 59
+    assert kept.get('p1', 'r1') is run and kept.get('p2', 'r1') is None
+    now[0] += 1
+    assert kept.get('p1', 'r1') is None
 
 
 def test_conclude_posts_its_notice_to_the_subscribed_queues_only(
