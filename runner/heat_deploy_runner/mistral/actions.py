@@ -5,18 +5,18 @@ An operation started through Mistral's API first makes the trust its later actio
 through (``entrust``; trusts), each given it as ``trust_id``; a firing acts through its
 trigger's. Each calls the same code as the dashboard's Run Action: ``trigger``
 (StartAction; the name the released workflow gives it) starts the runs of one batch (or one
-try of it), ``wait``
-watches them as a page's poll did before Mistral followed operations (applying results
-Heat does not read itself, and time-outs), ``conclude`` records the outcome and posts the
-notices subscribed to it. A server's failure is data the workflow counts, never an action
-error; an action fails only when it cannot do its job at all (bad input, Heat refusing the
-call).
+try of it), ``wait`` watches them as a page's poll did before Mistral followed operations
+(applying results Heat does not read itself, and time-outs), ``conclude`` (conclusion.py)
+records the outcome and posts the notices subscribed to it. A server's failure is data the
+workflow counts, never an action error; an action fails only when it cannot do its job at
+all (bad input, Heat refusing the call).
 
-Mistral makes a new action object per call: nothing is kept between calls but the workflow's
-own variables. It delivers an action at most once, and fails one whose executor was lost only
-once its heartbeats stop; the workflows then run it again (their retry on a missed
-heartbeat). So each action can be run again: one run again (``_run_again``) makes no second
-run on a server and posts no second notice.
+Mistral makes a new action object per call: nothing is kept between calls but the
+workflow's own variables, and what an executor process keeps to read less (kept.py). It
+delivers an action at most once, and fails one whose executor was lost only once its
+heartbeats stop; the workflows then run it again (their retry on a missed heartbeat). So
+each action can be run again: one run again (``service.run_again``) makes no second run on a
+server and posts no second notice.
 """
 
 import dataclasses
@@ -32,20 +32,16 @@ from swiftclient import exceptions as swift_exc
 
 import heat_deploy_runner as runner
 from heat_deploy_runner.cancel import is_cancelled
-from heat_deploy_runner import derived
-from heat_deploy_runner import kept_configs
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 from heat_deploy_runner.mistral import clients as clients_mod
-from heat_deploy_runner.mistral import ended_runs
 from heat_deploy_runner.mistral import following
+from heat_deploy_runner.mistral import kept
 from heat_deploy_runner.mistral import service
 from heat_deploy_runner.mistral import trusts
-from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from heat_deploy_runner.operations import Operation
-from heat_deploy_runner import outcome
 from heat_deploy_runner import retention
 from heat_deploy_runner.run import Run
 from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
@@ -60,18 +56,10 @@ from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner import times
 
 LOG = logging.getLogger(__name__)
-# What the wait and the conclusion read of derived configs, for every later call in this
-# executor process.
-KEPT_CONFIGS = kept_configs.KeptConfigs()
-# The runs a wait saw ended, for the conclusion after it.
-ENDED_RUNS = ended_runs.EndedRuns()
 
 # One wait call returns within this; the workflow calls again while runs are in progress,
 # so no action runs for hours and a cancelled execution stops within a call.
 WAIT_SECONDS = 50
-# A notice Zaqar did not take (its service restarting, say) is tried again after each of
-# these pauses, about a minute in all, before the outcome records that it failed.
-NOTICE_RETRY_SECONDS = (5, 10, 20, 30)
 
 COMPONENT_GONE = gettext_noop('The component %(config_id)s no longer exists.')
 TOO_MANY_FAILED = gettext_noop('Servers failed: %(failed)s, more than the %(allowed)s '
@@ -250,7 +238,7 @@ class StartAction(actions.Action):
                               try_number=self.try_number if counted else None,
                               tries=self.tries if counted else None)
         made_before = (_made_before(clients.heat, operation, self.server_ids)
-                       if _run_again(clients, context) else {})
+                       if service.run_again(clients.session, context) else {})
         request = self.run_request()
         request = dataclasses.replace(request, server_ids=tuple(
             server for server in request.server_ids if server not in made_before))
@@ -272,11 +260,6 @@ class StartAction(actions.Action):
             return actions.Result(error=str(refused.message))
         return {'deployment_ids': list(made_before.values()) + [run.id for run in made.created],
                 'failed_to_start': [[server, str(message)] for server, message in made.failures]}
-
-
-def _run_again(clients, context):
-    """Whether Mistral runs this action again, after an earlier run of it was cut short."""
-    return service.action_attempts(clients.session, context.execution.task_execution_id) > 1
 
 
 def _made_before(heat, operation, server_ids):
@@ -307,7 +290,7 @@ class WaitAction(actions.Action):
 
     def run(self, context):
         clients = clients_mod.clients_for(context.security, self.trust_id)
-        configs = KEPT_CONFIGS.of(clients.project_id)
+        configs = kept.CONFIGS.of(clients.project_id)
         give_up = time.monotonic() + WAIT_SECONDS
         with side_by_side.Readers(clients) as readers:
             rows = dict(zip(self.deployment_ids, readers.each(
@@ -324,7 +307,7 @@ class WaitAction(actions.Action):
                     own, row, configs, row.id in may), running)
                 rows.update((row.id, now) for row, now in zip(running, looked))
         ended = [row for row in rows.values() if row is not None]
-        ENDED_RUNS.keep(clients.project_id, [row for row in ended if row.status != IN_PROGRESS])
+        kept.ENDED.keep(clients.project_id, [row for row in ended if row.status != IN_PROGRESS])
         failed = [row for row in ended if row.status == FAILED]
         return {'done': not running, 'failed': [row.server_id for row in failed],
                 'cancelled': [row.server_id for row in failed if is_cancelled(row)],
@@ -352,85 +335,6 @@ def stop_reason(failed, max_failures, batches, next_batch):
     counts = {'failed': len(failed), 'allowed': max_failures,
               'not_started': sum(len(batch) for batch in batches[next_batch:])}
     return str(Message(STOPPED if counts['not_started'] else TOO_MANY_FAILED, counts))
-
-
-class ConcludeAction(actions.Action):
-    """The operation's outcome (outcome.outcome), once its runs have ended, posted as a
-    notice to the queues subscribed to its operation, component and schedule (notices): the
-    follow and rolling workflows publish it as their output. The operation is the
-    workflow execution's id."""
-
-    def __init__(self, config_id, action_name, deployment_ids, refused=None,
-                 not_started=None, schedule=None, server_names=None, link=None,
-                 trust_id=None):
-        super().__init__()
-        self.config_id = config_id
-        self.action_name = action_name
-        self.deployment_ids = deployment_ids
-        self.refused = refused or []
-        self.not_started = not_started or []
-        self.schedule = schedule
-        self.server_names = server_names or {}
-        self.link = link
-        self.trust_id = trust_id
-
-    def run(self, context):
-        clients = clients_mod.clients_for(context.security, self.trust_id)
-        operation_id = context.execution.workflow_execution_id
-        configs, found, gone = KEPT_CONFIGS.of(clients.project_id), [], []
-        seen_ended = {run_id: ENDED_RUNS.get(clients.project_id, run_id)
-                      for run_id in self.deployment_ids}
-        to_read = [run_id for run_id, run in seen_ended.items() if run is None]
-        with side_by_side.Readers(clients) as readers:
-            read = dict(zip(to_read, readers.each(
-                lambda own, run_id: following.settled_or_gone(own, run_id, configs),
-                to_read)))
-        for run_id in self.deployment_ids:
-            run = seen_ended[run_id] or read[run_id]
-            if run is None:
-                gone.append(run_id)
-                continue
-            # The outcome tells a failed run's stderr with its secrets scrubbed: only its
-            # config is needed (one more Heat call a run, for 200 runs 2 s of the outcome's).
-            if run.status == FAILED and run.config_id not in configs:
-                configs[run.config_id] = _config_or_none(clients.heat, run.config_id)
-            found.append(run.described(configs.get(run.config_id)))
-        kept = outcome.outcome(found, self.refused, self.not_started, gone)
-        if clients.zaqar is not None:
-            self._notify(clients, operation_id, kept, once=_run_again(clients, context))
-        return kept
-
-    def _notify(self, clients, operation_id, kept, once):
-        source = _config_or_none(clients.heat, self.config_id) or {}
-        message = notices.notice(
-            kept, operation_id=operation_id, action=self.action_name,
-            component={'id': self.config_id, 'name': source.get('name')},
-            schedule=self.schedule, server_names=self.server_names, link=self.link)
-        # The queues posted to by a try that failed half way get none again.
-        done = set()
-        for pause in (*NOTICE_RETRY_SECONDS, None):
-            try:
-                kept['notified'] = notices.post(
-                    clients.zaqar, [operation_id, self.config_id, self.schedule], message,
-                    once, done)
-            except Exception as error:
-                # The outcome is recorded still; the operation's page says the notice failed.
-                kept['notice_failed'] = str(error)[:200]
-                LOG.warning('Could not post the notice of operation %s', operation_id,
-                            exc_info=True)
-            else:
-                kept.pop('notice_failed', None)
-                return
-            if pause is None:
-                return
-            time.sleep(pause)
-
-
-def _config_or_none(heat, config_id):
-    try:
-        return derived.as_dict(heat.software_configs.get(config_id))
-    except heat_exc.HTTPNotFound:
-        return None
 
 
 class PruneAction(actions.Action):

@@ -49,3 +49,8 @@ def action_attempts(session, task_execution_id):
     policy ran it once more)."""
     found = session.get(f'/tasks/{task_execution_id}/action_executions', **_CALL)
     return len(found.json().get('action_executions', []))
+
+
+def run_again(session, context):
+    """Whether Mistral runs this action again, after an earlier run of it was cut short."""
+    return action_attempts(session, context.execution.task_execution_id) > 1

@@ -11,8 +11,10 @@ import heat_deploy_runner as runner
 from heat_deploy_runner import kept_configs as kept_configs_mod
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
+from heat_deploy_runner.mistral import conclusion
 from heat_deploy_runner.mistral import ended_runs as ended_runs_mod
 from heat_deploy_runner.mistral import following
+from heat_deploy_runner.mistral import kept as kept_mod
 from heat_deploy_runner import session_clients
 from tests.unit.deploy.mistral.case import EXECUTION_ID
 
@@ -22,7 +24,7 @@ def kept_configs(monkeypatch):
     """The configs the actions keep across calls, for one test: the in-memory clouds of two
     tests may give two configs one id."""
     kept = kept_configs_mod.KeptConfigs()
-    monkeypatch.setattr(actions, 'KEPT_CONFIGS', kept)
+    monkeypatch.setattr(kept_mod, 'CONFIGS', kept)
     return kept
 
 
@@ -30,7 +32,7 @@ def kept_configs(monkeypatch):
 def ended_runs(monkeypatch):
     """The runs a wait saw ended, for one test: runs of two tests' clouds may share an id."""
     kept = ended_runs_mod.EndedRuns()
-    monkeypatch.setattr(actions, 'ENDED_RUNS', kept)
+    monkeypatch.setattr(kept_mod, 'ENDED', kept)
     return kept
 
 
@@ -58,7 +60,7 @@ def notified_cloud(heat, swift, zaqar, monkeypatch):
         heat, functools.partial(runner.transport_for, swift=swift, zaqar=zaqar), swift, zaqar)
     monkeypatch.setattr(clients_mod, 'clients_for', lambda security, trust_id=None: clients)
     monkeypatch.setattr(following, 'POLL_SECONDS', 0)
-    monkeypatch.setattr(actions, 'NOTICE_RETRY_SECONDS', (0, 0))
+    monkeypatch.setattr(conclusion, 'NOTICE_RETRY_SECONDS', (0, 0))
     # Each action's first run (test_reruns runs them again).
     monkeypatch.setattr(actions.service, 'action_attempts', lambda session, task_id: 1)
     return clients

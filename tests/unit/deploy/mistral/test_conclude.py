@@ -8,6 +8,7 @@ from zaqarclient.transport import errors as zaqar_errors
 
 import heat_deploy_runner as runner
 from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.mistral import conclusion
 from heat_deploy_runner.mistral import ended_runs as ended_runs_mod
 from heat_deploy_runner import notices
 from heat_deploy_runner.run import Run
@@ -36,9 +37,9 @@ def test_conclude_records_the_outcome_of_each_servers_last_try(
     again = _tried(context, component, ['s2'], 2)
     ended(heat, again[0], 'FAILED', 3, 'no space left\n', 'Deployment exited 3')
 
-    kept = actions.ConcludeAction(component, 'BACKUP', first + again,
-                                  refused=[['s3', 'quota reached']],
-                                  not_started=['s4']).run(context)
+    kept = conclusion.ConcludeAction(component, 'BACKUP', first + again,
+                                     refused=[['s3', 'quota reached']],
+                                     not_started=['s4']).run(context)
 
     assert (kept['servers'], kept['counts']) == (4, {'COMPLETE': 1, 'FAILED': 1})
     assert kept['failed'] == [{'server_id': 's2', 'status': 'FAILED', 'exit_code': 3,
@@ -60,7 +61,7 @@ def test_conclude_reads_the_config_of_a_failed_run_only(cloud, context, heat, co
     ended(heat, failed, 'FAILED', 1, reason='Deployment exited 1')
     already = len(heat.called('software_configs.get'))
 
-    actions.ConcludeAction(component, 'BACKUP', [complete, failed]).run(context)
+    conclusion.ConcludeAction(component, 'BACKUP', [complete, failed]).run(context)
 
     assert [call[1] for call in heat.called('software_configs.get')[already:]] == [
         (heat.deployments[failed]['config_id'],)]
@@ -71,7 +72,7 @@ def test_conclude_counts_a_run_deleted_meanwhile_as_gone(cloud, context, heat, c
     ended(heat, kept_id, 'COMPLETE')
     runner.delete(heat, gone_id, cloud.find_transport)
 
-    kept = actions.ConcludeAction(component, 'BACKUP', [kept_id, gone_id]).run(context)
+    kept = conclusion.ConcludeAction(component, 'BACKUP', [kept_id, gone_id]).run(context)
 
     assert (kept['servers'], kept['gone']) == (1, [gone_id])
 
@@ -85,7 +86,7 @@ def test_conclude_reads_again_none_of_the_runs_its_wait_just_saw_ended(
     actions.WaitAction([done, failed]).run(context)
     shows = len(heat.called('software_deployments.get'))
 
-    kept = actions.ConcludeAction(component, 'BACKUP', [done, failed, running]).run(context)
+    kept = conclusion.ConcludeAction(component, 'BACKUP', [done, failed, running]).run(context)
 
     assert [call[1] for call in heat.called('software_deployments.get')[shows:]] == [
         (running,)]
@@ -102,10 +103,10 @@ def test_runs_seen_ended_are_kept_a_while_and_for_their_project_only(
     runner.delete(heat, gone, cloud.find_transport)
 
     # Deleted since the wait, within the time runs are kept: counted as the wait saw it.
-    assert actions.ConcludeAction(component, 'BACKUP', [done, gone]).run(context)['gone'] == []
+    assert conclusion.ConcludeAction(component, 'BACKUP', [done, gone]).run(context)['gone'] == []
     # Another project's conclusion reads its own.
     monkeypatch.setattr(type(cloud), 'project_id', property(lambda self: 'another'))
-    assert actions.ConcludeAction(component, 'BACKUP', [done, gone]).run(context)['gone'] == [
+    assert conclusion.ConcludeAction(component, 'BACKUP', [done, gone]).run(context)['gone'] == [
         gone]
 
 
@@ -133,9 +134,9 @@ def test_conclude_posts_its_notice_to_the_subscribed_queues_only(
     ended(heat, ids[0], 'COMPLETE')
     ended(heat, ids[1], 'FAILED', 1, reason='Deployment exited 1')
 
-    kept = actions.ConcludeAction(component, 'BACKUP', ids, schedule=SCHEDULE,
-                                  server_names={'s2': 'db-2'},
-                                  link='https://dash/ops/{operation}/').run(context)
+    kept = conclusion.ConcludeAction(component, 'BACKUP', ids, schedule=SCHEDULE,
+                                     server_names={'s2': 'db-2'},
+                                     link='https://dash/ops/{operation}/').run(context)
 
     told = [notices.queue_name(EXECUTION_ID, 'always'),
             notices.queue_name(component, 'failure'), notices.queue_name(SCHEDULE, 'always')]
@@ -158,7 +159,7 @@ def test_no_secret_input_of_the_runs_is_in_their_notice_or_outcome(
     ended(heat, run_id, 'FAILED', 1, f'mysqldump -p{SECRET}: access denied\n{signal_url}\n',
           f'Deployment exited 1: password {SECRET} refused')
 
-    kept = actions.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
+    kept = conclusion.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
 
     [posted] = zaqar.bodies(notices.queue_name(component, 'always'))
     sent = json.dumps([posted, kept])
@@ -174,7 +175,7 @@ def test_a_notice_that_could_not_be_posted_is_recorded_not_raised(
     ended(heat, run_id, 'COMPLETE')
     zaqar.fail(failing, zaqar_errors.ServiceUnavailableError('Zaqar is down'))
 
-    kept = actions.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
+    kept = conclusion.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
 
     assert kept['counts'] == {'COMPLETE': 1}
     assert 'Zaqar is down' in kept['notice_failed'] and 'notified' not in kept
@@ -195,7 +196,7 @@ def test_a_notice_zaqar_refused_is_tried_again_and_posted_once_to_each_queue(
         and refusals.pop()))
     zaqar.fail('queue.messages', zaqar_errors.ServiceUnavailableError('cannot list'))
 
-    kept = actions.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
+    kept = conclusion.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
 
     assert 'notice_failed' not in kept and len(kept['notified']) == 2
     for subject in (EXECUTION_ID, component):

@@ -6,6 +6,7 @@ a server, and posts no second notice. Mistral's count of the task's action execu
 import pytest
 
 from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.mistral import conclusion
 from heat_deploy_runner import notices
 from heat_deploy_runner import operations
 from tests.unit.deploy.mistral.case import ended
@@ -49,7 +50,7 @@ def test_a_conclusion_run_again_posts_its_notice_only_where_it_is_missing(
     notices.subscribe(zaqar, EXECUTION_ID, notices.ALWAYS, 'https://hooks.example.com/b')
     ids = _start(context, component, ['s1'])['deployment_ids']
     ended(heat, ids[0], 'COMPLETE')
-    conclude = actions.ConcludeAction(component, 'BACKUP', ids)
+    conclude = conclusion.ConcludeAction(component, 'BACKUP', ids)
     first = conclude.run(context)
     # The cut-short try had posted to the operation's queue only.
     zaqar.queues[notices.queue_name(component, notices.ALWAYS)].clear()

@@ -9,6 +9,7 @@ import pytest
 
 from heat_deploy_runner.derived import OPERATION_OPTION
 from heat_deploy_runner.mistral import actions
+from heat_deploy_runner.mistral import conclusion
 from heat_deploy_runner import operations
 from heat_deploy_runner import secret_store
 from tests.unit.deploy.mistral.case import EXECUTION_ID
@@ -104,8 +105,8 @@ def test_trigger_works_as_mistrals_executor_receives_it(cloud, context, heat, co
                         try_number=2, tries=3),
     actions.WaitAction(['d1']),
     actions.JudgeAction(['s1'], 0, [['s1']], 1),
-    actions.ConcludeAction('c1', 'BACKUP', ['d1'], refused=[['s2', 'why']],
-                           not_started=['s3'], schedule='hdd-1', server_names={'s1': 'db'},
-                           link='https://dash/{operation}')])
+    conclusion.ConcludeAction('c1', 'BACKUP', ['d1'], refused=[['s2', 'why']],
+                              not_started=['s3'], schedule='hdd-1',
+                              server_names={'s1': 'db'}, link='https://dash/{operation}')])
 def test_every_action_travels_as_json(action):
     assert vars(_as_mistral_sends_it(action)) == vars(action)
