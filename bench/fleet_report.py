@@ -99,8 +99,9 @@ def _shown(shown):
 def _heat_alone(alone):
     """The baseline of a burst's signal to screen: Heat applying it with nothing else asking
     (bench.heat_apply)."""
-    return (f'Heat alone, the same {alone["runs"]} results PUT one after another '
-            f'({alone["puts_seconds"]:.1f} s) and each run shown from {alone["threads"]} '
-            f'threads until applied, no page, no follower: p95 {alone["p95_seconds"]:.2f} s, '
+    return (f'Heat alone, the same {alone["runs"]} results PUT at the moments of the page\'s '
+            f'median burst ({alone["puts_seconds"]:.1f} s) and each run shown from '
+            f'{alone["threads"]} threads until applied, no page, no follower: p95 '
+            f'{alone["p95_seconds"]:.2f} s, '
             f'median {alone["median_seconds"]:.2f} s, all applied {alone["all_seconds"]:.1f} s '
             'after the first PUT')

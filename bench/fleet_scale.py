@@ -25,8 +25,9 @@ then the others all at once, while the page's poll goes on: signal to screen is 
 result PUT to the first poll reply that shows it ended. The others' results arrive faster
 than Heat applies them (180 PUT within 3 to 5 s; Heat applies about 25 a second on this
 machine), so they queue in Heat whoever shows them: the burst's figure is the seconds from its
-first PUT to the last run shown ended, against Heat applying the same burst with nothing else
-asking (bench.heat_apply's, from its first PUT to the last applied). The sizes are taken in turn
+first PUT to the last run shown ended, against Heat applying the same burst (its results PUT
+at the same moments as in the median round) with nothing else asking (bench.heat_apply's, from
+its first PUT to the last applied). The sizes are taken in turn
 ROUNDS times (1, 10, 100, 200, then again), and each figure is the median of its rounds: one
 sample of a submit was found off by 30 times.
 
@@ -289,8 +290,10 @@ def _size(fleet, agents, servers, first_round):
                                      and each in agents.put_at]
         burst = [each for each in ids if each not in few]
         if all(each in seen and each in agents.put_at for each in burst):
-            found['burst_all_shown_seconds'] = (max(seen[each] for each in burst)
-                                                - min(agents.put_at[each] for each in burst))
+            first_put = min(agents.put_at[each] for each in burst)
+            found['burst_all_shown_seconds'] = max(seen[each] for each in burst) - first_put
+            found['burst_put_offsets'] = sorted(agents.put_at[each] - first_put
+                                                for each in burst)
     if runs:
         fleet.wait('every result sent', lambda: all(run.id in agents.put_at for run in runs))
         last_put = max((agents.put_at.get(run.id, 0) for run in runs), default=0)
@@ -341,6 +344,14 @@ def summary(servers, rounds):
     return found
 
 
+def _median_burst(rounds):
+    """The moments the burst's results were PUT (seconds after its first) in the round whose
+    page showed them all in the median time: Heat alone is given the same burst."""
+    bursts = sorted((each['burst_all_shown_seconds'], each['burst_put_offsets'])
+                    for each in rounds if 'burst_put_offsets' in each)
+    return bursts[(len(bursts) - 1) // 2][1] if bursts else []
+
+
 def measure_fleet(heat, swift, session, dashboard, browser, logs):
     fleet = _Fleet(heat, swift, dashboard, rolling_cost.mistral(session), browser, logs)
     result = {'sizes': {}, 'views': VIEWS * ROUNDS, 'rounds': ROUNDS,
@@ -358,7 +369,8 @@ def measure_fleet(heat, swift, session, dashboard, browser, logs):
             result['agent_failures'] = agents.failures
         bench_cloud.progress(f'fleets: Heat alone applying {max(SIZES) - FEW} results at once')
         result['heat_alone'] = heat_apply.measure_heat_apply(
-            session, swift, fleet.component_id, FLEET[FEW:], ACTION, fleet_agents.RESULT)
+            session, swift, fleet.component_id, FLEET[FEW:], ACTION, fleet_agents.RESULT,
+            _median_burst(rounds[max(SIZES)]))
     finally:
         result['sizes'] = {str(servers): summary(servers, found)
                            for servers, found in rounds.items() if found}

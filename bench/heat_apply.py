@@ -4,10 +4,12 @@ screen at 200 (bench.fleet_scale).
 A TEMP_URL_SIGNAL result is applied by Heat when the run is shown, one show at a time through
 its API workers and its engine. Here nothing else shows the runs: they are made straight
 through the runner on the fleet's servers (no Mistral follower), no page is open, and the
-fleet's agents are stopped. Their results are PUT one after another, as the fleet's agents PUT
-them, and each run is shown in Heat from one of THREADS threads (the status poll's
-PARALLEL_SHOWS) as soon as its result is PUT, until Heat shows it ended: the seconds from each
-PUT to that show, which applied the result.
+fleet's agents are stopped. Their results are PUT one after another, at the moments the fleet's
+agents PUT theirs (``offsets``: seconds after the first PUT, as the burst on the page had them;
+a PUT that falls behind them is made at once, as the agents' would), and each run is shown in
+Heat from one of THREADS threads (the status poll's PARALLEL_SHOWS) as soon as its result is
+PUT, until Heat shows it ended: the seconds from each PUT to that show, which applied the
+result.
 """
 
 import concurrent.futures
@@ -26,7 +28,7 @@ WAIT_SECONDS = 120
 AGAIN_SECONDS = 0.1
 
 
-def measure_heat_apply(session, swift, component_id, servers, action, result):
+def measure_heat_apply(session, swift, component_id, servers, action, result, offsets):
     find_transport = functools.partial(runner.transport_for, swift=swift)
     heat = clients.raw_heat(session)
     made = runner.start(heat, find_transport, runner.RunRequest(
@@ -51,7 +53,11 @@ def measure_heat_apply(session, swift, component_id, servers, action, result):
     try:
         with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
             shows = []
-            for run in made:
+            # As many moments as runs: a burst that PUT fewer has the rest at its last.
+            offsets = (list(offsets) + [max(offsets, default=0.0)] * len(made))[:len(made)]
+            started = time.monotonic()
+            for run, offset in zip(made, offsets):
+                time.sleep(max(0.0, started + offset - time.monotonic()))
                 agent_result.send(run.config, result)
                 put_at[run.id] = time.monotonic()
                 shows.append(pool.submit(applied, run))
