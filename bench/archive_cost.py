@@ -96,22 +96,6 @@ def _container_database(layout, project_id):
     raise LookupError(f'no database of {account}/{archive.CONTAINER}')
 
 
-def _views(horizon, paths):
-    """{name: the views of its path} for ``paths`` ({name: path}): one view of each, then
-    VIEWS rounds of each in turn, so that a passing load (a whole bench's seeding before)
-    slows them all alike, not whichever came first."""
-    first = {name: horizon.view(path) for name, path in paths.items()}
-    views = {name: [] for name in paths}
-    for _round in range(VIEWS):
-        for name, path in paths.items():
-            views[name].append(horizon.view(path))
-    return {name: {'status': sorted({each['status'] for each in [first[name]] + seen}),
-                   'calls': seen[-1]['calls'], 'first_calls': first[name]['calls'],
-                   'median_seconds': measure.median([each['seconds'] for each in seen]),
-                   'samples': measure.rounded([each['seconds'] for each in seen])}
-            for name, seen in views.items()}
-
-
 def measure_archive(horizon, new_swift, layout, project_id):
     server_id = str(uuid.uuid4())
     swift = new_swift()
@@ -128,7 +112,7 @@ def measure_archive(horizon, new_swift, layout, project_id):
         seeder.records(range(middle + 1, min(middle + 1 + PAGE_SIZE, scale)))
         marker = archive.listed_as(_run(middle, server_id))
         bench_cloud.progress(f'archive: views at {scale:,} archived runs')
-        found[str(scale)] = _views(horizon, {
+        found[str(scale)] = measure.views_in_turn(horizon.view, VIEWS, {
             'server_tab': tab,
             'server_tab_middle': f'{tab}&archive_marker={marker}',
             'archived_list': listed,

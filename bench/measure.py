@@ -35,6 +35,22 @@ def interleaved(contenders, rounds, warmup=1):
     return samples
 
 
+def views_in_turn(view, rounds, paths):
+    """{name: its path's views} for ``paths`` ({name: path}) through ``view`` (a path to
+    {"status", "seconds", "calls"}): one view of each, then ``rounds`` rounds of each in
+    turn, so that a passing load slows them all alike, not whichever came first."""
+    first = {name: view(path) for name, path in paths.items()}
+    views = {name: [] for name in paths}
+    for _round in range(rounds):
+        for name, path in paths.items():
+            views[name].append(view(path))
+    return {name: {'status': sorted({each['status'] for each in [first[name]] + seen}),
+                   'calls': seen[-1]['calls'], 'first_calls': first[name]['calls'],
+                   'median_seconds': median([each['seconds'] for each in seen]),
+                   'samples': rounded([each['seconds'] for each in seen])}
+            for name, seen in views.items()}
+
+
 def median(values):
     return statistics.median(values)
 
