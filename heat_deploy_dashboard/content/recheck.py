@@ -112,17 +112,17 @@ def remember_looked(request, deployment_ids):
                          _LOOK_KEPT_SECONDS)
 
 
-def quiet(request, running, map_=map):
+def quiet(request, running, map_=map, fresh=False):
     """The ids of running runs a Heat show would tell nothing new of, for every page that
     looks again at running runs (the status poll, a listing read as it is). ``running``:
     {run id: its derived config}. A run before its deadline whose signal a page of the project
-    looked at a moment ago, or whose signal holds nothing now (a look, with ``map_``: the
-    caller's pool's map, to look at many at once), is quiet; past its deadline, only Heat can
-    record its timeout."""
+    looked at a moment ago (unless ``fresh``: a poll looking again for what arrived during
+    it), or whose signal holds nothing now (a look, with ``map_``: the caller's pool's map, to
+    look at many at once), is quiet; past its deadline, only Heat can record its timeout."""
     now = datetime.datetime.now(datetime.timezone.utc)
     before_deadline = [each for each, config in running.items()
                        if _before_its_deadline(config, now)]
-    looked = recently_looked(request, before_deadline)
+    looked = set() if fresh else recently_looked(request, before_deadline)
     to_look = {each: running[each] for each in before_deadline if each not in looked}
     nothing = set()
     if to_look:

@@ -7,6 +7,7 @@ from unittest import mock
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
+from heat_deploy_dashboard.content.deployments import status
 from heat_deploy_dashboard.content import recheck
 import heat_deploy_runner as runner
 from tests.unit import helpers
@@ -88,6 +89,61 @@ class RecheckTests(helpers.TestCase):
 
         self.assertEqual(2, self.mock_deployment_get.call_count)
         self.assertEqual([RUNNING_ID], list(second['rows']))
+
+    def _shown_a_moment_ago(self, ids, ended):
+        """The rows of ``ids`` polled once (shown running in Heat, no look made), and from
+        then on shown ended those of ``ended``."""
+        self.mock_config_get.side_effect = test_data.run_config
+        self.mock_may_have_results.return_value = set()
+        self.mock_deployment_get.side_effect = lambda request, each: test_data.deployment(
+            dict(test_data.DEPLOYMENTS[2], id=each))
+        self._poll(*ids)
+        self.mock_deployment_get.reset_mock()
+        self.mock_deployment_get.side_effect = lambda request, each: test_data.deployment(
+            dict(test_data.DEPLOYMENTS[2], id=each,
+                 status='COMPLETE' if each in ended else 'IN_PROGRESS'))
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_results',)})
+    def test_while_results_arrive_a_poll_looks_again_and_shows_those_that_arrived_meanwhile(
+            self):
+        # A burst of 180 results left Heat idle between polls.
+        ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(3)]
+        self._shown_a_moment_ago(ids, ended=ids[:2])
+        # The first look finds one result; a look again, the second; the next, none.
+        looks = iter([{ids[0]}, {ids[1]}, set()])
+        self.mock_may_have_results.side_effect = lambda request, configs, map_: (
+            next(looks) & set(configs))
+
+        reply = self._poll(*ids)
+
+        self.assertEqual([ids[0], ids[1]],
+                         [call.args[1] for call in self.mock_deployment_get.call_args_list])
+        self.assertEqual({ids[0]: 'COMPLETE', ids[1]: 'COMPLETE'},
+                         {each: shown['status'] for each, shown in reply['statuses'].items()})
+        self.assertEqual([ids[2]], reply['running'])
+        # The looks again were made, not taken from the first (a moment ago).
+        self.assertEqual(3, self.mock_may_have_results.call_count)
+
+    @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
+                           api.deploy: ('may_have_results',)})
+    def test_a_poll_looks_again_only_while_its_shows_end_runs_and_within_its_window(self):
+        ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(2)]
+        self._shown_a_moment_ago(ids, ended=[])
+        self.mock_may_have_results.side_effect = lambda request, configs, map_: {ids[0]} & set(
+            configs)
+
+        # Its show ended nothing: no look again.
+        self._poll(*ids)
+        self.assertEqual(1, self.mock_may_have_results.call_count)
+
+        self.mock_deployment_get.side_effect = lambda request, each: test_data.deployment(
+            dict(test_data.DEPLOYMENTS[2], id=each, status='COMPLETE'))
+        with mock.patch.object(status, 'RESULTS_WINDOW_SECONDS', 0), \
+                mock.patch.object(recheck, 'LOOK_SECONDS', 0):
+            self._poll(*ids)
+        # Past its window: no look again either.
+        self.assertEqual(2, self.mock_may_have_results.call_count)
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
                            api.deploy: ('may_have_results',)})

@@ -5,8 +5,11 @@ Horizon's own row polling makes one request per running row and decays to 30 s. 
 sends the ids of all its running rows at once and gets back those that changed, freshly
 rendered. Heat reads a deployment's signal from Swift only when that deployment is shown; a
 row shown a moment ago whose signal object is still empty is left alone (see recheck), and the
-others are shown in parallel to keep the poll short. A row whose server signals through Zaqar
-also costs one claim, and its result is applied here (runner.collect).
+others are shown in parallel to keep the poll short. While its shows end runs, a poll looks
+again for results that arrived meanwhile and shows them too, for up to a poll interval: Heat
+applies a burst of results as fast as it can instead of idling between polls. A row whose
+server signals through Zaqar also costs one claim, and its result is applied here
+(runner.collect).
 
 The pages' pollers POST. A GET is answered too, for a person or a script looking, but it
 changes nothing (run_rows.as_it_reads): no claim, no timeout recorded.
@@ -14,6 +17,7 @@ changes nothing (run_rows.as_it_reads): no claim, no timeout recorded.
 
 from concurrent import futures
 import datetime
+import time
 
 from django import http
 from django.views import generic
@@ -28,10 +32,17 @@ from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import recheck
 from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content.runs import tables as run_tables
+from heat_deploy_runner.times import PAGE_POLL_SECONDS
 
 # A page shows at most this many rows (Horizon's API_RESULT_PAGE_SIZE is smaller).
 MAX_IDS = 200
 PARALLEL_SHOWS = 8
+# While its shows end runs (results are arriving), a poll looks again at its quiet rows for
+# results that arrived since, and shows those too, until this long after it started: a burst
+# of 180 results otherwise left Heat idle between polls, and the page showed the last of them
+# 2.6 s after Heat alone would have applied it (bench fleets). The page still polls once a
+# PAGE_POLL_SECONDS, start to start.
+RESULTS_WINDOW_SECONDS = PAGE_POLL_SECONDS
 # The tables whose rows a poll renders again, by the name the page sends.
 TABLES = {table._meta.name: table for table in (run_tables.DeploymentsTable,
                                                 project_tables.OperationRunsTable)}
@@ -45,20 +56,49 @@ def _show(request, deployment_id):
 
 
 def _quiet(request, ids, pool):
-    """The ids of running rows that need no show in Heat this time: of those a cheap look
-    may answer (recheck.may_look_at), the quiet ones; and when a look found a result, the
-    rows come due that a look finds quiet too, so that the results are shown first and the
-    rechecks wait for a poll without any (they stay due)."""
+    """(The ids of running rows that need no show in Heat this time, {id: derived config} of
+    those looked at): of those a cheap look may answer (recheck.may_look_at), the quiet ones;
+    and when a look found a result, the rows come due that a look finds quiet too, so that
+    the results are shown first and the rechecks wait for a poll without any (they stay
+    due)."""
     lookable, due = recheck.may_look_at(request, ids)
     configs = config_cache.get_many(request, set(lookable.values()) | set(due.values()))
+    rows = {each: configs[config_id] for each, config_id in {**lookable, **due}.items()
+            if config_id in configs}
 
-    def looked(rows):
-        return recheck.quiet(request, {each: configs[config_id] for each, config_id
-                                       in rows.items() if config_id in configs}, pool.map)
+    def looked(some):
+        return recheck.quiet(request, {each: rows[each] for each in some if each in rows},
+                             pool.map)
     quiet = looked(lookable)
     if due and len(quiet) < len(lookable):
         quiet |= looked(due)
-    return quiet
+    return quiet, rows
+
+
+def _shown_in_heat(request, ids, pool):
+    """(The ids shown in Heat, each as shown (None: gone), the quiet ids): those a look
+    found quiet are left as they are (_quiet); while the shows end runs, those that arrived
+    since are shown too, until RESULTS_WINDOW_SECONDS after the start."""
+    started = time.monotonic()
+    quiet, looked = _quiet(request, ids, pool)
+    to_show = [each for each in ids if each not in quiet]
+    shown = list(pool.map(lambda each: _show(request, each), to_show))
+    this_time = shown
+    while (quiet and _ended_any(this_time)
+           and time.monotonic() - started < RESULTS_WINDOW_SECONDS):
+        arrived = sorted(quiet - recheck.quiet(
+            request, {each: looked[each] for each in quiet}, pool.map, fresh=True))
+        if not arrived:
+            break
+        quiet -= set(arrived)
+        to_show += arrived
+        this_time = list(pool.map(lambda each: _show(request, each), arrived))
+        shown += this_time
+    return to_show, shown, quiet
+
+
+def _ended_any(shown):
+    return any(d is not None and d.status != 'IN_PROGRESS' for d in shown)
 
 
 def _shown(deployment):
@@ -89,9 +129,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
         malformed = [each for each in requested if each not in ids]
         try:
             with futures.ThreadPoolExecutor(PARALLEL_SHOWS) as pool:
-                quiet = _quiet(request, ids, pool)
-                to_show = [each for each in ids if each not in quiet]
-                shown = list(pool.map(lambda each: _show(request, each), to_show))
+                to_show, shown, quiet = _shown_in_heat(request, ids, pool)
                 # The page listed these rows with their configs, so this is a cache hit.
                 configs = config_cache.get_many(
                     request, {d.config_id for d in shown if d and d.status == 'IN_PROGRESS'})
