@@ -105,6 +105,7 @@ class RecheckTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
                            api.deploy: ('may_have_results',)})
+    @mock.patch.object(status, 'BURST', 1)
     def test_while_results_arrive_a_poll_looks_again_and_shows_those_that_arrived_meanwhile(
             self):
         # A burst of 180 results left Heat idle between polls.
@@ -127,18 +128,19 @@ class RecheckTests(helpers.TestCase):
 
     @helpers.create_mocks({api.heat: ('deployment_get', 'config_get'),
                            api.deploy: ('may_have_results',)})
-    def test_a_poll_looks_again_only_while_its_shows_end_runs_and_within_its_window(self):
-        ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(2)]
-        self._shown_a_moment_ago(ids, ended=[])
-        self.mock_may_have_results.side_effect = lambda request, configs, map_: {ids[0]} & set(
-            configs)
+    @mock.patch.object(status, 'BURST', 2)
+    def test_a_poll_looks_again_only_while_its_shows_end_a_burst_and_within_its_window(self):
+        ids = [f'{RUNNING_ID[:-2]}{number:02d}' for number in range(3)]
+        self._shown_a_moment_ago(ids, ended=[ids[0]])
+        self.mock_may_have_results.side_effect = lambda request, configs, map_: set(
+            ids[:2]) & set(configs)
 
-        # Its show ended nothing: no look again.
+        # Its shows ended one run, fewer than a burst: the reply comes at once.
         self._poll(*ids)
         self.assertEqual(1, self.mock_may_have_results.call_count)
-
         self.mock_deployment_get.side_effect = lambda request, each: test_data.deployment(
             dict(test_data.DEPLOYMENTS[2], id=each, status='COMPLETE'))
+
         with mock.patch.object(status, 'RESULTS_WINDOW_SECONDS', 0), \
                 mock.patch.object(recheck, 'LOOK_SECONDS', 0):
             self._poll(*ids)
