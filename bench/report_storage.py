@@ -47,19 +47,30 @@ def retention_rows(results):
              f'{found["ratio"]:.2f}', 'page <= 0.2 x list', _yes(found['ratio'] <= 0.2))]
 
 
+def _horizon_floor(results):
+    """Horizon's own Settings page, no backend call, as the list page cost measured it at its
+    first scale; None where that figure did not run."""
+    scales = results.get('list_cost') or {}
+    return next((at['horizon_floor_median'] for at in scales.values()
+                 if 'horizon_floor_median' in at), None)
+
+
 def _service_calls(calls):
     return ', '.join(f'{service} {count}' for service, count in sorted(calls.items())) or 'none'
 
 
 def schedule_rows(results):
-    """Report-only: issue #17 asks for the Schedules page's backend calls at 10 and 1,000
-    schedules, and sets no goal for them. Per scale, the calls of the views after the first
-    (of the first view after making the schedules where they differ), their median time
-    against the page's three Mistral calls made directly, and the rows the cloud's Horizon
-    showed, also one schedule past Mistral's max_limit of 1,000 rows a list."""
+    """Issue #17 asks for the Schedules page's backend calls at 10 and 1,000 schedules, and
+    issue #40 sets its time at most 1.5 x the page's three Mistral calls made directly plus
+    Horizon's floor (the Settings page, measured by the list page cost; reported only where
+    that figure did not run). Per scale, the calls of the views after the first (of the
+    first view after making the schedules where they differ), their median time, and the
+    rows the cloud's Horizon showed, also one schedule past Mistral's max_limit of 1,000 rows
+    a list."""
     found = results.get('schedule_calls')
     if not found:
         return []
+    floor = _horizon_floor(results)
     rows = []
     for scale, at in found['scales'].items():
         first, again, http = at['first'], at['again'], at['http']
@@ -69,13 +80,19 @@ def schedule_rows(results):
         if not again['calls_constant']:
             calls += ', not the same every view'
         lists = at['mistral_lists']['median_seconds']
+        baseline = f'its 3 Mistral lists called directly {_s(lists)}'
+        if floor is None:
+            ratio, goal, met = again['median_seconds'] / lists, '- (reported)', '-'
+        else:
+            baseline += f' + Horizon\'s floor {_s(floor)} (its Settings page)'
+            ratio = again['median_seconds'] / (lists + floor)
+            goal, met = '<= 1.5 x (lists + floor)', _yes(ratio <= 1.5)
         rows.append((f'Schedules page, {int(scale):,} schedules: backend calls per view',
                      f'{calls}; median {_s(again["median_seconds"])} of '
                      f'{len(again["seconds"])} views, HTTP '
                      f'{"/".join(map(str, again["statuses"]))} (first view {first["status"]} '
                      f'in {_s(first["seconds"])}); {rows_shown(http, at["schedules"])}',
-                     f'its 3 Mistral lists called directly {_s(lists)}',
-                     f'{again["median_seconds"] / lists:.2f}', '- (reported)', '-'))
+                     baseline, f'{ratio:.2f}', goal, met))
     past = found.get('past_limit')
     if past:
         rows.append((f'Schedules page, {past["schedules"]:,} schedules (one past Mistral\'s '
