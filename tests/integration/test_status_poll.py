@@ -11,9 +11,9 @@ import requests
 import heat_deploy_runner as runner
 from heat_deploy_runner import tempurl
 
-# More runs than the poll's BURST (a round of its pool's shows, 8), whose ending in one round
-# of shows makes it look again.
-BURST = 9
+# Runs ending in one round of a poll's shows: more than its BURST (a round of its pool's shows,
+# 8), which makes it look again.
+ENDING_AT_ONCE = 9
 # The late run's look must still serve the next poll (recheck.LOOK_SECONDS, 0.75 s), which a
 # loaded machine may miss: a try whose next poll was sent later than this does not count.
 RECENT_SECONDS = 0.4
@@ -39,13 +39,13 @@ def _burst_with_a_late_result(user, heat, find_transport, demo_resources, cleanu
     answers for it."""
     runs = runner.start(heat, find_transport, runner.RunRequest(
         config_id=demo_resources['mysql'], action='BACKUP', name='poll-burst',
-        server_ids=[str(uuid.uuid4()) for _ in range(BURST + 1)],
+        server_ids=[str(uuid.uuid4()) for _ in range(ENDING_AT_ONCE + 1)],
         transport='TEMP_URL_SIGNAL')).created
     cleanup.extend(runs)
-    *burst, late = runs
+    *ending, late = runs
     # Shown running once, so that the next polls may look at their signals instead.
     assert len(_poll(user, runs)['running']) == len(runs)
-    for run in burst:
+    for run in ending:
         _answer(run)
     assert _poll(user, [late])['running'] == [late.id]
     looked = time.monotonic()
