@@ -11,6 +11,11 @@ One container holds the signal objects of every run one transport prepares under
 that one listing tells which of them have a result (may_have_results): at 200 running runs,
 a HEAD each took Swift most of a second per look, every page poll and follower look.
 
+A run removed while its server may still report leaves a mark (GONE) where its object was:
+the server's late PUT makes the object again, and the mark tells the removal of the
+container's last run that nothing else needs it. What a late result still leaves behind
+after a few tries is noted (LEFT) and swept by the next prepare or removal of a running run.
+
 Expiry: the URL lives for the run's timeout (60 minutes unless the caller
 says otherwise), like the CLI's ``--timeout``, not until 2038 as Heat's
 stack resources do. It is a bearer credential that sits in the server's
@@ -51,6 +56,18 @@ SECOND_KEY_HEADER = 'x-account-meta-temp-url-key-2'
 
 _UNSAFE_NAME_CHARACTERS = re.compile(r'[^A-Za-z0-9_.-]+')
 _NAME_PART_LENGTH = 64
+
+# A run removed while its server may still report leaves "gone/<its object>" beside its
+# signal object: a TempURL cannot be revoked, the server's late PUT makes the object again,
+# and the mark tells whoever removes the container's last run that it belongs to no run.
+GONE = 'gone/'
+# Swift refused to delete a container emptied of its runs' objects (409): a late result
+# landed in between. Each run sends one, so a few more tries take the container.
+TAKE_TRIES = 5
+# The account's notes of signal containers still left after those tries (one object each,
+# named after the container; everything in such a container belongs to no run): removed by
+# the sweep of the next prepare, or removal of a run that may still report.
+LEFT = 'heat-deploy-signals-left'
 
 
 def _is_not_found(error: Exception) -> bool:
@@ -109,11 +126,15 @@ def signal_inputs(url: str) -> tuple[dict, dict]:
     )
 
 
-def _is_signal_object(listed_name: str, object_name: str) -> bool:
-    # Swift's object versioning keeps old copies as "<len:03x><name>/<ts>"
-    # (Heat turns it on for signals that may arrive more than once).
-    return (listed_name == object_name or
-            listed_name.startswith(f'{len(object_name):03x}{object_name}/'))
+def _signal_object_of(listed_name: str) -> str:
+    """The signal object a listed name is, or is an old version of: Swift's object versioning
+    keeps old copies as "<len:03x><name>/<ts>" (Heat turns it on for signals that may arrive
+    more than once)."""
+    if re.match('[0-9a-f]{3}', listed_name):
+        length = int(listed_name[:3], 16)
+        if listed_name[3 + length:4 + length] == '/':
+            return listed_name[3:3 + length]
+    return listed_name
 
 
 def _broken_on_the_way(error: requests.exceptions.ConnectionError) -> bool:
@@ -138,8 +159,10 @@ class TempUrlSignal(SignalTransport):
         self._swift = swift
         self._key: str | None = None
         self._containers: dict[str, str] = {}
+        self._swept = False
 
     def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
+        self._sweep()
         container = self._containers.setdefault(name, container_name(name))
         object_name = str(uuid.uuid4())
         # Put every time: a failed prepare before this one may have removed it, empty.
@@ -224,8 +247,17 @@ class TempUrlSignal(SignalTransport):
 
     def cleanup(self, input_values: Mapping[str, object],
                 may_still_report: bool = False) -> None:
-        # A later PUT finds no container (404): nothing is made again.
-        self._remove(*signal_location(input_values))
+        container, object_name = signal_location(input_values)
+        if may_still_report:
+            self._sweep()
+            try:
+                self._swift.put_object(container, GONE + object_name, b'')
+            except swift_exc.ClientException as error:
+                # No container: a later PUT finds none either (404), nothing is made again.
+                if _is_not_found(error):
+                    return
+                raise
+        self._remove(container, object_name)
 
     def _account_key(self) -> str:
         if self._key is None:
@@ -243,39 +275,83 @@ class TempUrlSignal(SignalTransport):
         return self._key
 
     def _remove(self, container: str, object_name: str) -> None:
-        """Delete the signal object, its versions, then the container if
-        that left it empty.
+        """Delete the signal object, its versions, then the container if that left in it
+        only what belongs to no run.
 
-        Only the signal's own objects are deleted: the container holds the
-        other runs' of its trigger, and a deployment made by a stack signals
-        into the stack's shared container, which holds other resources'
-        signals too. Swift refuses to delete a container that is not empty,
-        so the last of its runs removed takes it, even when several are
-        removed at once and each listed the others.
+        The container holds the other runs' objects of its trigger (and a deployment made
+        by a stack signals into the stack's shared container, which holds other resources'
+        signals too): those stay. Swift refuses to delete a container that is not empty, so
+        the last of its runs removed takes it, even when several are removed at once and
+        each listed the others, or a removed run's result arrives meanwhile (GONE).
         """
+        gone = {object_name}
+        for _try in range(TAKE_TRIES):
+            names = self._names(container)
+            if names is None:
+                return
+            gone.update(name[len(GONE):] for name in names if name.startswith(GONE))
+            signals = [name for name in names if not name.startswith(GONE)]
+            # Versions first: deleting the live object of a versioned container
+            # would otherwise restore the newest version in its place.
+            self._delete(container, sorted(
+                (name for name in signals if _signal_object_of(name) in gone),
+                key=lambda listed: listed == _signal_object_of(listed)))
+            if any(_signal_object_of(name) not in gone for name in signals):
+                LOG.info('Signal container %s keeps other signals; left in place', container)
+                return
+            self._delete(container, [name for name in names if name.startswith(GONE)])
+            if self._delete_container(container):
+                return
+        LOG.warning('Signal container %s still holds late results of removed runs after %s '
+                    'tries; noted in %s for a later sweep', container, TAKE_TRIES, LEFT)
+        self._swift.put_container(LEFT)
+        self._swift.put_object(LEFT, container, b'')
+
+    def _sweep(self) -> None:
+        """Remove the containers LEFT notes, whatever arrived in them since, and each note
+        once its container is gone. Once per transport (a listing: Object Storage's 404
+        while there are none), and never in the way of the run it is called for."""
+        if self._swept:
+            return
+        self._swept = True
         try:
-            _headers, listing = self._swift.get_container(
-                container, full_listing=True)
+            notes = self._names(LEFT)
+            if notes is None:
+                return
+            for left in notes:
+                self._delete(left, self._names(left) or ())
+                if self._delete_container(left):
+                    self._delete(LEFT, [left])
+            self._delete_container(LEFT)
+        except Exception:
+            LOG.warning('Could not sweep the signal containers noted in %s', LEFT,
+                        exc_info=True)
+
+    def _names(self, container: str) -> list[str] | None:
+        """The names of the container's objects; None when there is no such container."""
+        try:
+            _headers, listing = self._swift.get_container(container, full_listing=True)
         except swift_exc.ClientException as error:
             if _is_not_found(error):
-                return
+                return None
             raise
-        names = [each['name'] for each in listing
-                 if _is_signal_object(each['name'], object_name)]
-        # Versions first: deleting the live object of a versioned container
-        # would otherwise restore the newest version in its place.
-        names.sort(key=lambda listed: listed == object_name)
-        for listed in names:
+        return [each['name'] for each in listing]
+
+    def _delete(self, container: str, names) -> None:
+        for name in names:
             try:
-                self._swift.delete_object(container, listed)
+                self._swift.delete_object(container, name)
             except swift_exc.ClientException as error:
                 if not _is_not_found(error):
                     raise
+
+    def _delete_container(self, container: str) -> bool:
+        """Whether the container is gone now; False where it still holds objects."""
         try:
             self._swift.delete_container(container)
         except swift_exc.ClientException as error:
             if error.http_status == 409:
-                LOG.info('Signal container %s keeps other signals; left in '
-                         'place', container)
-            elif not _is_not_found(error):
+                return False
+            if not _is_not_found(error):
                 raise
+        return True

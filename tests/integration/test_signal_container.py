@@ -1,10 +1,15 @@
 """A submit's TEMP_URL_SIGNAL runs in Object Storage as it really answers: one container for
 them all, one listing that tells which have a result, Heat applying a result from it, and the
-container gone with the last of its runs (Swift refuses to delete one that is not empty)."""
+container gone with the last of its runs (Swift refuses to delete one that is not empty), even
+when the results of runs removed meanwhile land in it."""
 
+import functools
 import json
+import threading
 import uuid
 
+from heatclient import exc as heat_exc
+import pytest
 import requests
 
 import heat_deploy_runner as runner
@@ -47,3 +52,43 @@ def test_a_submits_runs_share_a_container_that_goes_with_the_last_of_them(
         assert _containers(swift, container) == [container]
     assert runner.delete(heat, others[-1].id, find_transport) == []
     assert _containers(swift, container) == []
+
+
+def _answer(url):
+    """A server's one PUT of its result; after its run was removed with its container, Object
+    Storage's 404."""
+    requests.put(url, data=json.dumps({'deploy_stdout': 'late\n', 'deploy_stderr': '',
+                                       'deploy_status_code': 0}), timeout=30)
+
+
+def _at_once(*steps):
+    threads = [threading.Thread(target=step) for step in steps]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+
+def test_deletes_racing_their_results_leave_nothing(
+        heat, swift, find_transport, demo_resources, cleanup):
+    # Ten submits of three runs: the first removed and its result landing after, then the
+    # other two removed while their results land.
+    for round_ in range(10):
+        made = runner.start(heat, find_transport, runner.RunRequest(
+            config_id=demo_resources['mysql'], action='BACKUP', name=f'race-{round_}',
+            server_ids=SERVERS, transport='TEMP_URL_SIGNAL')).created
+        cleanup.extend(made)
+        [container] = {_location(run)[0] for run in made}
+        urls = [runner.derived_input_values(run.config)[tempurl.SIGNAL_ID] for run in made]
+        assert runner.delete(heat, made[0].id, find_transport) == []
+        _answer(urls[0])
+        _at_once(*(functools.partial(step, *args) for run, url in zip(made[1:], urls[1:])
+                   for step, args in ((runner.delete, (heat, run.id, find_transport)),
+                                      (_answer, (url,)))))
+
+        assert _containers(swift, container) == []
+        # Nor anything noted for a later sweep.
+        assert _containers(swift, tempurl.LEFT) == []
+        for run in made:
+            with pytest.raises(heat_exc.HTTPNotFound):
+                heat.software_configs.get(run.config_id)

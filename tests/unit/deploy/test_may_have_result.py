@@ -32,6 +32,7 @@ def _send(swift, config):
 def test_a_temp_url_run_is_asked_with_a_head_of_its_object(heat, swift):
     find = functools.partial(transport_for, swift=swift)
     [(run_id, config)] = _run_configs(heat, find, 'TEMP_URL_SIGNAL').items()
+    swift.calls.clear()
 
     assert may_have_results({run_id: config}, find) == set()
     _send(swift, config)
@@ -50,6 +51,7 @@ def test_a_submits_runs_share_a_container_and_one_listing_tells_of_them_all(heat
     sent = sorted(runs)[:2]
     for run_id in sent:
         _send(swift, runs[run_id])
+    swift.calls.clear()
     assert may_have_results(runs, find) == set(sent)
     assert len(swift.called('get_container')) == 1
     assert not swift.called('head_object')
@@ -66,6 +68,7 @@ def test_runs_of_two_submits_are_looked_at_one_listing_a_submit_side_by_side(hea
         mapped.append(len(places))
         return map(look, places)
     _send(swift, next(iter(second.values())))
+    swift.calls.clear()
     assert may_have_results({**first, **second}, find, map_) == {next(iter(second))}
     assert mapped == [2]
     assert len(swift.called('get_container')) == 2

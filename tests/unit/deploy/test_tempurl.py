@@ -11,6 +11,7 @@ from swiftclient.exceptions import ClientException
 import urllib3
 
 from heat_deploy_runner.signals import NotAnswering
+from heat_deploy_runner.tempurl import LEFT
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.tempurl import storage_url
 from heat_deploy_runner.tempurl import TempUrlSignal
@@ -249,7 +250,7 @@ def test_may_have_results_lists_a_shared_container_once():
     container, object_name = signal_location(many[1])
     swift.containers[container][object_name] = b'{"deploy_status_code": 0}'
     assert transport.may_have_results(many) == [False, True, False]
-    assert len(swift.called('get_container')) == 1
+    assert [call[1] for call in swift.called('get_container')] == [(LEFT,), (container,)]
     assert not swift.called('head_object')
     # Apart, or alone: a HEAD each.
     alone = TempUrlSignal(swift).prepare('run', 60).values
@@ -267,3 +268,62 @@ def test_the_last_of_a_shared_containers_runs_removed_takes_it():
     assert list(swift.containers) == [container]
     transport.cleanup(second)
     assert swift.containers == {}
+
+
+def _late_result(swift, values):
+    """What a removed run's server does when its script ends: PUT through its TempURL, which
+    makes the object again wherever its container still is."""
+    container, object_name = signal_location(values)
+    if container in swift.containers:
+        swift.containers[container][object_name] = b'{"deploy_status_code": 0}'
+
+
+def _submit(runs):
+    swift = FakeSwift(account_headers={KEY_HEADER: 'secret'})
+    transport = TempUrlSignal(swift)
+    return swift, transport, [transport.prepare('run', 60).values for _ in range(runs)]
+
+
+def test_a_removed_runs_late_result_goes_with_the_containers_last_run():
+    swift, transport, (first, second, third) = _submit(3)
+    transport.cleanup(first, may_still_report=True)
+    _late_result(swift, first)
+    transport.cleanup(second)
+    assert list(swift.containers) == [signal_location(third)[0]]
+    transport.cleanup(third, may_still_report=True)
+    _late_result(swift, third)
+    assert swift.containers == {}
+
+
+def test_a_late_result_landing_as_the_container_goes_is_removed_on_another_try():
+    swift, transport, (first, second) = _submit(2)
+    transport.cleanup(first, may_still_report=True)
+    landing = iter([first, second])
+    # Each time the container is about to go, a removed run's result lands first.
+    swift.fail('delete_container', None, when=lambda container: bool(
+        _late_result(swift, next(landing, {'deploy_signal_id': '/x/y'}))))
+    transport.cleanup(second, may_still_report=True)
+    assert swift.containers == {}
+    assert len(swift.called('delete_container')) == 3
+
+
+def test_what_late_results_leave_after_every_try_is_noted_and_swept_later():
+    swift, transport, (first, second) = _submit(2)
+    container = signal_location(first)[0]
+    transport.cleanup(first, may_still_report=True)
+    swift.fail('delete_container', None, when=lambda name: bool(
+        name == container and _late_result(swift, first)))
+    transport.cleanup(second, may_still_report=True)
+    assert set(swift.containers) == {container, LEFT}
+    assert list(swift.containers[LEFT]) == [container]
+
+    swift.fail('delete_container', None, when=lambda name: False)
+    later = TempUrlSignal(swift)
+    later.prepare('another', 60)
+    assert set(swift.containers) == {signal_location(later.prepare('another', 60).values)[0]}
+
+
+def test_a_run_that_cannot_report_again_leaves_no_mark():
+    swift, transport, (first, second) = _submit(2)
+    transport.cleanup(first)
+    assert swift.containers[signal_location(second)[0]] == {signal_location(second)[1]: b''}
