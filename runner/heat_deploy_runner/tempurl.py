@@ -281,9 +281,12 @@ class TempUrlSignal(SignalTransport):
         The container holds the other runs' objects of its trigger (and a deployment made
         by a stack signals into the stack's shared container, which holds other resources'
         signals too): those stay. Swift refuses to delete a container that is not empty, so
-        the last of its runs removed takes it, even when several are removed at once and
-        each listed the others, or a removed run's result arrives meanwhile (GONE).
+        the last of its runs removed takes it, even when several are removed at once, or a
+        removed run's result arrives meanwhile (GONE).
         """
+        # The object goes (and its mark is there) before the look: of several runs removed
+        # at once, the one that looks last finds every other's object gone or marked.
+        self._delete(container, [object_name])
         gone = {object_name}
         for _try in range(TAKE_TRIES):
             names = self._names(container)
