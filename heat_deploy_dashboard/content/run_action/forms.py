@@ -134,7 +134,8 @@ class RunActionForm(run_form.RunForm):
                 "%(action)s is a lifecycle action: tick the box to confirm "
                 "that you want to run it.") % {'action': cleaned['action']})
         scheduled = 'repeat' in self.fields and self._clean_schedule(cleaned)
-        if cleaned.get('batch_size') or scheduled:
+        # As rolling.hands_over: the workflow service starts runs in batches or with tries.
+        if cleaned.get('batch_size') or cleaned.get('retries') or scheduled:
             self._refuse_secrets_without_object_storage(cleaned)
         return cleaned
 
@@ -181,9 +182,10 @@ class RunActionForm(run_form.RunForm):
         _plain, secret = secret_store.split(cleaned.get('input_values'))
         for name in secret:
             self.add_error(run_form.INPUT_PREFIX + name, _(
-                "A secret input of a run in batches or a schedule is kept in Object Storage, "
-                "which is not in your service catalog (the workflow service would keep it in "
-                "the clear). Run it now without batches, or leave it empty."))
+                "A secret input of a run in batches, with tries or on a schedule is kept in "
+                "Object Storage, which is not in your service catalog (the workflow service "
+                "would keep it in the clear). Run it now without batches or tries, or leave it "
+                "empty."))
 
     def shown_commands(self, schedule=''):
         """The command that does what the form shows: `openstack software component run`, or
