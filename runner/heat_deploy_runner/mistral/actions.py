@@ -96,6 +96,7 @@ class PlanAction(actions.Action):
         self.schedule = schedule
         self.trigger = trigger
 
+    @clients_mod.stops_where_trust_refused
     def run(self, context):
         # The first step: the starter's token is still good.
         clients = clients_mod.clients_for(context.security)
@@ -230,6 +231,7 @@ class StartAction(actions.Action):
                           input_values=dict(self.input_values), transport=self.transport,
                           timeout_minutes=self.timeout_minutes, name=self.name)
 
+    @clients_mod.stops_where_trust_refused
     def run(self, context):
         clients = clients_mod.clients_for(context.security, self.trust_id)
         counted = bool(self.tries and self.tries > 1)
@@ -288,6 +290,7 @@ class WaitAction(actions.Action):
         self.deployment_ids = deployment_ids
         self.trust_id = trust_id
 
+    @clients_mod.stops_where_trust_refused
     def run(self, context):
         clients = clients_mod.clients_for(context.security, self.trust_id)
         configs = kept.CONFIGS.of(clients.project_id)

@@ -44,6 +44,7 @@ class ConcludeAction(actions.Action):
         self.link = link
         self.trust_id = trust_id
 
+    @clients_mod.stops_where_trust_refused
     def run(self, context):
         clients = clients_mod.clients_for(context.security, self.trust_id)
         operation_id = context.execution.workflow_execution_id

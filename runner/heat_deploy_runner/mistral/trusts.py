@@ -12,9 +12,16 @@ and the workflow's last step deletes it. It expires on its own at the operation'
 possible end, should that step never run. The trust's id is no secret: only Mistral's
 service user, with its own password, can use it.
 
-A starter who loses their role or is deleted takes the trust's power with them (Keystone
-checks the trustor's roles at every trust-scoped token): the operation then stops with the
-workflow's sentence for it.
+A starter who is disabled, loses a role the trust delegates, or is deleted takes the trust's
+power with them (Keystone checks the trustor at every trust-scoped token): the operation
+then stops with a sentence saying which (why_unusable). What Keystone 30 answers Mistral's
+service user, tried on the local cloud: a token through the trust of a trustor disabled or
+without one of its roles, 403 with Keystone's generic "You are not authorized..." for both
+(the reason is only in its log), while the trust itself still reads (GET as the trustee); a
+trust deleted, expired or whose trustor was deleted, 401 for the token and 404 for the
+trust. So a 403 is told apart by reading the trustor and their roles in the project, which
+needs the admin role Mistral's DevStack plugin gives its service user; without it, the
+sentence names both. A password change refuses nothing for good (clients.TrustSession).
 """
 
 from datetime import timedelta
@@ -22,11 +29,33 @@ from datetime import timezone
 
 from keystoneauth1 import exceptions as ks_exc
 
+from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import Message
+
 # Identity v3 wherever the catalog's identity endpoint points (versioned or not).
 _IDENTITY = {'service_type': 'identity', 'interface': 'public', 'version': (3, 0)}
 # Past the operation's latest end: Mistral's own delays, and an executor's outage up to its
 # heartbeat window, with room to spare.
 GRACE = timedelta(hours=1)
+
+# Why an operation stopped acting for its starter: each starts as the workflows' ``stopped``
+# says a sentence of the action's own does (workflows/follow_v3.yaml).
+GONE = gettext_noop('Stopped: the trust Mistral acted through for the user who started this '
+                    'was deleted or has expired (deleting the user deletes it). Runs already '
+                    'started go on; their pages show how they end.')
+DISABLED = gettext_noop('Stopped: the user who started this was disabled, so Mistral can no '
+                        'longer act for them. Runs already started go on; their pages show '
+                        'how they end.')
+ROLE_LOST = gettext_noop('Stopped: the user who started this no longer has the role '
+                         '%(roles)s in this project, so Mistral can no longer act for them. '
+                         'Runs already started go on; their pages show how they end.')
+ROLES_LOST = gettext_noop('Stopped: the user who started this no longer has the roles '
+                          '%(roles)s in this project, so Mistral can no longer act for them. '
+                          'Runs already started go on; their pages show how they end.')
+DISABLED_OR_ROLES_LOST = gettext_noop(
+    'Stopped: the user who started this was disabled, or no longer has every role of '
+    '%(roles)s in this project, so Mistral can no longer act for them. Runs already started '
+    'go on; their pages show how they end.')
 
 
 def expires_at(now, until=None, timeout_minutes=0, rounds=1, retry_delay=0):
@@ -55,3 +84,47 @@ def delete(session, trust_id):
         session.delete(f'/OS-TRUST/trusts/{trust_id}', endpoint_filter=_IDENTITY)
     except ks_exc.NotFound:
         pass
+
+
+def why_unusable(service, through_trust, trust_id):
+    """Why Keystone no longer lets Mistral's service user act through the trust, a Message;
+    None where it does (what failed was something else). ``service`` is a session of the
+    service user in its own project, ``through_trust`` a new one through the trust."""
+    try:
+        through_trust.get_auth_headers()
+    except ks_exc.Unauthorized:
+        return Message(GONE) if _trust(service, trust_id) is None else None
+    except ks_exc.Forbidden:
+        found = _trust(service, trust_id)
+        return None if found is None else _trustor_refused(service, found)
+    return None
+
+
+def _trust(service, trust_id):
+    """The trust as its trustee reads it; None once Keystone has none of that id."""
+    try:
+        found = service.get(f'/OS-TRUST/trusts/{trust_id}', endpoint_filter=_IDENTITY)
+    except ks_exc.NotFound:
+        return None
+    return found.json()['trust']
+
+
+def _trustor_refused(service, trust):
+    """Which of the trustor's changes makes Keystone refuse a token through the trust."""
+    delegated = sorted(role['name'] for role in trust['roles'])
+    try:
+        trustor = service.get(f'/users/{trust["trustor_user_id"]}',
+                              endpoint_filter=_IDENTITY).json()['user']
+        if not trustor['enabled']:
+            return Message(DISABLED)
+        held = {each['role']['name'] for each in service.get('/role_assignments', params={
+            'user.id': trust['trustor_user_id'], 'scope.project.id': trust['project_id'],
+            'effective': True, 'include_names': True},
+            endpoint_filter=_IDENTITY).json()['role_assignments']}
+    except ks_exc.Forbidden:
+        # A service user without Keystone's admin role reads neither.
+        return Message(DISABLED_OR_ROLES_LOST, {'roles': ', '.join(delegated)})
+    lost = [name for name in delegated if name not in held]
+    if not lost:
+        return None
+    return Message(ROLE_LOST if len(lost) == 1 else ROLES_LOST, {'roles': ', '.join(lost)})
