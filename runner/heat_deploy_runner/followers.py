@@ -1,5 +1,5 @@
 """An operation started at once (Run Action, Deploy, the command line) followed to its end
-with no page open: an execution of the project's follow workflow (workflows/follow_v2.yaml)
+with no page open: an execution of the project's follow workflow (workflows/follow_v3.yaml)
 on Mistral, made with the operation's id, watches its runs as a page's poll did (a Zaqar
 result applied, a run past its deadline recorded as timed out, both in Heat), then records
 the outcome as its output and posts the notices subscribed to it. Its runs carry

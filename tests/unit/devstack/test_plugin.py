@@ -236,7 +236,7 @@ def test_stack_extra_restarts_running_mistral_on_the_runners_actions_and_makes_w
         devstack):
     running = ('mistral-api', 'mistral-engine', 'mistral-executor')
     calls = devstack.run('stack', 'extra', running=running,
-                         known_workflows=['heat_deploy.follow_v2'])
+                         known_workflows=['heat_deploy.follow_v3'])
     assert calls[:3] == _heartbeats(devstack)
     checks = [['systemctl', 'is-active', '--quiet', f'devstack@{service}.service']
               for service in MISTRAL]
@@ -252,9 +252,9 @@ def test_stack_extra_restarts_running_mistral_on_the_runners_actions_and_makes_w
         for action in actions]
     files = devstack.checkout / 'runner' / 'heat_deploy_runner' / 'workflows'
     assert rest[1 + len(actions):] == [
-        os + ['workflow', 'show', 'heat_deploy.rolling_v4', '-f', 'value', '-c', 'ID'],
-        os + ['workflow', 'create', str(files / 'rolling_v4.yaml')],
-        os + ['workflow', 'show', 'heat_deploy.follow_v2', '-f', 'value', '-c', 'ID'],
+        os + ['workflow', 'show', 'heat_deploy.rolling_v5', '-f', 'value', '-c', 'ID'],
+        os + ['workflow', 'create', str(files / 'rolling_v5.yaml')],
+        os + ['workflow', 'show', 'heat_deploy.follow_v3', '-f', 'value', '-c', 'ID'],
         os + ['workflow', 'show', 'heat_deploy.retention_v1', '-f', 'value', '-c', 'ID'],
         os + ['workflow', 'create', str(files / 'retention_v1.yaml')]]
 
