@@ -74,6 +74,13 @@ def operation_of_run(run) -> Operation | None:
     return _kept(values.get(derived.OPERATION_OPTION) if isinstance(values, dict) else None)
 
 
+def operation_of_config(config) -> Operation | None:
+    """The operation a derived config's options keep a copy of (a heatclient config or a
+    dict), None for a config no start of the dashboard made."""
+    options = derived.as_dict(config).get('options')
+    return _kept(options.get(derived.OPERATION_OPTION) if isinstance(options, dict) else None)
+
+
 def _kept(kept) -> Operation | None:
     if not isinstance(kept, dict):
         return None

@@ -10,6 +10,9 @@ The bound (Policy): every run younger than ``keep_days``, and the ``keep_latest`
 each server, component and action; beyond those, no more than ``keep_at_most`` runs. A
 running run, and the latest run of each server, component and action, are never pruned,
 whatever the bound says.
+
+Each time it runs, retention also sweeps the derived configs of the dashboard's that no run
+uses (orphans.py): those Heat made after a start had given up waiting for it.
 """
 
 import collections
@@ -20,6 +23,7 @@ from heat_deploy_runner import archive
 from heat_deploy_runner.delete import delete_read
 from heat_deploy_runner import derived
 from heat_deploy_runner import listing
+from heat_deploy_runner import orphans
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner import times
 
@@ -79,18 +83,25 @@ class Pruned:
     runs: list
     # What was left behind (runner.Messages: a config or signal target that stayed).
     leftovers: list
+    # The derived configs no run used, deleted (dicts, as Heat shows them), oldest first.
+    swept: list = dataclasses.field(default_factory=list)
 
 
 def prune(heat, swift, find_transport, project_id, policy: Policy,
           now: datetime.datetime | None = None, dry_run: bool = False) -> Pruned:
-    """Archive, then delete, the project's runs past the bound; with ``dry_run``, only say
-    which. A failure stops it where it is: each run pruned before is archived and gone, the
-    one it failed on is kept in Heat (archived again next time)."""
+    """Archive, then delete, the project's runs past the bound, then sweep the derived
+    configs no run uses (orphans.sweep); with ``dry_run``, only say which. A failure stops
+    it where it is: each run pruned before is archived and gone, the one it failed on is
+    kept in Heat (archived again next time)."""
     moment = now or datetime.datetime.now(datetime.timezone.utc)
     found = past(listing.runs(heat, project_id), policy, moment)
     if dry_run:
-        return Pruned([_described(heat, run) for run in found], [])
-    return prune_runs(heat, swift, find_transport, found, moment)
+        return Pruned([_described(heat, run) for run in found], [],
+                      orphans.unused(heat, project_id, moment))
+    done = prune_runs(heat, swift, find_transport, found, moment)
+    swept = orphans.sweep(heat, find_transport, project_id, moment)
+    done.swept, done.leftovers = swept.configs, done.leftovers + swept.leftovers
+    return done
 
 
 def _described(heat, run):

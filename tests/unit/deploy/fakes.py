@@ -99,6 +99,7 @@ class _Configs:
         assert set(kwargs) <= {'name', 'group', 'config', 'inputs',
                                'outputs', 'options'}, kwargs
         config_id = self._heat.add_config(**copy.deepcopy(kwargs))
+        self._heat._done('software_configs.create')
         return SoftwareConfig(
             self, copy.deepcopy(self._heat.configs[config_id]), loaded=True)
 

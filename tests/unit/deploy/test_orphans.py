@@ -1,0 +1,146 @@
+"""The derived configs no run uses: Heat made them after a start had stopped waiting (while
+heat-engine was down), and retention sweeps them, never anyone else's config."""
+
+import datetime
+import functools
+
+from keystoneauth1 import exceptions as ks_exc
+import pytest
+
+from heat_deploy_runner.derived import derived_input_values
+from heat_deploy_runner.operations import Operation
+from heat_deploy_runner import orphans
+from heat_deploy_runner import retention
+from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.starting import start
+from heat_deploy_runner.tempurl import signal_location
+from heat_deploy_runner.transports import transport_for
+
+PROJECT = 'project-1'
+NOW = datetime.datetime.now(datetime.timezone.utc)
+LATER = NOW + orphans.AGE + datetime.timedelta(minutes=1)
+OPERATION = Operation('op-1', 'alice', '2026-11-27T12:00:00Z', source=None)
+
+
+@pytest.fixture
+def find_transport(swift):
+    return functools.partial(transport_for, swift=swift)
+
+
+@pytest.fixture
+def source(heat):
+    return heat.add_config(name='mysql', inputs=[{'name': 'db_password', 'type': 'String'}])
+
+
+def _start(heat, find_transport, source, server='s1'):
+    return start(heat, find_transport, RunRequest(config_id=source, action='BACKUP',
+                                                  server_ids=[server]),
+                 Operation('op-1', 'alice', '2026-11-27T12:00:00Z', source=source))
+
+
+def _unanswered_config(heat, find_transport, source):
+    """Heat makes the config, but the start stopped waiting for its answer."""
+    heat.fail_after('software_configs.create', ks_exc.ConnectTimeout('heat-engine is down'))
+    with pytest.raises(ks_exc.ConnectTimeout):
+        _start(heat, find_transport, source)
+    heat._failures_after.clear()
+    [orphan] = [config_id for config_id in heat.configs if config_id != source]
+    return orphan
+
+
+def _sweep(heat, find_transport, now=LATER):
+    return orphans.sweep(heat, find_transport, PROJECT, now)
+
+
+def test_a_config_made_after_its_start_stopped_waiting_is_swept_once_old_enough(
+        heat, swift, find_transport, source):
+    orphan = _unanswered_config(heat, find_transport, source)
+
+    # A start still under way may yet make its deployment.
+    assert _sweep(heat, find_transport, NOW + orphans.AGE / 2).configs == []
+    assert orphan in heat.configs
+
+    done = _sweep(heat, find_transport)
+
+    assert [config['id'] for config in done.configs] == [orphan] and done.leftovers == []
+    assert set(heat.configs) == {source}
+    # Safe to run again.
+    assert _sweep(heat, find_transport).configs == []
+
+
+def test_a_deployment_that_went_unanswered_leaves_its_config_and_signal_target_swept(
+        heat, swift, find_transport, source):
+    heat.fail('software_deployments.create', ks_exc.ConnectTimeout('heat-engine is down'))
+    heat.fail('software_deployments.list', ks_exc.ConnectFailure('heat-engine is down'))
+    with pytest.raises(ks_exc.ConnectTimeout):
+        _start(heat, find_transport, source)
+    heat._failures.clear()
+    [orphan] = [config_id for config_id in heat.configs if config_id != source]
+    container, _object = signal_location(derived_input_values(heat.configs[orphan]))
+    assert container in swift.containers
+
+    assert [config['id'] for config in _sweep(heat, find_transport).configs] == [orphan]
+    assert container not in swift.containers
+
+
+def _config(heat, name='mysql-BACKUP', options=None, inputs=None, **fields):
+    return heat.add_config(name=name, options=options if options is not None else {
+        'heat_deploy_dashboard': OPERATION.as_option()}, inputs=inputs if inputs is not None
+        else [{'name': 'deploy_server_id', 'value': 's1'},
+              {'name': 'deploy_action', 'value': 'BACKUP'}], **fields)
+
+
+@pytest.mark.parametrize('whose', [
+    'a stack', 'no action', 'named otherwise', 'another project', 'a run'])
+def test_a_config_not_of_the_dashboard_or_that_a_run_uses_is_never_swept(
+        heat, find_transport, source, whose):
+    if whose == 'a run':
+        config_id = _start(heat, find_transport, source).created[0].config_id
+    else:
+        config_id = _config(heat, **{
+            'a stack': {'options': {}},
+            'no action': {'inputs': [{'name': 'deploy_server_id', 'value': 's1'}]},
+            'named otherwise': {'name': 'my copy'},
+            'another project': {'project': 'not-' + PROJECT}}[whose])
+
+    assert _sweep(heat, find_transport).configs == []
+    assert config_id in heat.configs and source in heat.configs
+
+
+def test_only_configs_no_deployment_uses_are_read_and_not_the_sources_of_runs(
+        heat, find_transport, source):
+    for server in ('s1', 's2', 's3'):
+        _start(heat, find_transport, source, server)
+    stacks = heat.add_config(name='stack-config')
+    before = len(heat.called('software_configs.get'))
+
+    _sweep(heat, find_transport)
+
+    assert [call[1] for call in heat.called('software_configs.get')[before:]] == [(stacks,)]
+
+
+def test_a_config_heat_does_not_delete_is_left_and_said(
+        heat, find_transport, source):
+    orphan = _unanswered_config(heat, find_transport, source)
+    heat.fail('software_configs.delete', ks_exc.ConnectFailure('heat-api is down'))
+
+    done = _sweep(heat, find_transport)
+
+    assert done.configs == [] and orphan in heat.configs
+    assert [str(message) for message in done.leftovers] == [
+        f'The configuration {orphan}, which no run uses, could not be deleted.']
+
+
+def test_retention_sweeps_too_and_says_which_a_dry_run_only_says(
+        heat, swift, find_transport, source):
+    orphan = _unanswered_config(heat, find_transport, source)
+
+    def prune(dry_run):
+        return retention.prune(heat, swift, find_transport, PROJECT, retention.Policy(),
+                               LATER, dry_run=dry_run)
+
+    assert [config['id'] for config in prune(dry_run=True).swept] == [orphan]
+    assert orphan in heat.configs
+    done = prune(dry_run=False)
+    assert [config['id'] for config in done.swept] == [orphan] and done.runs == []
+    assert orphan not in heat.configs
