@@ -342,7 +342,8 @@ def stop_reason(failed, max_failures, batches, next_batch):
 
 class PruneAction(actions.Action):
     """The project's runs past the retention bound, archived then deleted (retention.prune):
-    the ids of those pruned, and what was left behind (a config or signal target)."""
+    the ids of those pruned, what was left behind (a config or signal target), and the ids
+    of the derived configs no run used, swept."""
 
     def __init__(self, keep_latest, keep_days, keep_at_most):
         super().__init__()
@@ -358,4 +359,5 @@ class PruneAction(actions.Action):
         done = retention.prune(clients.heat, clients.swift, clients.find_transport,
                                context.security.project_id, policy)
         return {'pruned': [run.id for run in done.runs],
-                'left': [str(message) for message in done.leftovers]}
+                'left': [str(message) for message in done.leftovers],
+                'swept': [config['id'] for config in done.swept]}

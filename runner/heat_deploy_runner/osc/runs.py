@@ -152,8 +152,9 @@ class PruneRuns(command.Lister):
     component and action are always kept, and a stack's own deployments are never touched.
     Each pruned run's record (inputs with secrets masked, status, outputs, times) stays in
     the project's Object Storage (container heat-deploy-archive), where `run show`,
-    `run output` and the dashboard read it. Without the workflow service, run it from cron,
-    e.g. daily."""
+    `run output` and the dashboard read it. The derived configs no run uses, that Heat made
+    after a start had stopped waiting for it, are deleted too. Without the workflow service,
+    run it from cron, e.g. daily."""
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -181,6 +182,11 @@ class PruneRuns(command.Lister):
                                    clients.project_id, policy, dry_run=parsed_args.dry_run)
         for message in done.leftovers:
             self.app.stderr.write(f'{message}\n')
+        if done.swept:
+            self.app.stderr.write(
+                f'{"Would delete" if parsed_args.dry_run else "Deleted"} the derived '
+                'configs no run uses (Heat made them after their start had stopped '
+                f'waiting): {", ".join(config["id"] for config in done.swept)}\n')
         columns = ('ID', 'Name', 'Server', 'Action', 'Status', 'Created')
         return columns, [(run.id, run.name or '', run.server_id, run.action,
                           shown_status(run), run.creation_time) for run in done.runs]

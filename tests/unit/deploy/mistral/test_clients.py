@@ -111,7 +111,7 @@ def test_prune_archives_and_deletes_the_runs_past_the_bound_of_the_firing_projec
 
     result = actions.PruneAction(1, '7', 2000).run(context)
 
-    assert result == {'pruned': [old.id], 'left': []}
+    assert result == {'pruned': [old.id], 'left': [], 'swept': []}
     assert list(heat.deployments) == [new.id]
     assert archive.get(swift, old.id).archived
     # Mistral hands the action to its executor as its attributes, in JSON.

@@ -105,3 +105,25 @@ def test_prune_archives_the_runs_past_the_bound_and_lists_them(heat, swift, fini
 
     _taken(osc_runs.DeleteRun, heat, finished, swift=swift)
     assert swift.containers[archive.CONTAINER] == {}
+
+
+def test_prune_names_the_derived_configs_no_run_uses_it_deletes(heat, finished):
+    # A config Heat made after its start had stopped waiting for it: no deployment uses it.
+    orphan = heat.add_config(
+        name='mysql-BACKUP', options={'heat_deploy_dashboard': OPERATION.as_option()},
+        inputs=[{'name': 'deploy_server_id', 'value': 's1'},
+                {'name': 'deploy_action', 'value': 'BACKUP'}])
+    heat.configs[orphan]['creation_time'] = '2026-01-01T00:00:00Z'
+
+    def prune(*argv):
+        app = App(heat, swift=FakeSwift())
+        command = osc_runs.PruneRuns(app, None)
+        command.take_action(command.get_parser('openstack').parse_args(list(argv)))
+        return app.stderr.getvalue()
+
+    said = ('the derived configs no run uses (Heat made them after their start had stopped '
+            f'waiting): {orphan}\n')
+    assert prune('--dry-run') == 'Would delete ' + said
+    assert orphan in heat.configs
+    assert prune() == 'Deleted ' + said
+    assert orphan not in heat.configs and finished in heat.deployments
