@@ -1,0 +1,87 @@
+"""Run Action while heat-engine is stopped: the form says nothing was started, and nothing is
+made behind the user's back.
+
+Heat's API holds the derived config's create for its RPC timeout (60 s here, Heat's default)
+while the request waits in RabbitMQ; the dashboard stops waiting after 10 s. An engine back
+within the RPC timeout makes the config all the same, with no run to use it (here the
+engine is back about 12 s after the form gave up). Retention, as the project's retention
+schedule fires it, deletes it once it is older than orphans.AGE (5 minutes): the test waits
+that long, about 6 minutes in all.
+"""
+
+import datetime
+import json
+import time
+
+import pytest
+
+from heat_deploy_runner import derived
+from heat_deploy_runner import orphans
+from heat_deploy_runner import times
+from heat_deploy_runner import workflows
+from tests.integration import dashboard
+from tests.integration import test_outages
+from tests.integration import waiting
+
+pytestmark = pytest.mark.stops_services
+
+NAME = 'mysql-BACKUP'
+
+
+def _runless(heat):
+    """{id: config} of the configs named as Run Action names BACKUP's on mysql that carry
+    the operation that started them, and that no deployment uses."""
+    used = {each.config_id for each in heat.software_deployments.list()}
+    found = {}
+    for row in heat.software_configs.list():
+        if row.name != NAME or row.id in used:
+            continue
+        config = derived.config_or_none(heat, row.id)
+        if config and derived.OPERATION_OPTION in (derived.as_dict(config)['options'] or {}):
+            found[row.id] = derived.as_dict(config)
+    return found
+
+
+def _retention(mistral, project_id):
+    """The retention workflow, run as the project's retention schedule fires it (its own
+    bound: nothing this young is pruned); what it said."""
+    workflow_id = workflows.ensure(mistral, project_id, workflows.RETENTION_WORKFLOW)
+    started = mistral.executions.create(workflow_id, workflow_input={})
+    ended = waiting.wait_for('the retention workflow', lambda: (
+        lambda found: found if found.state in ('SUCCESS', 'ERROR') else None)(
+            mistral.executions.get(started.id)), timeout=120, interval=1)
+    assert ended.state == 'SUCCESS', ended.state_info
+    return json.loads(ended.output)
+
+
+def test_run_action_while_heat_engine_is_stopped_leaves_no_config_behind(
+        cloud, user, heat, mistral, session, demo_resources):
+    # Other modules' outages may have left some.
+    before = set(_runless(heat))
+    form = f'/project/components/{demo_resources["mysql"]}/run/'
+    # Read while Heat answers: the form keeps the component, and the post's first call to
+    # Heat is the create.
+    assert user.get(form).status_code == 200
+
+    with test_outages.stopped(cloud, 'heat-engine'):
+        response = user.post(form, {
+            'action': 'BACKUP', 'servers': [demo_resources['db_server_1']],
+            'transport': 'TEMP_URL_SIGNAL', 'timeout': '30', 'input__backup_dir': 'orphans',
+            'input__retention_days': '5', 'input__tables': 'users', 'input__labels': '{}',
+            'input__pause_seconds': '0', 'input__backup_file': ''})
+    said = ' '.join(dashboard.messages(response.text))
+    assert 'Unable to start BACKUP' in said and 'Nothing was started.' in said, said
+
+    # Heat made it all the same, with no run to use it.
+    [orphan] = waiting.wait_for(
+        'heat-engine to make the config it was asked for',
+        lambda: [config for config_id, config in _runless(heat).items()
+                 if config_id not in before], timeout=120, interval=2)
+    made = times.parse_time(orphan['creation_time'])
+    wait = (made + orphans.AGE - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+    time.sleep(max(0, wait) + 5)
+
+    said = _retention(mistral, session.get_project_id())
+
+    assert orphan['id'] not in _runless(heat)
+    assert orphan['id'] in said['swept'] and said['left'] == []
