@@ -17,8 +17,6 @@ from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.transports import transport_for
 
 PROJECT = 'project-1'
-NOW = datetime.datetime.now(datetime.timezone.utc)
-LATER = NOW + orphans.AGE + datetime.timedelta(minutes=1)
 OPERATION = Operation('op-1', 'alice', '2026-11-27T12:00:00Z', source=None)
 
 
@@ -48,8 +46,13 @@ def _unanswered_config(heat, find_transport, source):
     return orphan
 
 
-def _sweep(heat, find_transport, now=LATER):
-    return orphans.sweep(heat, find_transport, PROJECT, now)
+def _later(than=orphans.AGE + datetime.timedelta(minutes=1)):
+    # The in-memory Heat writes the real time a config is made.
+    return datetime.datetime.now(datetime.timezone.utc) + than
+
+
+def _sweep(heat, find_transport, now=None):
+    return orphans.sweep(heat, find_transport, PROJECT, now or _later())
 
 
 def test_a_config_made_after_its_start_stopped_waiting_is_swept_once_old_enough(
@@ -57,7 +60,7 @@ def test_a_config_made_after_its_start_stopped_waiting_is_swept_once_old_enough(
     orphan = _unanswered_config(heat, find_transport, source)
 
     # A start still under way may yet make its deployment.
-    assert _sweep(heat, find_transport, NOW + orphans.AGE / 2).configs == []
+    assert _sweep(heat, find_transport, _later(orphans.AGE / 2)).configs == []
     assert orphan in heat.configs
 
     done = _sweep(heat, find_transport)
@@ -137,7 +140,7 @@ def test_retention_sweeps_too_and_says_which_a_dry_run_only_says(
 
     def prune(dry_run):
         return retention.prune(heat, swift, find_transport, PROJECT, retention.Policy(),
-                               LATER, dry_run=dry_run)
+                               _later(), dry_run=dry_run)
 
     assert [config['id'] for config in prune(dry_run=True).swept] == [orphan]
     assert orphan in heat.configs
