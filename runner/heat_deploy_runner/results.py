@@ -7,7 +7,8 @@ apply it with Heat's rule while the deployment is still IN_PROGRESS, and
 only then consume it. The claim makes this happen once, however many
 Horizon workers poll at the same moment; a result that finds the
 deployment already finished (cancelled) is released and kept as its late
-result.
+result. A TempURL result Heat will never apply, as its deployment was updated
+after it arrived, is applied the same way (_stranded_applied).
 """
 
 import logging
@@ -19,6 +20,7 @@ from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.signals import FAILED
 from heat_deploy_runner.signals import IN_PROGRESS
 from heat_deploy_runner.signals import SignalTransport
+from heat_deploy_runner import times
 from heat_deploy_runner.transports import look_place
 from heat_deploy_runner.transports import transport_of
 
@@ -101,34 +103,64 @@ def collect(heat, run: Run, find_transport: Callable[[str], SignalTransport]) ->
     as it is afterwards, with its config.
 
     Changes nothing unless the run is IN_PROGRESS and its transport holds a result Heat does
-    not read itself.
+    not read itself, or one Heat reads but will never apply (_stranded_applied).
     """
     if run.status != IN_PROGRESS:
         return run
     values = derived.derived_input_values(run.config)
     transport = transport_of(values, find_transport)
-    claimed = transport.claim_result(values) if transport else None
-    if claimed is None:
+    if transport is None:
         return run
+    claimed = transport.claim_result(values)
+    if claimed is None:
+        return _stranded_applied(heat, run, transport, values)
     try:
-        # Read again: a cancel may have landed since the caller read it.
-        current = Run.from_heat(heat.software_deployments.get(run.id))
-        running = current.status == IN_PROGRESS
-        if running:
-            status, reason, outputs = outcome(
-                claimed.result, derived.as_dict(run.config).get('outputs'),
-                current.output_values)
-            current = Run.from_heat(heat.software_deployments.update(
-                run.id, status=status, status_reason=reason, output_values=outputs))
+        current, applied = _applied(heat, run, claimed.result)
     except Exception:
         _quietly(claimed.release, 'release the result', run.id)
         raise
-    if running:
+    if applied:
         _quietly(claimed.consume, 'remove the applied result', run.id)
     else:
         # Kept on the queue as the late result of a cancelled run.
         _quietly(claimed.release, 'release the result', run.id)
-    return current.described(run.config)
+    return current
+
+
+def _stranded_applied(heat, run: Run, transport: SignalTransport, values) -> Run:
+    """The run, with a result Heat will never apply applied here, once.
+
+    Heat applies a TempURL result when it shows the running deployment, but only while the
+    object's Last-Modified (whole seconds) is later than the deployment's updated_at: a
+    running deployment updated after its result arrived keeps it IN_PROGRESS for every show
+    (SignalTransport.stranded_result). Only such a run costs the look (a GET): a running
+    deployment has no updated_time otherwise. Once applied here the deployment is finished,
+    so Heat never applies it as well; a cancelled run is not running, and its result stays
+    where it is, its late result.
+    """
+    updated = times.parse_time(run.updated_time)
+    if updated is None:
+        return run
+    result = transport.stranded_result(values, updated)
+    if result is None:
+        return run
+    LOG.info('Deployment %s was updated after its result arrived, which Heat then never '
+             'applies: applying it', run.id)
+    return _applied(heat, run, result)[0]
+
+
+def _applied(heat, run: Run, result: Mapping) -> tuple[Run, bool]:
+    """(The run as it is afterwards, with its config; whether ``result`` was applied): with
+    Heat's rule (outcome), if it is still running when read again."""
+    # Read again: a cancel may have landed since the caller read it.
+    current = Run.from_heat(heat.software_deployments.get(run.id))
+    if current.status != IN_PROGRESS:
+        return current.described(run.config), False
+    status, reason, outputs = outcome(
+        result, derived.as_dict(run.config).get('outputs'), current.output_values)
+    return Run.from_heat(heat.software_deployments.update(
+        run.id, status=status, status_reason=reason,
+        output_values=outputs)).described(run.config), True
 
 
 def _quietly(step: Callable[[], object], what: str, deployment_id) -> None:

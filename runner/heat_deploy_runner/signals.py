@@ -16,6 +16,7 @@ results.collect to apply with Heat's rule and then consume.
 """
 
 import abc
+from datetime import datetime
 import re
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -113,6 +114,14 @@ class SignalTransport(abc.ABC):
         """The result for the dashboard to apply, or None.
 
         None also when Heat applies this transport's results itself.
+        """
+        return None
+
+    def stranded_result(self, input_values: Mapping[str, object],
+                        updated: datetime) -> dict | None:
+        """What the server sent, where Heat reads this transport's results itself but will
+        never apply this one: the deployment was last ``updated`` (still running) after the
+        result arrived. None otherwise, and for a transport Heat does not read.
         """
         return None
 

@@ -27,6 +27,8 @@ plus the agent's polling delay.
 
 from collections.abc import Mapping
 from collections.abc import Sequence
+import datetime
+import email.utils
 import json
 import logging
 import re
@@ -44,6 +46,7 @@ from heat_deploy_runner.signals import NotAnswering
 from heat_deploy_runner.signals import SignalTarget
 from heat_deploy_runner.signals import SignalTransport
 from heat_deploy_runner.signals import unique_name
+from heat_deploy_runner import times
 
 LOG = logging.getLogger(__name__)
 
@@ -144,6 +147,21 @@ def _broken_on_the_way(error: requests.exceptions.ConnectionError) -> bool:
     return isinstance(getattr(cause, 'reason', cause), urllib3.exceptions.ProtocolError)
 
 
+def _result(container: str, object_name: str, body: bytes) -> dict | None:
+    """The result a signal object's body holds; None while empty (nothing sent yet)."""
+    if not body or not body.strip():
+        return None
+    try:
+        result = json.loads(body)
+    except ValueError:
+        LOG.warning('Signal object %s/%s does not hold JSON', container, object_name)
+        return None
+    if not isinstance(result, dict):
+        LOG.warning('Signal object %s/%s does not hold a JSON object', container, object_name)
+        return None
+    return result
+
+
 class TempUrlSignal(SignalTransport):
     """Signal through a PUT TempURL of an object of its own, in a Swift container the
     trigger's runs share.
@@ -185,25 +203,33 @@ class TempUrlSignal(SignalTransport):
 
     def read_result(self, input_values: Mapping[str, object]) -> dict | None:
         container, object_name = signal_location(input_values)
+        found = self._got(container, object_name)
+        return None if found is None else _result(container, object_name, found[1])
+
+    def stranded_result(self, input_values: Mapping[str, object],
+                        updated: datetime.datetime) -> dict | None:
+        # Heat's own test (_refresh_swift_software_deployment): the object's Last-Modified,
+        # whole seconds, against updated_at; an aware ``updated`` is compared in UTC.
+        container, object_name = signal_location(input_values)
+        found = self._got(container, object_name)
+        if found is None:
+            return None
+        headers, body = found
         try:
-            _headers, body = self._swift.get_object(container, object_name)
+            modified = email.utils.parsedate_to_datetime(headers.get('last-modified'))
+        except (TypeError, ValueError):
+            return None
+        if modified > times.utc(updated):
+            return None
+        return _result(container, object_name, body)
+
+    def _got(self, container: str, object_name: str) -> tuple[dict, bytes] | None:
+        try:
+            return self._swift.get_object(container, object_name)
         except swift_exc.ClientException as error:
             if _is_not_found(error):
                 return None
             raise
-        if not body or not body.strip():
-            return None
-        try:
-            result = json.loads(body)
-        except ValueError:
-            LOG.warning('Signal object %s/%s does not hold JSON',
-                        container, object_name)
-            return None
-        if not isinstance(result, dict):
-            LOG.warning('Signal object %s/%s does not hold a JSON object',
-                        container, object_name)
-            return None
-        return result
 
     def may_have_result(self, input_values: Mapping[str, object]) -> bool:
         # One HEAD.

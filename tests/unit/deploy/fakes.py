@@ -10,6 +10,9 @@ half-way.
 
 import copy
 import datetime
+import email.utils
+import math
+import time
 import uuid
 
 from heatclient import exc as heat_exc
@@ -200,6 +203,9 @@ class FakeSwift(_Failures):
         self.versioned = set()
         # The headers each object was last put with, by (container, object).
         self.object_headers = {}
+        # Each object's Last-Modified header, by (container, object): as Swift, the time it
+        # was put rounded up to whole seconds.
+        self.modified = {}
 
     def _container(self, container):
         if container not in self.containers:
@@ -254,13 +260,17 @@ class FakeSwift(_Failures):
             contents = contents.encode()
         self._container(container)[obj] = contents
         self.object_headers[container, obj] = dict(headers or {})
+        self.modified[container, obj] = email.utils.format_datetime(
+            datetime.datetime.fromtimestamp(math.ceil(time.time()), datetime.timezone.utc),
+            usegmt=True)
 
     def get_object(self, container, obj, **kwargs):
         self._call('get_object', container, obj)
         objects = self._container(container)
         if obj not in objects:
             raise _swift_error(404)
-        return {'content-length': str(len(objects[obj]))}, objects[obj]
+        return {'content-length': str(len(objects[obj])),
+                'last-modified': self.modified.get((container, obj))}, objects[obj]
 
     def head_object(self, container, obj, headers=None):
         self._call('head_object', container, obj)
