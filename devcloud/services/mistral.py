@@ -93,6 +93,13 @@ SERVERS = (
     ('mistral-executor', 'executor'),
 )
 
+# Another executor's own settings over mistral.conf: the name it serves RPC under, as each
+# host an operator adds has its own.
+EXECUTOR_CONF = '''\
+[executor]
+host = {name}
+'''
+
 
 def conf_path(layout):
     return layout.path('mistral', 'mistral.conf')
@@ -100,6 +107,22 @@ def conf_path(layout):
 
 def policy_path(layout):
     return layout.path('mistral', 'policy.yaml')
+
+
+def _argv(layout):
+    return [layout_mod.venv_bin('mistral-server'), '--config-file', str(conf_path(layout))]
+
+
+def start_executor(layout, sup, name):
+    """One more executor beside the cloud's (started by mistral.start), as operators add one
+    when a host is not enough: a service of its own, ``name``, reading the same mistral.conf
+    and loading the same actions, serving under its own host name. The engine sends each
+    action to whichever executor takes it first. Started only on demand (the soak's)."""
+    own = layout.path('mistral', f'{name}.conf')
+    own.write_text(EXECUTOR_CONF.format(name=name))
+    proc = sup.start(name, _argv(layout) + ['--config-file', str(own), '--server', 'executor'])
+    sup.check_alive(name, proc)
+    return proc
 
 
 def start(layout, sup, progress):
@@ -118,7 +141,7 @@ def start(layout, sup, progress):
         process.run([layout_mod.venv_bin('mistral-db-manage'), '--config-file', str(conf),
                      'upgrade', 'head'], sup.log_path('mistral-setup'))
         stamp.touch()
-    argv = [layout_mod.venv_bin('mistral-server'), '--config-file', str(conf), '--server']
+    argv = _argv(layout) + ['--server']
     started = [(name, sup.start(name, argv + [servers])) for name, servers in SERVERS]
     for name, proc in started:
         if name == 'mistral-api':
