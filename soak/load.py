@@ -2,6 +2,7 @@
 command line starting and cancelling runs, and a service killed (SIGKILL) and started again
 every few minutes. The schedules firing every minute are Mistral's own."""
 
+import argparse
 import json
 import os
 import random
@@ -31,10 +32,25 @@ OPERATION_LINK = r'/project/deployments/operations/[0-9a-f-]{36}/'
 MAX_RETRY_SECONDS = 15
 # A user goes back to the Deployments page and opens the newest operation this often.
 VISIT_SECONDS = 60
-# The services killed, one after the other; a Horizon worker is one of gunicorn's.
-SERVICES = ('heat-api', 'heat-engine', 'swift-proxy', 'swift-object', 'zaqar',
-            'mistral-executor', 'mistral-engine', 'memcached', 'horizon-worker')
+# The services killed, one after the other: what Heat, Mistral and Keystone stand on first
+# (RabbitMQ, PostgreSQL), then the plugin's services; each of Mistral's two executors in its
+# turn, the other serving meanwhile; a Horizon worker is one of gunicorn's.
+SECOND_EXECUTOR = 'mistral-executor-2'
+SERVICES = ('rabbitmq', 'postgres', 'keystone', 'heat-api', 'heat-engine', 'mistral-executor',
+            'swift-proxy', 'swift-object', 'zaqar', 'mistral-engine', SECOND_EXECUTOR,
+            'memcached', 'horizon-worker')
 DOWN_SECONDS = 20
+
+
+def named(text):
+    """The services ``text`` names, comma-separated, in its order (python -m soak --services):
+    each one of SERVICES."""
+    services = tuple(text.split(','))
+    unknown = [each for each in services if each not in SERVICES]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f'not killed by the soak: {", ".join(unknown)}; of {", ".join(SERVICES)}')
+    return services
 
 
 class Stoppable(threading.Thread):
@@ -176,34 +192,44 @@ class CommandLine(Stoppable):
 
 
 class Killer(Stoppable):
-    """Every ``every`` seconds, the next service SIGKILLed and started again DOWN_SECONDS
-    later: (service, from, to) each, on the pages' clock."""
+    """Every ``every`` seconds, the next of ``services`` SIGKILLed (its whole process group, as
+    a crash of its host leaves it: PostgreSQL's backends, RabbitMQ's Erlang VM, gunicorn's
+    workers with their master) and started again ``down_seconds`` later: (service, from, to)
+    each, on the pages' clock."""
 
-    def __init__(self, cloud, every=120):
+    def __init__(self, cloud, services=SERVICES, every=120, down_seconds=DOWN_SECONDS):
         super().__init__()
         self.cloud = cloud
+        self.services = services
         self.every = every
+        self.down_seconds = down_seconds
         self.outages = []
         self.errors = []
 
     def run(self):
-        for service in SERVICES * 100:
+        for service in self.services * 100:
             if self.stopping.wait(self.every):
                 return
             began = time.monotonic()
             if service == 'horizon-worker':
                 self._kill_a_horizon_worker()
-                self.stopping.wait(DOWN_SECONDS)
+                self.stopping.wait(self.down_seconds)
             else:
-                proc = self.cloud.sup.running(service)
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-                self.stopping.wait(DOWN_SECONDS)
+                self._kill(service)
+                self.stopping.wait(self.down_seconds)
                 try:
                     self.cloud.start_service(service)
                 except Exception as error:
                     self.errors.append(f'{service} did not start again: {error}'[:300])
             self.outages.append((service, began, time.monotonic()))
+
+    def _kill(self, service):
+        proc = self.cloud.sup.running(service)
+        if proc is None:
+            self.errors.append(f'{service} was not running when its turn came')
+            return
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
     def _kill_a_horizon_worker(self):
         master = psutil.Process(self.cloud.sup.running('horizon').pid)

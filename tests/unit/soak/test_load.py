@@ -1,3 +1,7 @@
+import argparse
+
+import pytest
+
 from soak import load
 
 PAGE = '''<table id="operation"><tbody>
@@ -18,3 +22,12 @@ def test_after_failed_replies_a_page_asks_again_later_and_later_as_the_poll_does
         waits.append(load.next_retry(waits[-1]))
 
     assert waits == [1.5, 3.0, 6.0, 12.0, 15, 15]
+
+
+def test_a_short_soak_kills_the_services_named_in_their_order():
+    assert load.named('postgres,mistral-executor-2') == ('postgres', 'mistral-executor-2')
+
+
+def test_a_service_the_soak_does_not_kill_is_refused():
+    with pytest.raises(argparse.ArgumentTypeError, match='not killed by the soak: nova'):
+        load.named('keystone,nova')
