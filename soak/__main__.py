@@ -1,15 +1,19 @@
 """`make soak` (not in `make test`): a fresh local cloud used for MINUTES (30) the way
 operators use the plugin at night. A schedule fires every minute on every server, with tries;
 20 users follow the newest operation's page as a browser tab does; the command line starts a
-run every minute and cancels every other one; every two minutes one service is SIGKILLed and
-started again 20 s later (Heat API and engine, Swift proxy and object server, Zaqar, Mistral
-executor and engine, memcached, a Horizon worker, in turn). Then the schedules are deleted,
-everything is let end, and the figures (figures.py) are printed and written to
-build/soak/results.json; the exit status is 1 when a goal is missed.
+run every minute and cancels every other one; Mistral runs two executors, as operators do when
+one host is not enough; every two minutes one service is SIGKILLed and started again 20 s later
+(RabbitMQ, PostgreSQL, Keystone, Heat API and engine, either Mistral executor, Swift proxy and
+object server, Zaqar, Mistral engine, memcached, a Horizon worker, in turn: load.SERVICES).
+Then the schedules are deleted, everything is let end, and the figures (figures.py) are
+printed and written to build/soak/results.json; the exit status is 1 when a goal is missed.
 
-    .venv/bin/python -m soak [MINUTES]
+    .venv/bin/python -m soak [MINUTES] [--services NAME,NAME...]
+
+--services kills only those, in that order (a short run that tries some services).
 """
 
+import argparse
 from datetime import datetime
 from datetime import timezone
 import json
@@ -19,6 +23,7 @@ import time
 from devcloud import layout as layout_mod
 from devcloud import servers as servers_mod
 from devcloud.services import identity
+from devcloud.services import mistral as mistral_service
 from heat_deploy_runner import derived
 from heat_deploy_runner.run import Run
 from heat_deploy_runner import session_clients
@@ -89,16 +94,25 @@ def _reported(layout, runs, names):
             f'{run.config_id}.notify.json').exists()}
 
 
-def _concluded(mistral):
-    """The ids of the operations whose execution recorded an outcome (a listing leaves the
+def _operations(mistral):
+    """(concluded, stopped): the ids of the operations whose execution recorded an outcome,
+    and {id: why} of those whose execution ended in error without one (a listing leaves the
     output out: each is read)."""
-    return [each.id for each in mistral.executions.list(limit=1000)
-            if each.workflow_name in workflows.OPERATION_WORKFLOWS and isinstance(json.loads(
-                mistral.executions.get(each.id).output or '{}').get('outcome'), dict)]
+    concluded, stopped = [], {}
+    for each in mistral.executions.list(limit=1000):
+        if each.workflow_name not in workflows.OPERATION_WORKFLOWS:
+            continue
+        execution = mistral.executions.get(each.id)
+        if isinstance(json.loads(execution.output or '{}').get('outcome'), dict):
+            concluded.append(each.id)
+        elif execution.state == 'ERROR':
+            stopped[each.id] = execution.state_info or ''
+    return concluded, stopped
 
 
-def soak(cloud, minutes):
+def soak(cloud, minutes, services=load.SERVICES):
     layout = cloud.layout
+    mistral_service.start_executor(layout, cloud.sup, load.SECOND_EXECUTOR)
     session = identity.user_session(layout)
     clients = session_clients.on_session(session)
     heat, mistral = clients.heat, rolling_cost.mistral(session)
@@ -109,7 +123,7 @@ def soak(cloud, minutes):
                                             ids['monitoring']]) as received:
         made = [_schedule(layout, *each) for each in SCHEDULES]
         pages = [load.Page(layout.dashboard_url) for _each in range(PAGES)]
-        command_line, killer = load.CommandLine(layout), load.Killer(cloud)
+        command_line, killer = load.CommandLine(layout), load.Killer(cloud, services)
         workers = pages + [command_line, killer]
         for each in workers:
             each.start()
@@ -123,27 +137,40 @@ def soak(cloud, minutes):
         _progress('load stopped; letting every operation and run end')
         _settled(mistral, heat, time.monotonic() + SETTLE_SECONDS)
         runs = _runs(heat)
+        concluded, stopped = _operations(mistral)
         found = figures.summary(
-            runs, _reported(layout, runs, names), _concluded(mistral),
+            runs, _reported(layout, runs, names), concluded,
             [each['body'] for each in received],
             [reply for page in pages for reply in page.replies], killer.outages,
             datetime.now(timezone.utc))
-        found.update(minutes=minutes, command_line_errors=command_line.errors,
+        found.update(minutes=minutes, services=list(services), operations_stopped=stopped,
+                     operations_stopped_by_reason=figures.by_reason(stopped),
+                     command_line_errors=command_line.errors,
                      restart_errors=killer.errors,
                      pages_without_reply=sum(1 for page in pages for reply in page.replies
                                              if reply[2] is None))
     return found
 
 
+def arguments(args):
+    parser = argparse.ArgumentParser(prog='python -m soak')
+    parser.add_argument('minutes', nargs='?', type=int, default=MINUTES)
+    parser.add_argument('--services', type=load.named, default=load.SERVICES,
+                        help='the services to kill in turn, by name, comma-separated '
+                             '(all of them by default)')
+    return parser.parse_args(args)
+
+
 def main(args):
-    minutes = int(args[0]) if args else MINUTES
+    chosen = arguments(args)
     the_layout = layout_mod.Layout(layout_mod.REPO_ROOT / 'build' / 'soakcloud',
                                    SOAK_PORT_BASE)
     with bench_cloud.fresh_cloud(the_layout) as the_cloud:
-        found = soak(the_cloud, minutes)
+        found = soak(the_cloud, chosen.minutes, chosen.services)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(found, indent=1, sort_keys=True) + '\n')
-    for key in ('runs', 'operations_concluded', 'notices', 'page_replies', 'results_lost',
+    for key in ('runs', 'operations_concluded', 'operations_stopped_by_reason', 'notices',
+                'page_replies', 'results_lost',
                 'left_running', 'run_twice', 'notices_missing', 'notices_doubled',
                 'server_errors', 'server_errors_by_outage', 'pages_without_reply',
                 'service_down_replies',

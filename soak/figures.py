@@ -3,6 +3,7 @@ the operations (Mistral), the notices the webhook received, the pages' replies, 
 runs their servers did report. Each goal is 0 but the slowest page's (the poll's 20 s)."""
 
 import collections
+import re
 
 from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
 from heat_deploy_runner import times
@@ -90,6 +91,15 @@ def failed_replies(replies):
     the machine's load."""
     return [[round(started, 1), round(seconds, 2), status, *path]
             for started, seconds, status, *path in replies if _failed(status)]
+
+
+def by_reason(stopped):
+    """{reason: count} of the operations ``stopped`` ({id: why}) that ended without an
+    outcome, by their reason's first words (up to a full stop or a parenthesis): a firing
+    skipped because its servers were still busy is no fault; a follower stopped because a
+    service failed for a moment is one to look at (not yet a goal)."""
+    return dict(collections.Counter(re.split(r'[.(]', why)[0].strip()[:120]
+                                    for why in stopped.values()))
 
 
 def summary(runs, reported, concluded, told, replies, outages, now):

@@ -98,3 +98,13 @@ def test_the_goals_hold_only_with_nothing_lost_doubled_or_failed():
     assert figures.met(found)
     assert not figures.met(dict(found, server_errors=1))
     assert not figures.met(dict(found, slowest_page_while_down_seconds=21))
+
+
+def test_operations_ended_without_an_outcome_are_counted_by_their_reasons_first_words():
+    stopped = {'e1': 'Skipped: every server is still running an earlier run (r1).',
+               'e2': 'Skipped: every server is still running an earlier run (r2).',
+               'e3': 'Stopped: Mistral could not go on acting for the user. Runs go on.'}
+
+    assert figures.by_reason(stopped) == {
+        'Skipped: every server is still running an earlier run': 2,
+        'Stopped: Mistral could not go on acting for the user': 1}
