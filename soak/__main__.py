@@ -146,7 +146,7 @@ def soak(cloud, minutes, services=load.SERVICES):
         found.update(minutes=minutes, services=list(services), operations_stopped=stopped,
                      operations_stopped_by_reason=figures.by_reason(stopped),
                      command_line_errors=command_line.errors,
-                     restart_errors=killer.errors,
+                     restart_errors=killer.errors, killed_at=killer.killed_at,
                      pages_without_reply=sum(1 for page in pages for reply in page.replies
                                              if reply[2] is None))
     return found

@@ -3,6 +3,8 @@ command line starting and cancelling runs, and a service killed (SIGKILL) and st
 every few minutes. The schedules firing every minute are Mistral's own."""
 
 import argparse
+from datetime import datetime
+from datetime import timezone
 import json
 import os
 import random
@@ -195,7 +197,7 @@ class Killer(Stoppable):
     """Every ``every`` seconds, the next of ``services`` SIGKILLed (its whole process group, as
     a crash of its host leaves it: PostgreSQL's backends, RabbitMQ's Erlang VM, gunicorn's
     workers with their master) and started again ``down_seconds`` later: (service, from, to)
-    each, on the pages' clock."""
+    each, on the pages' clock, and (service, when) on the logs' (killed_at)."""
 
     def __init__(self, cloud, services=SERVICES, every=120, down_seconds=DOWN_SECONDS):
         super().__init__()
@@ -204,6 +206,7 @@ class Killer(Stoppable):
         self.every = every
         self.down_seconds = down_seconds
         self.outages = []
+        self.killed_at = []
         self.errors = []
 
     def run(self):
@@ -211,6 +214,7 @@ class Killer(Stoppable):
             if self.stopping.wait(self.every):
                 return
             began = time.monotonic()
+            self.killed_at.append((service, times.utc_text(datetime.now(timezone.utc))))
             if service == 'horizon-worker':
                 self._kill_a_horizon_worker()
                 self.stopping.wait(self.down_seconds)

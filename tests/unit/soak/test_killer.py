@@ -33,6 +33,7 @@ def test_each_service_in_turn_is_killed_and_started_again(tmp_path):
         killer = _killed(cloud, ('postgres', 'rabbitmq'), 2)
 
         assert [each[0] for each in killer.outages[:2]] == ['postgres', 'rabbitmq']
+        assert [each[0] for each in killer.killed_at[:2]] == ['postgres', 'rabbitmq']
         assert all(began < ended for _name, began, ended in killer.outages)
         for name, pid in first.items():
             assert cloud.sup.running(name).pid != pid
