@@ -53,3 +53,20 @@ def test_a_service_not_running_when_its_turn_comes_is_said_and_the_next_killed(t
         assert cloud.sup.running('mistral-executor-2').pid != executor.pid
     finally:
         cloud.stop()
+
+
+def test_the_next_kill_comes_every_so_often_from_the_start_not_after_the_restart(tmp_path):
+    cloud = _cloud(tmp_path, 'zaqar', 'heat-api')
+    try:
+        killer = load.Killer(cloud, ('zaqar', 'heat-api'), every=2.5, down_seconds=0.01)
+        killer.start()
+        deadline = time.monotonic() + 30
+        while len(killer.outages) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        killer.stop()
+
+        # A restart waits until the service has stayed up a second (start_service).
+        (_first, _began, restarted), (_second, next_kill, _ended) = killer.outages[:2]
+        assert next_kill - restarted < killer.every
+    finally:
+        cloud.stop()
