@@ -292,6 +292,20 @@ class WaitAction(actions.Action):
 
     @clients_mod.stops_where_trust_refused
     def run(self, context):
+        # A service failing for a moment (a restart of Heat, Keystone, Swift, PostgreSQL or
+        # RabbitMQ) ends nothing: the workflow calls again once the pause is over.
+        try:
+            return self._watched(context)
+        except Exception as error:
+            if not following.a_moments_failure(error):
+                raise
+            LOG.warning('Operation %s: a service failed for a moment, looked at again in '
+                        '%s s: %s', context.execution.workflow_execution_id,
+                        following.MOMENT_SECONDS, error)
+            time.sleep(following.MOMENT_SECONDS)
+            return {'done': False, 'failed': [], 'cancelled': [], 'retryable': []}
+
+    def _watched(self, context):
         clients = clients_mod.clients_for(context.security, self.trust_id)
         configs = kept.CONFIGS.of(clients.project_id)
         give_up = time.monotonic() + WAIT_SECONDS

@@ -3,6 +3,9 @@ running ones (pause), and each run as it is now (settled_or_gone, with_results a
 looked_at)."""
 
 from heatclient import exc as heat_exc
+from keystoneauth1 import exceptions as ks_exc
+import requests
+from swiftclient import exceptions as swift_exc
 
 from heat_deploy_runner import deadlines
 from heat_deploy_runner.expiry import is_overdue
@@ -23,6 +26,9 @@ POLL_SECONDS = times.PAGE_POLL_SECONDS
 MAX_POLL_SECONDS = 15
 PACE = 10
 FEW_PLACES = 4
+# A wait call that met a service failing for a moment pauses this long (or to the end of its
+# call) before the workflow calls it again.
+MOMENT_SECONDS = 5
 
 
 def pause(running, now):
@@ -66,3 +72,19 @@ def looked_at(clients, row, configs, may_have_result):
     if may_have_result or is_overdue(row):
         return settled_or_gone(clients, row.id, configs)
     return row
+
+
+def a_moments_failure(error: Exception) -> bool:
+    """Whether ``error`` is a service not answering, or answering with its own failure (5xx):
+    what a restart of Heat, Keystone, Swift, their database or their message bus looks like
+    from here, and ends once it is back. Refusals (4xx) are answers, and are not."""
+    if isinstance(error, (NotAnswering, ks_exc.ConnectionError,
+                          requests.exceptions.ConnectionError, requests.exceptions.Timeout)):
+        return True
+    if isinstance(error, heat_exc.HTTPException):
+        return (error.code or 0) >= 500
+    if isinstance(error, ks_exc.HttpError):
+        return (error.http_status or 0) >= 500
+    if isinstance(error, swift_exc.ClientException):
+        return error.http_status is None or error.http_status >= 500
+    return False

@@ -5,6 +5,8 @@ import datetime
 from unittest import mock
 import uuid
 
+from heatclient import exc as heat_exc
+from keystoneauth1 import exceptions as ks_exc
 import pytest
 import requests
 
@@ -173,6 +175,31 @@ def test_wait_tells_cancelled_servers_from_those_to_try_again(cloud, context, he
 
     assert actions.WaitAction(made['deployment_ids']).run(context) == {
         'done': True, 'failed': ['s1', 's2'], 'cancelled': ['s1'], 'retryable': ['s2']}
+
+
+@pytest.mark.parametrize('failure', [
+    heat_exc.HTTPServiceUnavailable('503 heat-engine did not answer'),
+    heat_exc.HTTPInternalServerError('500 (psycopg2.OperationalError) server closed'),
+    ks_exc.ConnectFailure('Keystone refused the connection'),
+    requests.exceptions.ReadTimeout('Heat read the object server for 30 s')])
+def test_a_service_failing_for_a_moment_is_waited_out_not_the_end(
+        cloud, context, heat, component, monkeypatch, failure):
+    monkeypatch.setattr(following, 'MOMENT_SECONDS', 0)
+    run = heat.software_deployments.create(config_id=component, server_id='s1',
+                                           status='FAILED')
+    heat.fail('software_deployments.get', failure)
+    assert actions.WaitAction([run.id]).run(context) == {
+        'done': False, 'failed': [], 'cancelled': [], 'retryable': []}
+    heat.fail('software_deployments.get', failure, when=lambda *args, **kwargs: False)
+    assert actions.WaitAction([run.id]).run(context)['failed'] == ['s1']
+
+
+def test_a_refusal_is_not_waited_out(cloud, context, heat, component):
+    run = heat.software_deployments.create(config_id=component, server_id='s1',
+                                           status='FAILED')
+    heat.fail('software_deployments.get', heat_exc.HTTPForbidden('403 policy'))
+    with pytest.raises(heat_exc.HTTPForbidden):
+        actions.WaitAction([run.id]).run(context)
 
 
 def test_wait_takes_a_run_deleted_meanwhile_as_ended(cloud, context, heat, component):
