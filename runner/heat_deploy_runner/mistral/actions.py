@@ -97,6 +97,7 @@ class PlanAction(actions.Action):
         self.trigger = trigger
 
     @clients_mod.stops_where_trust_refused
+    @following.waits_out_a_moment
     def run(self, context):
         # The first step: the starter's token is still good.
         clients = clients_mod.clients_for(context.security)
@@ -301,8 +302,8 @@ class WaitAction(actions.Action):
                 raise
             LOG.warning('Operation %s: a service failed for a moment, looked at again in '
                         '%s s: %s', context.execution.workflow_execution_id,
-                        following.MOMENT_SECONDS, error)
-            time.sleep(following.MOMENT_SECONDS)
+                        following.MOMENT_PAUSES[0], error)
+            time.sleep(following.MOMENT_PAUSES[0])
             return {'done': False, 'failed': [], 'cancelled': [], 'retryable': []}
 
     def _watched(self, context):

@@ -45,6 +45,8 @@ class ConcludeAction(actions.Action):
         self.trust_id = trust_id
 
     @clients_mod.stops_where_trust_refused
+    # Run again whole: a notice is posted last, and a failure to post it is not raised.
+    @following.waits_out_a_moment
     def run(self, context):
         clients = clients_mod.clients_for(context.security, self.trust_id)
         operation_id = context.execution.workflow_execution_id

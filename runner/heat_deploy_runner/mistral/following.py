@@ -2,6 +2,10 @@
 running ones (pause), and each run as it is now (settled_or_gone, with_results and
 looked_at)."""
 
+import functools
+import logging
+import time
+
 from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 import requests
@@ -26,9 +30,11 @@ POLL_SECONDS = times.PAGE_POLL_SECONDS
 MAX_POLL_SECONDS = 15
 PACE = 10
 FEW_PLACES = 4
-# A wait call that met a service failing for a moment pauses this long (or to the end of its
-# call) before the workflow calls it again.
-MOMENT_SECONDS = 5
+LOG = logging.getLogger(__name__)
+# How an action waits out a service failing for a moment (a_moments_failure): a wait call
+# pauses the first before the workflow calls it again; another action, safe to run again, is
+# run again after each, about a minute in all.
+MOMENT_PAUSES = (5, 5, 10, 10, 15, 15)
 
 
 def pause(running, now):
@@ -88,3 +94,21 @@ def a_moments_failure(error: Exception) -> bool:
     if isinstance(error, swift_exc.ClientException):
         return error.http_status is None or error.http_status >= 500
     return False
+
+
+def waits_out_a_moment(run):
+    """An action's run, made again after each of MOMENT_PAUSES while it fails for a service
+    failing for a moment: for an action that reads, or whose every step is safe to do again."""
+    @functools.wraps(run)
+    def again(action, context):
+        for pause in (*MOMENT_PAUSES, None):
+            try:
+                return run(action, context)
+            except Exception as error:
+                if pause is None or not a_moments_failure(error):
+                    raise
+                LOG.warning('Operation %s: %s met a service failing for a moment, run again '
+                            'in %s s: %s', context.execution.workflow_execution_id,
+                            type(action).__name__, pause, error)
+                time.sleep(pause)
+    return again

@@ -3,6 +3,7 @@ notice posted to the subscribed queues only, with no secret input in it."""
 
 import json
 
+from heatclient import exc as heat_exc
 import pytest
 from zaqarclient.transport import errors as zaqar_errors
 
@@ -10,6 +11,7 @@ import heat_deploy_runner as runner
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import conclusion
 from heat_deploy_runner.mistral import ended_runs as ended_runs_mod
+from heat_deploy_runner.mistral import following
 from heat_deploy_runner import notices
 from heat_deploy_runner.run import Run
 from heat_deploy_runner import secret_store
@@ -201,3 +203,25 @@ def test_a_notice_zaqar_refused_is_tried_again_and_posted_once_to_each_queue(
     assert 'notice_failed' not in kept and len(kept['notified']) == 2
     for subject in (EXECUTION_ID, component):
         assert len(zaqar.queues[notices.queue_name(subject, notices.ALWAYS)]) == 1, subject
+
+
+def _once(failure):
+    """A ``when`` for a fake's fail of ``failure``: the first call fails, the others go."""
+    calls = iter([True])
+    return lambda *args, **kwargs: next(calls, False)
+
+
+def test_a_service_failing_for_a_moment_is_waited_out_by_conclude_and_plan(
+        cloud, context, heat, component, monkeypatch):
+    monkeypatch.setattr(following, 'MOMENT_PAUSES', (0,))
+    [run_id] = _tried(context, component, ['s1'], 1, tries=1)
+    heat.deployments[run_id].update(status='COMPLETE')
+    failure = heat_exc.HTTPServiceUnavailable('503 the database restarts')
+    heat.fail('software_deployments.get', failure, when=_once(failure))
+    assert conclusion.ConcludeAction(component, 'BACKUP', [run_id]).run(context)['counts'] == {'COMPLETE': 1}
+    heat.fail('software_configs.get', failure, when=_once(failure))
+    assert actions.PlanAction(component, ['s1']).run(context)['batches'] == [['s1']]
+    # Twice in a row, where one pause is given: the failure is the action's.
+    heat.fail('software_configs.get', failure)
+    with pytest.raises(heat_exc.HTTPServiceUnavailable):
+        actions.PlanAction(component, ['s1']).run(context)

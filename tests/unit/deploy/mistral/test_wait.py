@@ -184,7 +184,7 @@ def test_wait_tells_cancelled_servers_from_those_to_try_again(cloud, context, he
     requests.exceptions.ReadTimeout('Heat read the object server for 30 s')])
 def test_a_service_failing_for_a_moment_is_waited_out_not_the_end(
         cloud, context, heat, component, monkeypatch, failure):
-    monkeypatch.setattr(following, 'MOMENT_SECONDS', 0)
+    monkeypatch.setattr(following, 'MOMENT_PAUSES', (0,))
     run = heat.software_deployments.create(config_id=component, server_id='s1',
                                            status='FAILED')
     heat.fail('software_deployments.get', failure)
