@@ -205,8 +205,8 @@ def test_a_notice_zaqar_refused_is_tried_again_and_posted_once_to_each_queue(
         assert len(zaqar.queues[notices.queue_name(subject, notices.ALWAYS)]) == 1, subject
 
 
-def _once(failure):
-    """A ``when`` for a fake's fail of ``failure``: the first call fails, the others go."""
+def _once():
+    """A ``when`` for a fake's fail: the first call fails, the others go."""
     calls = iter([True])
     return lambda *args, **kwargs: next(calls, False)
 
@@ -217,9 +217,10 @@ def test_a_service_failing_for_a_moment_is_waited_out_by_conclude_and_plan(
     [run_id] = _tried(context, component, ['s1'], 1, tries=1)
     heat.deployments[run_id].update(status='COMPLETE')
     failure = heat_exc.HTTPServiceUnavailable('503 the database restarts')
-    heat.fail('software_deployments.get', failure, when=_once(failure))
-    assert conclusion.ConcludeAction(component, 'BACKUP', [run_id]).run(context)['counts'] == {'COMPLETE': 1}
-    heat.fail('software_configs.get', failure, when=_once(failure))
+    heat.fail('software_deployments.get', failure, when=_once())
+    recorded = conclusion.ConcludeAction(component, 'BACKUP', [run_id]).run(context)
+    assert recorded['counts'] == {'COMPLETE': 1}
+    heat.fail('software_configs.get', failure, when=_once())
     assert actions.PlanAction(component, ['s1']).run(context)['batches'] == [['s1']]
     # Twice in a row, where one pause is given: the failure is the action's.
     heat.fail('software_configs.get', failure)
