@@ -312,7 +312,12 @@ class TempUrlSignal(SignalTransport):
         """
         # The object goes (and its mark is there) before the look: of several runs removed
         # at once, the one that looks last finds every other's object gone or marked.
-        self._delete(container, [object_name])
+        try:
+            self._delete(container, [object_name])
+        except swift_exc.ClientException:
+            # The look tells: listed, it is deleted again below (or that failure raised);
+            # not listed (a prepare that failed to make it), nothing is in the way.
+            pass
         gone = {object_name}
         for _try in range(TAKE_TRIES):
             names = self._names(container)

@@ -41,7 +41,8 @@ TOKEN_SECONDS = 30
 # Past two token lives: the last poll and the conclusion come with no token of the start.
 RUN_SECONDS = 2 * TOKEN_SECONDS + 15
 # The member's one role, revoked while their operation runs.
-LOST = str(runner.Message(trusts.ROLE_LOST, {'roles': 'member'}))
+# The member role implies reader: the starter loses both.
+LOST = str(runner.Message(trusts.ROLES_LOST, {'roles': 'member, reader'}))
 
 
 def _openstack_started(cloud, *argv, **login):

@@ -327,3 +327,13 @@ def test_a_run_that_cannot_report_again_leaves_no_mark():
     swift, transport, (first, second) = _submit(2)
     transport.cleanup(first)
     assert swift.containers[signal_location(second)[0]] == {signal_location(second)[1]: b''}
+
+
+def test_a_prepare_whose_object_object_storage_could_not_store_leaves_no_container():
+    swift = FakeSwift(account_headers={KEY_HEADER: 'secret'})
+    # The object server down: the proxy answers object writes and deletes 503.
+    swift.fail('put_object', ClientException('503', http_status=503))
+    swift.fail('delete_object', ClientException('503', http_status=503))
+    with pytest.raises(ClientException):
+        TempUrlSignal(swift).prepare('run', 60)
+    assert swift.containers == {}
