@@ -84,7 +84,8 @@ def a_moments_failure(error: Exception) -> bool:
     """Whether ``error`` is a service not answering, or answering with its own failure (5xx):
     what a restart of Heat, Keystone, Swift, their database or their message bus looks like
     from here, and ends once it is back. Refusals (4xx) are answers, and are not."""
-    if isinstance(error, (NotAnswering, ks_exc.ConnectionError,
+    # Keystone not answering a new session's look at its versions is a DiscoveryFailure.
+    if isinstance(error, (NotAnswering, ks_exc.ConnectionError, ks_exc.DiscoveryFailure,
                           requests.exceptions.ConnectionError, requests.exceptions.Timeout)):
         return True
     if isinstance(error, heat_exc.HTTPException):

@@ -181,6 +181,7 @@ def test_wait_tells_cancelled_servers_from_those_to_try_again(cloud, context, he
     heat_exc.HTTPServiceUnavailable('503 heat-engine did not answer'),
     heat_exc.HTTPInternalServerError('500 (psycopg2.OperationalError) server closed'),
     ks_exc.ConnectFailure('Keystone refused the connection'),
+    ks_exc.DiscoveryFailure('Could not find versioned identity endpoints: connection refused'),
     requests.exceptions.ReadTimeout('Heat read the object server for 30 s')])
 def test_a_service_failing_for_a_moment_is_waited_out_not_the_end(
         cloud, context, heat, component, monkeypatch, failure):
