@@ -16,6 +16,7 @@ from heat_deploy_dashboard.api import mistral
 from heat_deploy_dashboard.api import swift
 from heat_deploy_dashboard.api import zaqar
 import heat_deploy_runner as runner
+from heat_deploy_runner.starting import unanswered
 
 _Need = namedtuple('_Need', 'service keyword client')
 
@@ -69,12 +70,20 @@ def start_runs(request, run_request, source=None, server_names=None):
     # Where Mistral is, it follows the operation (followers.follow_runs): its runs say so,
     # and pages only read them.
     followed = runner.FOLLOWED if mistral.is_available(request) else None
-    return runner.start(
-        heat.heatclient(request),
-        lambda name: runner.transport_for(name, **_transport_clients(request, [name])),
-        run_request, runner.Operation.new(request.user.username, run_request.config_id,
-                                          runner=followed),
-        source, server_names)
+    operation = runner.Operation.new(request.user.username, run_request.config_id,
+                                     runner=followed)
+    try:
+        started = runner.start(
+            heat.heatclient(request),
+            lambda name: runner.transport_for(name, **_transport_clients(request, [name])),
+            run_request, operation, source, server_names)
+    except Exception as error:
+        if followed and unanswered(error):
+            mistral.sweep_later(request, operation, run_request.action)
+        raise
+    if followed and started.unanswered:
+        mistral.sweep_later(request, operation, run_request.action)
+    return started
 
 
 @profiler.trace

@@ -16,6 +16,7 @@ from heat_deploy_dashboard.api import pool
 from heat_deploy_runner import executions
 from heat_deploy_runner.executions import Execution
 from heat_deploy_runner import followers
+from heat_deploy_runner import orphans
 from heat_deploy_runner import rolling
 from heat_deploy_runner import schedules
 from heat_deploy_runner import workflows
@@ -42,6 +43,13 @@ def follow_start(request, started, server_names, link):
     (runner.followers)."""
     return followers.follow(mistralclient(request), request.user.project_id, started,
                             server_names, link)
+
+
+@profiler.trace
+def sweep_later(request, operation, action):
+    """Have Mistral sweep what Heat may yet make for a start it left unanswered
+    (runner.orphans.sweep_later)."""
+    orphans.sweep_later(mistralclient(request), request.user.project_id, operation, action)
 
 
 @profiler.trace

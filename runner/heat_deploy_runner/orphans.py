@@ -9,7 +9,12 @@ shows it, and it counts against the project's cap (max_software_configs_per_tena
 deployment create that went unanswered leaves a config too: the start keeps it, and the place
 for its result, for a deployment Heat may still make.
 
-Retention sweeps them (retention.prune), with the place for their result. A config is the
+Where Mistral is, a start that Heat left unanswered hands it a sweep of that operation's
+configs (sweep_later; workflows/sweep_v1.yaml), run once Heat has dropped every create it
+still held: within SWEEP_AFTER, its configs no run uses are gone, whatever their age. Where
+the operator set a longer RPC timeout, what the engine makes later is retention's.
+
+Retention sweeps them all (retention.prune), with the place for their result. A config is the
 dashboard's own only when all three marks a start gives it are there: an operation in its
 options, the server and action inputs of a derived config, and a name ending with that action;
 a stack's configs and anyone else's never carry them. One listing each of configs and
@@ -29,6 +34,7 @@ from heat_deploy_runner.messages import Message
 from heat_deploy_runner import operations
 from heat_deploy_runner import times
 from heat_deploy_runner.transports import transport_of
+from heat_deploy_runner import workflows
 
 LOG = logging.getLogger(__name__)
 
@@ -38,6 +44,9 @@ LOG = logging.getLogger(__name__)
 # deletes a config a deployment uses nor makes a deployment of a deleted config, so a sweep
 # too early could only fail a start, never leave a run without its config.
 AGE = datetime.timedelta(minutes=5)
+# When the sweep of one start's configs runs: twice Heat's default RPC timeout after the
+# start gave up, so that Heat has dropped every create of it that it still held.
+SWEEP_AFTER = datetime.timedelta(minutes=2)
 
 CONFIG_LEFT = gettext_noop(
     'The configuration %(config_id)s, which no run uses, could not be deleted.')
@@ -66,11 +75,14 @@ def is_ours(config) -> bool:
             and (config.get('name') or '').endswith(f'-{action}'))
 
 
-def unused(heat, project_id: str, now: datetime.datetime) -> list:
+def unused(heat, project_id: str, now: datetime.datetime, operation_id: str | None = None,
+           action: str | None = None) -> list:
     """The project's configs of the dashboard's that no deployment uses, made more than AGE
-    before ``now`` (dicts, read whole), oldest first."""
+    before ``now`` (dicts, read whole), oldest first; with ``operation_id``, those of that
+    operation's ``action`` at any age."""
     rows = [row for row in map(derived.as_dict, heat.software_configs.list())
-            if row.get('project', project_id) == project_id]
+            if row.get('project', project_id) == project_id
+            and (action is None or (row.get('name') or '').endswith(f'-{action}'))]
     # Listed after the configs: a deployment made in between is seen.
     deployments = heat.software_deployments.list()
     used = {each.config_id for each in deployments}
@@ -81,19 +93,23 @@ def unused(heat, project_id: str, now: datetime.datetime) -> list:
     found = []
     for row in sorted(rows, key=lambda row: (row.get('creation_time') or '', row['id'])):
         made = times.parse_time(row.get('creation_time'))
-        if row['id'] in used or made is None or made > before:
+        if row['id'] in used or made is None or (operation_id is None and made > before):
             continue
         config = derived.config_or_none(heat, row['id'])
-        if config is not None and is_ours(config):
+        if config is None or not is_ours(config):
+            continue
+        operation = operations.operation_of_config(config)
+        if operation_id is None or operation.id == operation_id:
             found.append(derived.as_dict(config))
     return found
 
 
-def sweep(heat, find_transport, project_id: str, now: datetime.datetime) -> Swept:
+def sweep(heat, find_transport, project_id: str, now: datetime.datetime,
+          operation_id: str | None = None, action: str | None = None) -> Swept:
     """Delete the configs ``unused`` finds, and the place each was to get its result. Safe
     to run again: one already gone is skipped."""
     done = Swept([], [])
-    for config in unused(heat, project_id, now):
+    for config in unused(heat, project_id, now, operation_id, action):
         params = {'config_id': config['id']}
         try:
             heat.software_configs.delete(config['id'])
@@ -117,3 +133,18 @@ def sweep(heat, find_transport, project_id: str, now: datetime.datetime) -> Swep
                         transport.name, config['id'], exc_info=True)
             done.leftovers.append(Message(SIGNAL_LEFT, params))
     return done
+
+
+def sweep_later(mistral, project_id: str, operation, action: str) -> None:
+    """Hand Mistral the sweep of ``operation``'s configs of ``action``, for a start Heat
+    left unanswered (starting.unanswered); where Mistral does not take it, retention's
+    sweep is left to find them."""
+    try:
+        workflow_id = workflows.ensure(mistral, project_id, workflows.SWEEP_WORKFLOW)
+        mistral.executions.create(workflow_id, workflow_input={
+            'operation_id': operation.id, 'action_name': action,
+            'after': int(SWEEP_AFTER.total_seconds())},
+            description='heat-deploy-dashboard: sweeps operation ' + operation.id)
+    except Exception:
+        LOG.warning('Mistral did not take the sweep of operation %s', operation.id,
+                    exc_info=True)

@@ -72,12 +72,15 @@ class Started:
     """``created``: the new runs (Run, each with its derived config), in
     server order. ``failures``: (server_id, Message) for each server left out.
     ``operation``: the operation the runs carry, if one was given. ``busy``: the servers
-    left out because they were still running an earlier run (leave_out_busy)."""
+    left out because they were still running an earlier run (leave_out_busy).
+    ``unanswered``: whether a server was left out at a create Heat may carry out all the
+    same (see unanswered)."""
 
     created: list[Run] = field(default_factory=list)
     failures: list[tuple[str, Message]] = field(default_factory=list)
     operation: Operation | None = None
     busy: list[str] = field(default_factory=list)
+    unanswered: bool = False
 
     def busy_left_out(self, server_names: Mapping[str, str] | None = None) -> Message | None:
         """What says which servers were left out as busy (named by ``server_names``), or
@@ -89,11 +92,23 @@ class Started:
 
 
 class _ServerFailed(Exception):
-    def __init__(self, message: Message, unreachable: Exception | None = None):
+    def __init__(self, message: Message, error: Exception):
         super().__init__(str(message))
         self.message = message
         # Heat (or another service behind keystoneauth) did not answer at all.
-        self.unreachable = unreachable
+        self.unreachable = error if isinstance(error, ks_exc.ConnectionError) else None
+        self.unanswered = unanswered(error)
+
+
+def unanswered(error: Exception) -> bool:
+    """Whether Heat may carry out the call that failed with ``error`` all the same: it
+    took the request but gave no answer in time, or failed behind its API. While
+    heat-engine is stopped, Heat's API holds a create in RabbitMQ until its RPC timeout and
+    the engine, back before then, makes what it was asked for (orphans.py)."""
+    if isinstance(error, ks_exc.ConnectTimeout):
+        return True
+    code = getattr(error, 'code', None) if isinstance(error, heat_exc.HTTPException) else None
+    return isinstance(code, int) and code >= 500
 
 
 def _quota_refusal(error: Exception, params: dict) -> Message | None:
@@ -192,6 +207,7 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
                 # service did not answer, once.
                 raise failure.unreachable
             result.failures.append((server_id, failure.message))
+            result.unanswered = result.unanswered or failure.unanswered
         else:
             result.created.append(
                 Run.from_heat(deployment).described(derived.as_dict(config)))
@@ -233,8 +249,7 @@ def _start_one(heat, transport: SignalTransport, source: dict, *,
         _undo(undo, server_id)
         params = {'action': action, 'server': server}
         raise _ServerFailed(
-            _quota_refusal(error, params) or Message(failed_step, params),
-            error if isinstance(error, ks_exc.ConnectionError) else None)
+            _quota_refusal(error, params) or Message(failed_step, params), error)
 
 
 def _delete_stored_anyway(heat, config_id: str, server_id: str) -> None:

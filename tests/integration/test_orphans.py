@@ -4,20 +4,18 @@ made behind the user's back.
 Heat's API holds the derived config's create for its RPC timeout (60 s here, Heat's default)
 while the request waits in RabbitMQ; the dashboard stops waiting after 10 s. An engine back
 within the RPC timeout makes the config all the same, with no run to use it (here the
-engine is back about 12 s after the form gave up). Retention, as the project's retention
-schedule fires it, deletes it once it is older than orphans.AGE (5 minutes): the test waits
-that long, about 6 minutes in all.
+engine is back about 12 s after the form gave up). The start, left unanswered, handed Mistral
+the sweep of its operation, which deletes it orphans.SWEEP_AFTER (2 minutes) later: about
+3 minutes in all.
 """
 
-import datetime
 import json
-import time
 
 import pytest
 
 from heat_deploy_runner import derived
 from heat_deploy_runner import orphans
-from heat_deploy_runner import times
+from heat_deploy_runner import tempurl
 from heat_deploy_runner import workflows
 from tests.integration import dashboard
 from tests.integration import test_outages
@@ -42,22 +40,17 @@ def _runless(heat):
     return found
 
 
-def _retention(mistral, project_id):
-    """The retention workflow, run as the project's retention schedule fires it (its own
-    bound: nothing this young is pruned); what it said."""
-    workflow_id = workflows.ensure(mistral, project_id, workflows.RETENTION_WORKFLOW)
-    started = mistral.executions.create(workflow_id, workflow_input={})
-    ended = waiting.wait_for('the retention workflow', lambda: (
-        lambda found: found if found.state in ('SUCCESS', 'ERROR') else None)(
-            mistral.executions.get(started.id)), timeout=120, interval=1)
-    assert ended.state == 'SUCCESS', ended.state_info
-    return json.loads(ended.output)
+def _sweeps(mistral, since):
+    """The sweep executions made since ``since`` (ids)."""
+    return [each for each in mistral.executions.list(workflow_name=workflows.SWEEP_WORKFLOW)
+            if each.id not in since]
 
 
 def test_run_action_while_heat_engine_is_stopped_leaves_no_config_behind(
-        cloud, user, heat, mistral, session, demo_resources):
+        cloud, user, heat, mistral, swift, demo_resources):
     # Other modules' outages may have left some.
     before = set(_runless(heat))
+    sweeps_before = {each.id for each in _sweeps(mistral, ())}
     form = f'/project/components/{demo_resources["mysql"]}/run/'
     # Read while Heat answers: the form keeps the component, and the post's first call to
     # Heat is the create.
@@ -77,11 +70,15 @@ def test_run_action_while_heat_engine_is_stopped_leaves_no_config_behind(
         'heat-engine to make the config it was asked for',
         lambda: [config for config_id, config in _runless(heat).items()
                  if config_id not in before], timeout=120, interval=2)
-    made = times.parse_time(orphan['creation_time'])
-    wait = (made + orphans.AGE - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
-    time.sleep(max(0, wait) + 5)
+    container, _object = tempurl.signal_location(derived.derived_input_values(orphan))
 
-    said = _retention(mistral, session.get_project_id())
-
+    # The sweep the start handed Mistral removes it, with the place for its result.
+    [sweep] = _sweeps(mistral, sweeps_before)
+    bound = orphans.SWEEP_AFTER.total_seconds() + 120
+    ended = waiting.wait_for('the sweep to end', lambda: (
+        lambda found: found if found.state in ('SUCCESS', 'ERROR') else None)(
+            mistral.executions.get(sweep.id)), timeout=bound, interval=5)
+    assert ended.state == 'SUCCESS', ended.state_info
+    assert json.loads(ended.output) == {'swept': [orphan['id']], 'left': []}
     assert orphan['id'] not in _runless(heat)
-    assert orphan['id'] in said['swept'] and said['left'] == []
+    assert container not in [each['name'] for each in swift.get_account()[1]]

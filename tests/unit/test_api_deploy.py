@@ -4,6 +4,8 @@ The clients are the runner's in-memory fakes, put in place where
 api/ builds them.
 """
 
+from heatclient import exc as heat_exc
+from keystoneauth1 import exceptions as ks_exc
 from openstack_auth import utils as auth_utils
 
 from heat_deploy_dashboard import api
@@ -15,6 +17,8 @@ from tests.unit import helpers
 from tests.unit import test_data
 
 CLIENT_MOCKS = {api.heat: ('heatclient',), api.swift: ('swift_connection',)}
+SWEEP_MOCKS = dict(CLIENT_MOCKS)
+SWEEP_MOCKS[api.mistral] = ('sweep_later',)
 
 
 class ApiDeployTests(helpers.TestCase):
@@ -89,6 +93,32 @@ class ApiDeployTests(helpers.TestCase):
         self.assertIn('needs Object Storage', str(raised.exception))
         self.assertEqual([self.config_id], list(self.heat.configs))
         self.mock_swift_connection.assert_not_called()
+
+    @helpers.create_mocks(SWEEP_MOCKS)
+    def test_a_start_heat_left_unanswered_hands_mistral_the_sweep_of_its_operation(self):
+        test_data.with_workflows(self)
+        self.request.user = auth_utils.get_user(self.request)
+        self.use_fakes()
+        self.heat.fail('software_configs.create', ks_exc.ConnectTimeout('no answer'))
+
+        with self.assertRaises(ks_exc.ConnectTimeout):
+            self.start()
+
+        [(args, _kwargs)] = self.mock_sweep_later.call_args_list
+        self.assertEqual((self.request, 'BACKUP'), (args[0], args[2]))
+        self.assertEqual(self.request.user.username, args[1].started_by)
+
+    @helpers.create_mocks(SWEEP_MOCKS)
+    def test_a_start_heat_answered_hands_over_no_sweep(self):
+        test_data.with_workflows(self)
+        self.request.user = auth_utils.get_user(self.request)
+        self.use_fakes()
+
+        self.start()
+        self.heat.fail('software_configs.create', heat_exc.HTTPBadRequest('no'))
+        self.start()
+
+        self.mock_sweep_later.assert_not_called()
 
     @helpers.create_mocks(CLIENT_MOCKS)
     def test_cancel_is_signed_with_the_users_name(self):

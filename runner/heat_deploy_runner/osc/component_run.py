@@ -16,6 +16,7 @@ from heat_deploy_runner import definition
 from heat_deploy_runner import followers
 from heat_deploy_runner import linking
 from heat_deploy_runner import listing
+from heat_deploy_runner import orphans
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.request_options import add_how_it_runs
 from heat_deploy_runner.osc.request_options import add_request_arguments
@@ -31,6 +32,7 @@ from heat_deploy_runner import runs
 from heat_deploy_runner import secret_store
 from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.starting import derived_name
+from heat_deploy_runner.starting import unanswered
 
 
 LOG = logging.getLogger(__name__)
@@ -96,11 +98,19 @@ class StartingCommand(command.ShowOne):
             # pages only read them.
             followed = clients.mistral is not None
             names = clients.servers.names()
-            started = runner.start(
-                clients.heat, clients.find_transport, request,
-                runner.Operation.new(clients.username, request.config_id,
-                                     runner=runner.FOLLOWED if followed else None),
-                server_names=names)
+            operation = runner.Operation.new(clients.username, request.config_id,
+                                             runner=runner.FOLLOWED if followed else None)
+            try:
+                started = runner.start(clients.heat, clients.find_transport, request,
+                                       operation, server_names=names)
+            except Exception as error:
+                if followed and unanswered(error):
+                    orphans.sweep_later(clients.mistral, clients.project_id, operation,
+                                        request.action)
+                raise
+        if followed and started.unanswered:
+            orphans.sweep_later(clients.mistral, clients.project_id, operation,
+                                request.action)
         self.busy = started.busy
         if started.busy:
             self.app.stderr.write(f'{started.busy_left_out(names)}\n')

@@ -20,6 +20,8 @@ FOLLOW_WORKFLOWS = ('heat_deploy.follow_v1', 'heat_deploy.follow_v2', FOLLOW_WOR
 OPERATION_WORKFLOWS = ROLLING_WORKFLOWS + FOLLOW_WORKFLOWS
 # Retention's pruning (retention.py), fired by a project's retention schedule.
 RETENTION_WORKFLOW = 'heat_deploy.retention_v1'
+# The sweep of what Heat made for a start that had given up waiting for it (orphans.py).
+SWEEP_WORKFLOW = 'heat_deploy.sweep_v1'
 # The states of a Mistral execution that has not ended.
 RUNNING_STATES = ('IDLE', 'RUNNING', 'PAUSED')
 

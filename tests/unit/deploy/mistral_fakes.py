@@ -92,6 +92,12 @@ class _Executions:
                               state=state, input=json.dumps(workflow_input),
                               project_id=self.mistral.project_id))
 
+    def create(self, workflow_id, workflow_input=None, description=''):
+        [workflow] = [each for each in self.mistral.workflows.made if each.id == workflow_id]
+        self.fire(workflow.name, workflow_input or {})
+        self.rows[-1].description = description
+        return self.rows[-1]
+
     def list(self, workflow_name=None, state=None, limit=None):
         def among(value, query):
             return query is None or value in query.removeprefix('in:').split(',')

@@ -1,9 +1,12 @@
 """The derived configs no run uses: Heat made them after a start had stopped waiting (while
-heat-engine was down), and retention sweeps them, never anyone else's config."""
+heat-engine was down), and retention sweeps them, never anyone else's config; a start Heat
+left unanswered hands Mistral the sweep of its own."""
 
 import datetime
 import functools
+import json
 
+from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 import pytest
 
@@ -13,8 +16,11 @@ from heat_deploy_runner import orphans
 from heat_deploy_runner import retention
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner.starting import start
+from heat_deploy_runner.starting import unanswered
 from heat_deploy_runner.tempurl import signal_location
 from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import workflows
+from tests.unit.deploy.mistral_fakes import FakeMistral
 
 PROJECT = 'project-1'
 OPERATION = Operation('op-1', 'alice', '2026-11-27T12:00:00Z', source=None)
@@ -147,3 +153,74 @@ def test_retention_sweeps_too_and_says_which_a_dry_run_only_says(
     done = prune(dry_run=False)
     assert [config['id'] for config in done.swept] == [orphan] and done.runs == []
     assert orphan not in heat.configs
+
+
+def _swept_later(mistral):
+    return [json.loads(each.input) for each in mistral.executions.rows
+            if each.workflow_name == workflows.SWEEP_WORKFLOW]
+
+
+@pytest.mark.parametrize('error', [
+    ks_exc.ConnectTimeout('heat-api held it past the wait'),
+    heat_exc.HTTPInternalServerError('MessagingTimeout')], ids=['no answer', '500'])
+def test_a_start_heat_left_unanswered_hands_mistral_the_sweep_of_its_operation(
+        heat, find_transport, source, error):
+    mistral = FakeMistral(PROJECT)
+    operation = Operation('op-2', 'alice', '2026-11-27T12:00:00Z', source=source)
+    heat.fail_after('software_configs.create', error)
+    try:
+        what = start(heat, find_transport, RunRequest(
+            config_id=source, action='BACKUP', server_ids=['s1']), operation)
+    except Exception as raised:
+        what = raised
+    heat._failures_after.clear()
+    [orphan] = [config_id for config_id in heat.configs if config_id != source]
+    elsewhere = _config(heat)
+
+    assert unanswered(what) if isinstance(what, Exception) else what.unanswered
+    orphans.sweep_later(mistral, PROJECT, operation, 'BACKUP')
+
+    assert _swept_later(mistral) == [
+        {'operation_id': 'op-2', 'action_name': 'BACKUP',
+         'after': orphans.SWEEP_AFTER.total_seconds()}]
+    # What the sweep then does, however young the config: that operation's only.
+    now = datetime.datetime.now(datetime.timezone.utc)
+    done = orphans.sweep(heat, find_transport, PROJECT, now, 'op-2', 'BACKUP')
+    assert [config['id'] for config in done.configs] == [orphan]
+    assert set(heat.configs) == {source, elsewhere}
+
+
+@pytest.mark.parametrize('error', [
+    heat_exc.HTTPBadRequest('maximum software configs per tenant, 10'),
+    ks_exc.ConnectFailure('heat-api is down')], ids=['refused', 'never reached'])
+def test_a_start_heat_refused_or_never_heard_is_not_unanswered(
+        heat, find_transport, source, error):
+    heat.fail('software_configs.create', error)
+    try:
+        what = _start(heat, find_transport, source)
+    except Exception as raised:
+        what = raised
+
+    assert not (unanswered(what) if isinstance(what, Exception) else what.unanswered)
+
+
+def test_a_server_heat_left_unanswered_among_runs_started_is_said(
+        heat, find_transport, source):
+    assert not _start(heat, find_transport, source).unanswered
+
+    heat.fail('software_configs.create', heat_exc.HTTPServiceUnavailable('engine'))
+
+    assert _start(heat, find_transport, source, 's2').unanswered
+
+
+def test_mistral_refusing_the_sweep_leaves_it_to_retention(heat, find_transport, source):
+    mistral = FakeMistral(PROJECT)
+    mistral.executions.create = _refused
+
+    orphans.sweep_later(mistral, PROJECT, OPERATION, 'BACKUP')
+
+    assert mistral.executions.rows == []
+
+
+def _refused(*_args, **_kwargs):
+    raise ks_exc.ConnectFailure('Mistral is down')

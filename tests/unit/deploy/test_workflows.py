@@ -67,7 +67,8 @@ def _transitions(task):
 def test_each_workflow_defines_the_name_it_is_listed_by():
     # workflows.ensure finds the project's copy by this name: another would make a copy a call.
     named = {workflows.ROLLING_WORKFLOW, workflows.FOLLOW_WORKFLOW,
-             workflows.RETENTION_WORKFLOW, *workflows.OPERATION_WORKFLOWS}
+             workflows.RETENTION_WORKFLOW, workflows.SWEEP_WORKFLOW,
+             *workflows.OPERATION_WORKFLOWS}
 
     for name in named:
         assert set(yaml.safe_load(workflows.definition(name))) == {'version', name}

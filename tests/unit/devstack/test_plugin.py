@@ -168,7 +168,8 @@ def test_the_settings_name_the_runners_mistral_actions_and_current_workflows(dev
     assert sorted(_settings_value(devstack, 'HEAT_DEPLOY_MISTRAL_ACTIONS')) == sorted(actions)
     names = _settings_value(devstack, 'HEAT_DEPLOY_WORKFLOWS')
     assert sorted(f'heat_deploy.{name}' for name in names) == sorted(
-        [workflows.ROLLING_WORKFLOW, workflows.FOLLOW_WORKFLOW, workflows.RETENTION_WORKFLOW])
+        [workflows.ROLLING_WORKFLOW, workflows.FOLLOW_WORKFLOW, workflows.RETENTION_WORKFLOW,
+         workflows.SWEEP_WORKFLOW])
     for name in names:
         assert (ROOT / 'runner' / 'heat_deploy_runner' / 'workflows' / f'{name}.yaml').is_file()
 
@@ -256,7 +257,9 @@ def test_stack_extra_restarts_running_mistral_on_the_runners_actions_and_makes_w
         os + ['workflow', 'create', str(files / 'rolling_v5.yaml')],
         os + ['workflow', 'show', 'heat_deploy.follow_v3', '-f', 'value', '-c', 'ID'],
         os + ['workflow', 'show', 'heat_deploy.retention_v1', '-f', 'value', '-c', 'ID'],
-        os + ['workflow', 'create', str(files / 'retention_v1.yaml')]]
+        os + ['workflow', 'create', str(files / 'retention_v1.yaml')],
+        os + ['workflow', 'show', 'heat_deploy.sweep_v1', '-f', 'value', '-c', 'ID'],
+        os + ['workflow', 'create', str(files / 'sweep_v1.yaml')]]
 
 
 def test_stack_extra_before_mistral_starts_sets_its_heartbeats_and_leaves_the_rest(devstack):
@@ -277,7 +280,7 @@ def test_stack_extra_waits_for_mistrals_api_after_the_restart(devstack):
                                                     'workflow', 'list']]
     assert len(lists) == 3
     assert [call for call in calls if call[0] == 'sleep'] == [['sleep', '1']] * 2
-    assert sum(call[4] == 'create' for call in calls if call[0] == 'openstack') == 3
+    assert sum(call[4] == 'create' for call in calls if call[0] == 'openstack') == 4
 
 
 def test_stack_extra_fails_when_mistrals_api_does_not_come_back(devstack):

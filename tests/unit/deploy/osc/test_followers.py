@@ -5,6 +5,7 @@ the outcome recorded; and the tries of a run in batches (--retries, --retry-dela
 import json
 from unittest import mock
 
+from keystoneauth1 import exceptions as ks_exc
 from mistralclient.api import base as mistral_base
 from osc_lib import exceptions as osc_exc
 import pytest
@@ -55,7 +56,7 @@ class _Executions:
             state='RUNNING', project_id=self.mistral.project_id,
             description=data['description']))
 
-    def create(self, workflow_id, workflow_input):
+    def create(self, workflow_id, workflow_input, description=None):
         [workflow] = [each for each in self.mistral.workflows.made if each.id == workflow_id]
         return self.add(f'exec-{next(self.mistral.ids)}', workflow.name, **workflow_input)
 
@@ -145,6 +146,22 @@ def test_mistral_refusing_to_follow_warns_and_the_runs_stand(heat, component, ap
         f'{operation}. Its runs go on, but nothing records their time-outs or sends its '
         'notices unless --wait or a dashboard page watches it.\n')
     assert [each['status'] for each in new_runs(heat)] == ['IN_PROGRESS']
+
+
+def test_a_start_heat_left_unanswered_hands_mistral_the_sweep_of_its_operation(
+        heat, component, app, mistral):
+    heat.fail('software_configs.create', ks_exc.ConnectTimeout('no answer in 30 s'))
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1')
+
+    with pytest.raises(osc_exc.CommandError):
+        made.run(parsed)
+
+    [sweep] = [each for each in mistral.executions.rows.values()
+               if each.workflow_name == workflows.SWEEP_WORKFLOW]
+    asked = json.loads(sweep.input)
+    assert (asked['action_name'], asked['after']) == ('BACKUP', 120)
+    assert asked['operation_id'] not in mistral.executions.rows
 
 
 def test_in_batches_the_tries_go_into_the_rolling_workflows_input(heat, component, swift):
