@@ -1,0 +1,28 @@
+"""The Python the plugin and the runner need is the one the pinned Horizon needs, and the
+README says so; heat-deploy-notify runs on server images, whose Python is theirs."""
+
+import configparser
+import importlib.metadata
+import pathlib
+import re
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def test_the_plugin_and_the_runner_need_the_python_horizon_needs():
+    horizon = importlib.metadata.metadata('horizon')['Requires-Python']
+    setup = configparser.ConfigParser()
+    setup.read(ROOT / 'setup.cfg')
+    runner = tomllib.loads((ROOT / 'runner' / 'pyproject.toml').read_text())
+
+    assert horizon == '>=3.11'
+    assert setup['options']['python_requires'] == horizon
+    assert runner['project']['requires-python'] == horizon
+    for doc in (ROOT / 'README.md', ROOT / 'doc' / 'source' / 'contributor' / 'local-cloud.rst'):
+        assert re.findall(r'Python (3\.\d+)\+', doc.read_text()) == ['3.11'], doc
+
+
+def test_the_notifier_keeps_the_python_of_images():
+    notify = tomllib.loads((ROOT / 'notify' / 'pyproject.toml').read_text())
+    assert notify['project']['requires-python'] == '>=3.9'
