@@ -58,12 +58,12 @@ conventions: releasenotes docs jstest
 
 releasenotes: install
 	$(BIN)/reno lint
-	$(BIN)/sphinx-build -a -E -W -q -d build/releasenotes/doctrees -b html releasenotes/source \
-		build/releasenotes/html
+	$(BIN)/sphinx-build -a -E -W -q -d releasenotes/build/doctrees -b html releasenotes/source \
+		releasenotes/build/html
 
 docs: install
-	$(BIN)/sphinx-build -a -E -W --keep-going -q -d build/docs/doctrees -b html doc/source \
-		build/docs/html
+	$(BIN)/sphinx-build -a -E -W --keep-going -q -d doc/build/doctrees -b html doc/source \
+		doc/build/html
 
 jstest: install
 	npm test

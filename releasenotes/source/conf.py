@@ -3,8 +3,8 @@
 # releasenotes/notes/ (read from git, so a new note must at least be added to the index).
 #
 # Build (from the repository's top, warnings as errors):
-#   .venv/bin/sphinx-build -a -E -W -d build/releasenotes/doctrees \
-#       -b html releasenotes/source build/releasenotes/html
+#   .venv/bin/sphinx-build -a -E -W -d releasenotes/build/doctrees \
+#       -b html releasenotes/source releasenotes/build/html
 # Check the notes alone:
 #   .venv/bin/reno lint
 
