@@ -4,12 +4,15 @@
 #                    where Mistral is enabled, its Mistral actions; then the panels
 # stack post-config  the panels' enabled files and settings file into Horizon (which
 #                    collects and compresses the static files when it starts, after this)
-# stack extra        with Mistral: its heartbeats, a restart of its running processes so
-#                    that they load the runner's actions, a check that Mistral knows them,
-#                    and the runner's workflows made in the demo project
+# stack extra        with Mistral: its heartbeats, and a restart of its running processes so
+#                    that they take them (stack.sh runs every plugin's "stack install"
+#                    before any "stack extra": Mistral started with the runner's actions
+#                    installed), a check that Mistral knows the actions, and the runner's
+#                    workflows made in the demo project
 # unstack            nothing: the plugin runs no process of its own
 # clean              what the other phases added: Horizon's files, Mistral's heartbeats,
-#                    the two distributions
+#                    the two distributions (with DevStack's global venv, clean.sh removes
+#                    them with the venv)
 
 # Save trace setting
 _XTRACE_HEAT_DEPLOY=$(set +o | grep xtrace)
@@ -30,7 +33,7 @@ function install_heat_deploy_dashboard {
         # it starts; DevStack installs Mistral into this same environment.
         extras=mistral,cli
     fi
-    pip_install -e "$HEAT_DEPLOY_DASHBOARD_DIR/runner[$extras]"
+    setup_develop $HEAT_DEPLOY_DASHBOARD_DIR/runner $extras
     setup_develop $HEAT_DEPLOY_DASHBOARD_DIR
 }
 
@@ -81,6 +84,7 @@ function register_heat_deploy_mistral {
         echo "Mistral is not running yet: heat-deploy-dashboard's workflows are made on first use"
         return
     fi
+    # Mistral reads its heartbeat settings when it starts; it has the actions already.
     for service in $running; do
         $HEAT_DEPLOY_SYSTEMCTL restart devstack@$service.service
     done
@@ -113,6 +117,11 @@ function cleanup_heat_deploy_dashboard {
         inidelete $HEAT_DEPLOY_MISTRAL_CONF action_heartbeat check_interval
         inidelete $HEAT_DEPLOY_MISTRAL_CONF action_heartbeat max_missed_heartbeats
         inidelete $HEAT_DEPLOY_MISTRAL_CONF action_heartbeat first_heartbeat_timeout
+    fi
+    if [[ "$GLOBAL_VENV" == "True" ]]; then
+        # pip_uninstall uses the system's pip, which does not see DevStack's global venv
+        # (DEVSTACK_VENV, under DATA_DIR): clean.sh removes it, and both distributions in it.
+        return
     fi
     pip_uninstall heat-deploy-dashboard
     pip_uninstall heat-deploy-runner

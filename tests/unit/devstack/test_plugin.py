@@ -162,6 +162,11 @@ def test_settings_enable_the_service_and_require_heat(devstack):
         'enable_service heat-deploy-dashboard']
 
 
+def test_the_settings_name_mistrals_services_as_its_devstack_plugin_runs_them(devstack):
+    # mistral/devstack/plugin.sh: run_process mistral, or one each of the others.
+    assert _settings_value(devstack, 'HEAT_DEPLOY_MISTRAL_SERVICES') == list(MISTRAL)
+
+
 def test_the_settings_name_the_runners_mistral_actions_and_current_workflows(devstack):
     project = tomllib.loads((ROOT / 'runner' / 'pyproject.toml').read_text())
     actions = project['project']['entry-points']['mistral.actions']
@@ -176,7 +181,7 @@ def test_the_settings_name_the_runners_mistral_actions_and_current_workflows(dev
 
 def test_stack_install_installs_the_runner_with_mistral_actions_then_the_panels(devstack):
     assert devstack.run('stack', 'install') == [
-        ['pip_install', '-e', f'{devstack.checkout}/runner[mistral,cli]'],
+        ['setup_develop', f'{devstack.checkout}/runner', 'mistral,cli'],
         ['setup_develop', str(devstack.checkout)]]
     assert devstack.ours_in_horizon() == (['_50_mistral.py'],
                                           ['_1699_orchestration_settings.py'])
@@ -185,7 +190,7 @@ def test_stack_install_installs_the_runner_with_mistral_actions_then_the_panels(
 def test_stack_install_without_mistral_installs_the_runners_command_line_only(devstack):
     calls = devstack.run('stack', 'install',
                          enabled=[s for s in ALL if not s.startswith('mistral')])
-    assert calls == [['pip_install', '-e', f'{devstack.checkout}/runner[cli]'],
+    assert calls == [['setup_develop', f'{devstack.checkout}/runner', 'cli'],
                      ['setup_develop', str(devstack.checkout)]]
 
 
@@ -313,6 +318,11 @@ def test_clean_removes_what_the_phases_added_and_only_that(devstack):
                                           ['_1699_orchestration_settings.py'])
     assert calls == _heartbeats(devstack, 'inidelete') + [
         ['pip_uninstall', 'heat-deploy-dashboard'], ['pip_uninstall', 'heat-deploy-runner']]
+
+
+def test_clean_in_devstacks_global_venv_leaves_the_distributions_to_clean_sh(devstack):
+    # pip_uninstall would look for them with the system's pip; clean.sh removes the venv.
+    assert devstack.run('clean', GLOBAL_VENV='True') == _heartbeats(devstack, 'inidelete')
 
 
 def test_clean_without_mistrals_configuration_file(devstack):
