@@ -89,7 +89,7 @@ browser: install
 
 # The README's pictures, from the demo data, on a test cloud of their own.
 screenshots: install
-	$(BIN)/python -m tests.browser.screenshots docs/screenshots
+	$(BIN)/python -m tests.browser.screenshots doc/source/_static/images
 
 # Every page of every panel in Chromium, a PNG each (build/tour), and a list of what looked wrong.
 tour: install
