@@ -9,7 +9,7 @@ INSTALLED := $(VENV)/.installed
 
 install: $(INSTALLED)
 
-$(INSTALLED): constraints.txt requirements-devcloud.txt test-requirements.txt setup.cfg \
+$(INSTALLED): bindep.txt constraints.txt requirements-devcloud.txt test-requirements.txt setup.cfg \
 		runner/pyproject.toml notify/pyproject.toml package.json package-lock.json
 	sh devcloud/install-system-packages.sh
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

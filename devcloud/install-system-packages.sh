@@ -1,7 +1,14 @@
 #!/bin/sh
-# Debian packages the local cloud and the browser tests need; installs only what is missing.
+# The Debian packages of bindep.txt (the local cloud's and the browser tests'), those missing
+# installed with apt. --list prints them, one per line, and installs nothing.
 set -eu
-PACKAGES="postgresql rabbitmq-server memcached redis-server chromium chromium-driver"
+cd "$(dirname "$0")/.."
+# bindep.txt's dpkg lines: the package, then its profiles in brackets.
+PACKAGES=$(sed -e 's/#.*//' bindep.txt | awk 'NF && /platform:dpkg/ {print $1}')
+if [ "${1:-}" = "--list" ]; then
+    printf '%s\n' $PACKAGES
+    exit 0
+fi
 missing=""
 for package in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
