@@ -1,0 +1,45 @@
+"""tox.ini's environments run what the Makefile's targets run, so that `tox -e docs` and
+`make docs` cannot drift apart: each pair's commands are the same once the venv prefix
+($(BIN)/), tox's paths ({toxinidir}/), the default paths of {posargs:...} and the quiet flag
+are set aside. tox's own steps (npm ci in a fresh environment, .tox kept out of flake8) are
+tox's alone."""
+
+import configparser
+import pathlib
+import re
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# tox environment: Makefile target.
+PAIRS = {'py3': 'unit', 'pep8': 'lint', 'releasenotes': 'releasenotes', 'docs': 'docs',
+         'npm': 'jstest', 'integration': 'integration'}
+TOX_ONLY = (re.compile(r'^npm ci\b'),)
+
+
+def _words(command):
+    command = command.replace('$(BIN)/', '').replace('{toxinidir}/', '')
+    command = re.sub(r'\{posargs:([^}]*)\}', r'\1', command).replace('{posargs}', '')
+    command = command.replace(' --extend-exclude .tox', '')
+    return [word for word in command.split() if word != '-q']
+
+
+def _tox_commands(env):
+    tox = configparser.ConfigParser(interpolation=None)
+    tox.read(ROOT / 'tox.ini')
+    section = f'testenv:{env}' if tox.has_option(f'testenv:{env}', 'commands') else 'testenv'
+    lines = tox.get(section, 'commands').replace('\\\n', ' ').splitlines()
+    return [_words(line) for line in lines
+            if line.strip() and not any(pattern.match(line.strip()) for pattern in TOX_ONLY)]
+
+
+def _make_commands(target):
+    recipe = re.search(rf'^{target}:[^\n]*\n((?:\t[^\n]*\n)+)',
+                       (ROOT / 'Makefile').read_text(), re.M).group(1)
+    return [_words(line) for line in recipe.replace('\\\n', ' ').splitlines()
+            if line.strip()]
+
+
+@pytest.mark.parametrize('env', sorted(PAIRS))
+def test_each_tox_environment_runs_its_make_targets_commands(env):
+    assert _tox_commands(env) == _make_commands(PAIRS[env])
