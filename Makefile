@@ -44,11 +44,11 @@ test: install lint conventions
 	test $$others -eq 0 && test $$services_status -eq 0 && test $$unit_status -eq 0 \
 		&& test $$packaging_status -eq 0
 
+# The pre-commit hooks (.pre-commit-config.yaml) over every file: no trailing whitespace,
 # OpenStack's Python style (flake8 with hacking, configured in .flake8), and ESLint over the
 # plugin's scripts (eslint.config.js, pinned by package-lock.json).
 lint: install
-	$(BIN)/flake8
-	npm run --silent lint
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/pre-commit run --all-files
 
 # OpenStack's conventions, each a few seconds: the release notes (reno lint, and their pages
 # built), the documentation (Sphinx, warnings are errors; the command-line reference is made

@@ -1,8 +1,8 @@
 """tox.ini's environments run what the Makefile's targets run, so that `tox -e docs` and
 `make docs` cannot drift apart: each pair's commands are the same once the venv prefix
-($(BIN)/), tox's paths ({toxinidir}/), the default paths of {posargs:...} and the quiet flag
-are set aside. tox's own steps (npm ci in a fresh environment, .tox kept out of flake8) are
-tox's alone."""
+($(BIN)/, and the PATH make gives its tools), tox's paths ({toxinidir}/), the default paths of
+{posargs:...} and the quiet flag are set aside. npm ci, making a fresh environment's
+node_modules, is tox's alone."""
 
 import configparser
 import pathlib
@@ -20,8 +20,8 @@ TOX_ONLY = (re.compile(r'^npm ci\b'),)
 def _words(command):
     command = command.replace('$(BIN)/', '').replace('{toxinidir}/', '')
     command = re.sub(r'\{posargs:([^}]*)\}', r'\1', command).replace('{posargs}', '')
-    command = command.replace(' --extend-exclude .tox', '')
-    return [word for word in command.split() if word != '-q']
+    return [word for word in command.split()
+            if word != '-q' and not word.startswith('PATH=')]
 
 
 def _tox_commands(env):
