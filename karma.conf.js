@@ -6,13 +6,16 @@ const path = require('path');
 
 const SCRIPTS = 'heat_deploy_dashboard/static/heat_deploy_dashboard/js';
 
-// The jQuery Horizon itself serves (XStatic-jQuery, in the project's venv), so that the specs
-// run against the version the pages get.
+// The jQuery Horizon itself serves (XStatic-jQuery, in the project's venv, or in tox's npm
+// environment, which tox names in VIRTUAL_ENV), so that the specs run against the version the
+// pages get.
 function horizonJquery() {
-  const lib = path.join(__dirname, '.venv', 'lib');
-  const found = (fs.existsSync(lib) ? fs.readdirSync(lib) : [])
-    .filter((name) => /^python3/.test(name))
-    .map((name) => path.join(lib, name, 'site-packages/xstatic/pkg/jquery/data/jquery.js'))
+  const found = [process.env.VIRTUAL_ENV, path.join(__dirname, '.venv')]
+    .filter(Boolean)
+    .map((venv) => path.join(venv, 'lib'))
+    .flatMap((lib) => (fs.existsSync(lib) ? fs.readdirSync(lib) : [])
+      .filter((name) => /^python3/.test(name))
+      .map((name) => path.join(lib, name, 'site-packages/xstatic/pkg/jquery/data/jquery.js')))
     .filter((file) => fs.existsSync(file));
   if (!found.length) {
     throw new Error('karma.conf.js: no jQuery at .venv/lib/python3*/site-packages/xstatic/pkg/' +
