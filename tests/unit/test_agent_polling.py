@@ -4,7 +4,7 @@ import datetime
 
 from django.test import override_settings
 
-from heat_deploy_dashboard.content import agent_polling
+from heat_deploy_dashboard.content.deployments import agent_polling
 from heat_deploy_runner.run import Run
 from tests.unit import helpers
 

@@ -1,7 +1,7 @@
 from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
-from heat_deploy_dashboard.content import agent_polling
+from heat_deploy_dashboard.content.deployments import agent_polling
 from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names

@@ -19,6 +19,7 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import outcomes
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content.deployments import tabs as project_tabs
 from heat_deploy_dashboard.content import directory
@@ -31,7 +32,6 @@ from heat_deploy_dashboard.content import recheck
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content.runs import operations
-from heat_deploy_dashboard.content.runs import outcomes
 from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content.runs import tables as run_tables
