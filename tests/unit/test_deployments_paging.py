@@ -3,7 +3,7 @@
 import types
 import unittest
 
-from heat_deploy_dashboard.content.runs import paging
+from heat_deploy_dashboard.content import paging
 
 ROWS = [types.SimpleNamespace(id=f'run-{n}') for n in range(7)]
 

@@ -26,13 +26,13 @@ from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import empty
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.notices import subjects as notices
+from heat_deploy_dashboard.content import paging
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import recheck
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content.runs import operations
-from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names

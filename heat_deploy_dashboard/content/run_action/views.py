@@ -14,9 +14,9 @@ from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.run_action import forms as run_forms
+from heat_deploy_dashboard.content.run_action import wired_inputs
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.runs import tables as run_tables
-from heat_deploy_dashboard.content.runs import wired_inputs
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
 

@@ -13,10 +13,10 @@ from horizon.utils import memoized
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import kept_secrets
+from heat_deploy_dashboard.content import paging
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.run_action import views as run_views
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.schedules import forms as project_forms
 from heat_deploy_dashboard.content.schedules import tables as project_tables

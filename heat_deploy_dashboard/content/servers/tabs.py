@@ -13,10 +13,10 @@ from horizon.utils import memoized
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
+from heat_deploy_dashboard.content import paging
 from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content.runs import archived_tables
-from heat_deploy_dashboard.content.runs import paging
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.content.servers import timeline
