@@ -1,4 +1,5 @@
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from horizon import tables
 
@@ -122,3 +123,29 @@ class ServersTable(empty.ExplainingTable):
 
     def get_object_id(self, run):
         return run.server_id
+
+
+def _outcome(recent):
+    return ', '.join(f'{each["count"]} {each["label"]}'
+                     for each in run_tables.status_counts(recent.statuses) if each['count'])
+
+
+class OperationsTable(empty.ExplainingTable):
+    """Operations (runner.recent_operations.Recent), newest first."""
+
+    operation = tables.Column(lambda recent: format_html(
+        '<code title="{}">{}</code>', recent.id, recent.id[:8]),
+        verbose_name=_("Operation"), link=lambda recent: run_tables.operation_url(recent.id))
+    action = tables.Column("action", verbose_name=_("Action"))
+    started_by = tables.Column(lambda recent: recent.operation.started_by,
+                               verbose_name=_("Started By"))
+    started = tables.Column(lambda recent: recent.operation.started_at,
+                            verbose_name=_("Started"), filters=(times.since,))
+    servers = tables.Column(lambda recent: len(recent.statuses), verbose_name=_("Servers"))
+    outcome = tables.Column(_outcome, verbose_name=_("Outcome"))
+
+    class Meta:
+        name = "operations"
+        verbose_name = _("Recent Operations")
+        no_data_message = _("No operation yet: the runs started with Run Action are listed "
+                            "here, one row per submit.")

@@ -7,7 +7,6 @@ from heat_deploy_dashboard.content.components import tables
 from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import stack_maps
 from heat_deploy_runner import recent_operations
 
@@ -53,7 +52,7 @@ class ServersTab(tabs.TableTab):
 class OperationsTab(tabs.TableTab):
     name = _("Operations")
     slug = "operations"
-    table_classes = (run_tables.OperationsTable,)
+    table_classes = (tables.OperationsTable,)
     template_name = "horizon/common/_detail_table.html"
     policy_rules = (("orchestration", "software_deployments:index"),)
 

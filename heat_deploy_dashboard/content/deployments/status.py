@@ -48,7 +48,7 @@ PARALLEL_SHOWS = 8
 RESULTS_WINDOW_SECONDS = PAGE_POLL_SECONDS
 BURST = PARALLEL_SHOWS
 # The tables whose rows a poll renders again, by the name the page sends.
-TABLES = {table._meta.name: table for table in (run_tables.DeploymentsTable,
+TABLES = {table._meta.name: table for table in (project_tables.DeploymentsTable,
                                                 project_tables.OperationRunsTable)}
 
 
@@ -146,7 +146,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
             return http.JsonResponse({'error': errors.poll_failed(request)}, status=503)
         recheck.remember_shown(request, shown)
         found = run_rows.described(request, [d for d in shown if d is not None])
-        table = TABLES.get(table_name, run_tables.DeploymentsTable)(
+        table = TABLES.get(table_name, project_tables.DeploymentsTable)(
             request, data=[d for d in found if d.id in rendered])
         return http.JsonResponse({
             'rows': {row.datum.id: row.render() for row in table.get_rows()},

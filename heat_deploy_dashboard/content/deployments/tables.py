@@ -1,5 +1,6 @@
-"""The Deployments panel's own tables: an operation's runs, and a run's actions on its page.
-The tables and actions every panel shows runs with are in content/runs/tables.py."""
+"""The Deployments panel's own tables: its list of runs, an operation's runs, and a run's
+actions on its page. The columns and actions every panel shows runs with are in
+content/runs/tables.py."""
 
 import datetime
 
@@ -31,6 +32,28 @@ def _time_left(run):
 def _exit_code(run):
     code = runs.exit_code(run)
     return '' if code is None else code
+
+
+class DeploymentsFilter(tables.FilterAction):
+    filter_type = "server"
+    filter_choices = (
+        ("status", _("Status ="), True),
+        ("action", _("Action ="), True),
+        ("server", _("Server ="), True),
+        ("operation", _("Operation ="), True),
+    )
+
+
+class DeploymentsTable(run_tables.RunsTable):
+    """Every run of the project, a page at a time."""
+
+    class Meta(run_tables.RunsTable.Meta):
+        table_actions = (DeploymentsFilter, run_tables.CancelRun, run_tables.DeleteRun)
+        verbose_name = _("Software Deployments")
+        no_data_message = _(
+            "No software deployments yet. Deployments appear here once a "
+            "stack applies a software config to a server, or an action is "
+            "run on one.")
 
 
 class CancelOperation(run_tables.CancelRun):
@@ -116,7 +139,7 @@ def _try(run):
     return _("%(try)d of %(tries)d") % {'try': operation.try_number, 'tries': operation.tries}
 
 
-class OperationRunsTable(run_tables.DeploymentsTable):
+class OperationRunsTable(DeploymentsTable):
     """The runs of one operation, one per server."""
 
     # The operation's rolling run (api.mistral.Execution), if it is one, and its runs on
@@ -142,7 +165,7 @@ class OperationRunsTable(run_tables.DeploymentsTable):
         found = next((run for run in self.operation_runs if run.id == lookup), None)
         return found or super().get_object_by_id(lookup)
 
-    class Meta(run_tables.DeploymentsTable.Meta):
+    class Meta(DeploymentsTable.Meta):
         name = "operation"
         verbose_name = _("Runs")
         table_actions = (CancelOperation, RerunFailed)
@@ -151,12 +174,12 @@ class OperationRunsTable(run_tables.DeploymentsTable):
                    'time_left', 'exit_code', 'output', 'kept')
 
 
-class DeploymentActionsTable(run_tables.DeploymentsTable):
+class DeploymentActionsTable(DeploymentsTable):
     """The actions of one deployment on its own page: they post to the deployments list,
     which carries them out and shows the result."""
 
     def get_absolute_url(self):
         return reverse("horizon:project:deployments:index")
 
-    class Meta(run_tables.DeploymentsTable.Meta):
+    class Meta(DeploymentsTable.Meta):
         name = "deployments"

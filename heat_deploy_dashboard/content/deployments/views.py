@@ -70,7 +70,7 @@ def _filtered(request, deployments, filters):
 
 
 class IndexView(tables.PagedTableMixin, tables.DataTableView):
-    table_class = run_tables.DeploymentsTable
+    table_class = project_tables.DeploymentsTable
     template_name = 'project/deployments/index.html'
     page_title = _("Software Deployments")
 

@@ -1,3 +1,7 @@
+"""What every panel's tables say of runs: the status words, a run's columns and actions, and
+the table of runs (RunsTable) the Deployments panel's list and a server's history both are.
+A panel's own tables are in its folder (the Deployments panel's in content/deployments/)."""
+
 import collections
 import logging
 
@@ -207,16 +211,6 @@ class DeleteRun(policy.RulesOncePerRequest, tables.DeleteAction):
             messages.warning(request, leftover.render(gettext))
 
 
-class DeploymentsFilter(tables.FilterAction):
-    filter_type = "server"
-    filter_choices = (
-        ("status", _("Status ="), True),
-        ("action", _("Action ="), True),
-        ("server", _("Server ="), True),
-        ("operation", _("Operation ="), True),
-    )
-
-
 def duration_cell(run):
     took = runs.duration(run)
     if took is None or run.status != 'IN_PROGRESS':
@@ -234,7 +228,10 @@ def operation_cell(run):
                        run.operation.id[:8])
 
 
-class DeploymentsTable(empty.ExplainingTable):
+class RunsTable(empty.ExplainingTable):
+    """A table of runs, one row each: the Deployments panel's list and a server's history
+    are one (the status poll draws their running rows alike); each adds its own words."""
+
     next_step = ('horizon:project:components:index',
                  _("Run an action from the Components panel."))
     run_name = tables.Column("name", verbose_name=_("Run"),
@@ -289,38 +286,7 @@ class DeploymentsTable(empty.ExplainingTable):
     class Meta:
         name = "deployments"
         row_class = DeploymentRow
-        table_actions = (DeploymentsFilter, CancelRun, DeleteRun)
+        table_actions = (CancelRun, DeleteRun)
         # A row's first allowed action is its button: Cancel while it runs, else Run Again.
         row_actions = (CancelRun, RunAgain, DeleteRun)
-        verbose_name = _("Software Deployments")
         status_columns = ["status"]
-        no_data_message = _(
-            "No software deployments yet. Deployments appear here once a "
-            "stack applies a software config to a server, or an action is "
-            "run on one.")
-
-
-def _outcome(recent):
-    return ', '.join(f'{each["count"]} {each["label"]}'
-                     for each in status_counts(recent.statuses) if each['count'])
-
-
-class OperationsTable(empty.ExplainingTable):
-    """Operations (runner.recent_operations.Recent), newest first."""
-
-    operation = tables.Column(lambda recent: format_html(
-        '<code title="{}">{}</code>', recent.id, recent.id[:8]),
-        verbose_name=_("Operation"), link=lambda recent: operation_url(recent.id))
-    action = tables.Column("action", verbose_name=_("Action"))
-    started_by = tables.Column(lambda recent: recent.operation.started_by,
-                               verbose_name=_("Started By"))
-    started = tables.Column(lambda recent: recent.operation.started_at,
-                            verbose_name=_("Started"), filters=(times.since,))
-    servers = tables.Column(lambda recent: len(recent.statuses), verbose_name=_("Servers"))
-    outcome = tables.Column(_outcome, verbose_name=_("Outcome"))
-
-    class Meta:
-        name = "operations"
-        verbose_name = _("Recent Operations")
-        no_data_message = _("No operation yet: the runs started with Run Action are listed "
-                            "here, one row per submit.")

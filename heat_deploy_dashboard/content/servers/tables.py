@@ -66,16 +66,15 @@ class ServersTable(empty.ExplainingTable):
             "applies a software config to it, or an action is run on it.")
 
 
-class ServerHistoryTable(run_tables.DeploymentsTable):
+class ServerHistoryTable(run_tables.RunsTable):
     """Every deployment on one server.
 
-    The deployments panel's table with the same columns and row actions: the live poller
-    replaces running rows with rows that the deployments panel's status view renders.
+    The deployments panel's table with the same columns and row actions, without its filter
+    (this page holds one server's runs only): the live poller replaces running rows with rows
+    that the deployments panel's status view renders.
     """
 
-    class Meta(run_tables.DeploymentsTable.Meta):
-        # Without the filter: this page holds one server's runs only.
-        table_actions = (run_tables.CancelRun, run_tables.DeleteRun)
+    class Meta(run_tables.RunsTable.Meta):
         verbose_name = _("Deployments on this Server")
         no_data_message = _(
             "Heat lists no deployments on this server for your project. Heat does not "
