@@ -14,8 +14,8 @@ from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.run_action import server_list
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
+from heat_deploy_dashboard.content import scheduling
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
 from heat_deploy_runner import choosing
@@ -76,7 +76,7 @@ class RunActionForm(run_form.RunForm):
         if api.mistral.is_available(request):
             self._add_batch_fields()
             # Offered only to whom Mistral's policy lets make one.
-            if policy.check_once(schedules.CREATE_RULES, request):
+            if policy.check_once(scheduling.CREATE_RULES, request):
                 self._add_schedule_fields()
         self.add_input_fields(component.inputs)
         for each in wired:
@@ -163,7 +163,7 @@ class RunActionForm(run_form.RunForm):
             self.add_error('once_at', _("Give a pattern to repeat, or a time to run once: "
                                         "not both."))
         elif pattern and not cron.valid_pattern(pattern):
-            self.add_error('repeat', schedules.BAD_PATTERN)
+            self.add_error('repeat', scheduling.BAD_PATTERN)
         elif once_at:
             try:
                 moment = cron.once_at(once_at)
@@ -280,7 +280,7 @@ class RunActionForm(run_form.RunForm):
     def _schedule(self, request, data):
         action, servers = data['action'], data['servers']
         try:
-            schedules.create(request, self.schedule_record(data))
+            scheduling.create(request, self.schedule_record(data))
         except Exception as error:
             errors.heat_failed(request, _("schedule %(action)s") % {'action': action},
                                _("Nothing was scheduled."), service=errors.service_of(error))

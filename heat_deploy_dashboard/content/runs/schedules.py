@@ -1,37 +1,26 @@
-"""The Schedules panel's schedules (runner.schedules: what a schedule is, and how it is made,
-paused, resumed, changed and deleted), listed and shown, made through the API seam."""
+"""The Schedules panel's schedules (runner.schedules: what a schedule is), listed and shown;
+content/scheduling.py makes, pauses, resumes, changes and deletes them."""
 
 import dataclasses
 import datetime
-import logging
 
-from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from horizon import messages
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content import server_names
-from heat_deploy_runner import retention
 from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import schedules as runner_schedules
 
-LOG = logging.getLogger(__name__)
-
 # A firing this late with no operation made means Mistral could not act (see problem()).
 LATE = datetime.timedelta(minutes=3)
-# What Mistral checks to make a schedule's cron trigger.
-CREATE_RULES = (("workflow", "cron_triggers:create"),)
 STATES = {runner_schedules.ACTIVE: _("Active"), runner_schedules.PAUSED: _("Paused"),
           runner_schedules.DONE: _("Done"),
           runner_schedules.NO_TRIGGER: _("No trigger in Mistral")}
 # What a schedule's history says was done (runner.schedules.with_history), as shown.
 CHANGES = {runner_schedules.CREATED: _("created"), runner_schedules.PAUSED: _("paused"),
            runner_schedules.RESUMED: _("resumed"), runner_schedules.CHANGED: _("changed")}
-BAD_PATTERN = _("Give a cron pattern of five fields: minute, hour, day of the month, month "
-                "and day of the week, e.g. 0 2 * * * for every day at 02:00 UTC.")
 
 
 @dataclasses.dataclass
@@ -165,86 +154,3 @@ def listed(request):
         latest.get(each.name), names,
         server_names.missing(request, each.variables.get('server_ids', [])))
         for each in records]
-
-
-class _Calls(kept_secrets.SecretCalls):
-    """A schedule's calls (runner.schedules.MistralCalls'), through the API seam."""
-
-    def __init__(self, request):
-        super().__init__(request)
-        self.username = request.user.username
-
-    def record_get(self, name):
-        return api.mistral.schedule_record_get(self.request, name).variables
-
-    def record_save(self, name, variables, create=False):
-        return api.mistral.schedule_record_save(self.request, name, variables, create=create)
-
-    def record_delete(self, name):
-        api.mistral.schedule_record_delete(self.request, name)
-
-    def trigger_create(self, name, workflow_input, pattern=None, first_time=None,
-                       workflow=None):
-        api.mistral.cron_trigger_create(self.request, name, workflow_input, pattern=pattern,
-                                        first_time=first_time, workflow=workflow)
-
-    def trigger_delete(self, name):
-        api.mistral.cron_trigger_delete(self.request, name)
-
-    def firing(self, trigger):
-        return api.mistral.firing(self.request, trigger)
-
-
-def create(request, record):
-    """Save the record and start its trigger (runner.schedules.create); its name. The
-    project's first schedule makes its retention schedule too: schedules are what fill
-    Heat's caps with nobody watching."""
-    name = runner_schedules.create(_Calls(request), record)
-    try:
-        if keep_retention(request):
-            messages.info(request, _("Retention is now on for this project: its runs past "
-                                     "the bound are archived and taken out of Heat, as the "
-                                     "Schedules panel shows."))
-    except Exception:
-        # The schedule was made; the Schedules panel offers to turn retention on.
-        LOG.warning('Could not make the retention schedule', exc_info=True)
-    return name
-
-
-def retention_settings():
-    """(the retention bound, its cron pattern) of the dashboard's settings:
-    HEAT_DEPLOY_RETENTION = {'keep_latest': 5, 'keep_days': 7, 'keep_at_most': 2000,
-    'pattern': '17 3 * * *'}, defaults for what it leaves out."""
-    configured = getattr(settings, 'HEAT_DEPLOY_RETENTION', None) or {}
-    return retention.Policy.of(configured), configured.get('pattern', retention.PATTERN)
-
-
-def keep_retention(request):
-    """Make the project's retention schedule unless it has one; whether it was made."""
-    return runner_schedules.keep_retention(_Calls(request), *retention_settings())
-
-
-GOES_ON = _("The firing now running goes on; no more firings.")
-
-
-def _said_if_going_on(request, goes_on):
-    if goes_on:
-        messages.info(request, GOES_ON)
-
-
-def pause(request, name):
-    _said_if_going_on(request, runner_schedules.pause(_Calls(request), name))
-
-
-def resume(request, name):
-    runner_schedules.resume(_Calls(request), name, retention_settings())
-
-
-def change(request, name, record):
-    if runner_schedules.change(_Calls(request), name, record):
-        messages.info(request, _("The firing now running goes on as it was; the next firing "
-                                 "runs the change."))
-
-
-def delete(request, name):
-    _said_if_going_on(request, runner_schedules.delete(_Calls(request), name))

@@ -4,7 +4,7 @@ from horizon import messages
 
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.run_action import forms as run_forms
-from heat_deploy_dashboard.content.runs import schedules
+from heat_deploy_dashboard.content import scheduling
 
 
 class ChangeScheduleForm(run_forms.RunActionForm):
@@ -27,7 +27,7 @@ class ChangeScheduleForm(run_forms.RunActionForm):
 
     def handle(self, request, data):
         try:
-            schedules.change(request, self.schedule_name, self.schedule_record(data))
+            scheduling.change(request, self.schedule_name, self.schedule_record(data))
         except Exception as error:
             errors.heat_failed(request, _("change the schedule"),
                                _("It keeps what it ran and when."),

@@ -16,6 +16,7 @@ from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
+from heat_deploy_dashboard.content import scheduling
 from heat_deploy_runner import runs
 from heat_deploy_runner import schedules as runner_schedules
 from heat_deploy_runner.times import UTC_TIME
@@ -122,7 +123,7 @@ class PauseSchedule(policy.RulesOncePerRequest, tables.BatchAction):
                                                        or schedule.trigger is not None)
 
     def action(self, request, obj_id):
-        schedules.pause(request, obj_id)
+        scheduling.pause(request, obj_id)
 
 
 class ResumeSchedule(policy.RulesOncePerRequest, tables.BatchAction):
@@ -143,7 +144,7 @@ class ResumeSchedule(policy.RulesOncePerRequest, tables.BatchAction):
         return super().allowed(request, schedule) and (schedule is None or schedule.paused)
 
     def action(self, request, obj_id):
-        schedules.resume(request, obj_id)
+        scheduling.resume(request, obj_id)
 
 
 class TurnOnRetention(policy.RulesOncePerRequest, tables.Action):
@@ -160,7 +161,7 @@ class TurnOnRetention(policy.RulesOncePerRequest, tables.Action):
 
     def single(self, table, request, obj_id):
         try:
-            schedules.keep_retention(request)
+            scheduling.keep_retention(request)
         except Exception:
             errors.heat_failed(request, _("turn retention on"), service=errors.MISTRAL)
         else:
@@ -182,7 +183,7 @@ class DeleteSchedule(policy.RulesOncePerRequest, tables.DeleteAction):
         return ngettext("Deleted Schedule", "Deleted Schedules", count)
 
     def delete(self, request, obj_id):
-        schedules.delete(request, obj_id)
+        scheduling.delete(request, obj_id)
 
 
 class SchedulesTable(empty.ExplainingTable):

@@ -20,6 +20,7 @@ from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.schedules import forms as project_forms
 from heat_deploy_dashboard.content.schedules import tables as project_tables
+from heat_deploy_dashboard.content import scheduling
 from heat_deploy_runner import cron
 from heat_deploy_runner import inputs as heat_inputs
 from heat_deploy_runner import schedule_kinds
@@ -61,7 +62,7 @@ class PreviewView(PolicyRequiredMixin, generic.View):
     def get(self, request):
         pattern = request.GET.get('pattern', '').strip()
         if not cron.valid_pattern(pattern):
-            return http.JsonResponse({'error': str(schedules.BAD_PATTERN)})
+            return http.JsonResponse({'error': str(scheduling.BAD_PATTERN)})
         now = datetime.datetime.now(datetime.timezone.utc)
         return http.JsonResponse({'times': [project_tables.local_time(each) for each in
                                             cron.next_times(pattern, now=now)]})
