@@ -14,8 +14,8 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.notices import subjects as notices
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import rolling
-from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.runs import tables as run_tables
+from heat_deploy_dashboard.content.schedules import schedules
 from heat_deploy_dashboard.content import scheduling
 from heat_deploy_runner import runs
 from heat_deploy_runner import schedules as runner_schedules

@@ -17,8 +17,8 @@ from heat_deploy_dashboard.content import paging
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.run_action import views as run_views
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_dashboard.content.runs import schedules
 from heat_deploy_dashboard.content.schedules import forms as project_forms
+from heat_deploy_dashboard.content.schedules import schedules
 from heat_deploy_dashboard.content.schedules import tables as project_tables
 from heat_deploy_dashboard.content import scheduling
 from heat_deploy_runner import cron
