@@ -1,10 +1,13 @@
 """The package's layout: each panel (a folder of content/ with a panel.py, as heat-dashboard
-lays them out) imports the shared modules (content/, content/runs/ for everything about a
-run, content/run_action/ for the Run Action form, api/, the package root) and never another
-panel; the shared modules import no panel. They are in layers: content/*.py below
+lays them out) holds its own tables, views and model, imports the shared modules (content/,
+content/runs/ for what more than one panel needs about runs, content/run_action/ for the Run
+Action form, api/, the package root) and never another panel; the shared modules import no
+panel, and none of them is one panel's alone. They are in layers: content/*.py below
 content/runs/ (the run vocabulary, with no view nor form), below content/run_action/."""
 
 import pathlib
+
+from django import urls
 
 import heat_deploy_dashboard
 from tests.unit import imports
@@ -43,6 +46,45 @@ def test_no_shared_module_imports_a_panel():
 
     assert len(shared) > 20
     assert not crossing
+
+
+def _module(path):
+    return '.'.join(('heat_deploy_dashboard', *path.relative_to(PACKAGE).with_suffix('').parts))
+
+
+def _panel_of(path):
+    parts = path.relative_to(PACKAGE).parts
+    return parts[1] if parts[0] == 'content' and len(parts) > 2 and parts[1] in PANELS else None
+
+
+def test_no_shared_module_is_one_panels_alone():
+    # A module only one panel imports is that panel's: in its folder, a newcomer finds it
+    # beside the views that use it.
+    importers = {_module(path): set() for path in IMPORTS}
+    for path, modules in IMPORTS.items():
+        for module in modules:
+            # "package.module" or "package.module.name".
+            for found in (module, module.rpartition('.')[0]):
+                if found in importers and found != _module(path):
+                    importers[found].add(path)
+                    break
+    shared = [path for path in IMPORTS if _panel_of(path) is None and importers[_module(path)]]
+    owned = {f'{path.relative_to(PACKAGE)}: {owners.pop()}' for path in shared
+             for owners in [{_panel_of(each) for each in importers[_module(path)]}]
+             if len(owners) == 1 and None not in owners}
+
+    assert len(shared) > 20
+    assert not owned
+
+
+def test_each_panels_list_is_a_table_of_its_own():
+    # As heat-dashboard's Stacks list is stacks/tables.py's: the Deployments panel's table is
+    # in content/deployments/, built on the columns every panel shares (content/runs/).
+    tables = {panel: urls.resolve(urls.reverse(f'horizon:project:{panel}:index'))
+              .func.view_class.table_class.__module__ for panel in PANELS}
+
+    assert {panel: module for panel, module in tables.items()
+            if not module.startswith(f'heat_deploy_dashboard.content.{panel}.')} == {}
 
 
 def test_no_stand_in_shapes_for_heats_objects():
