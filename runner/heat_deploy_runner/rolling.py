@@ -9,9 +9,7 @@ import dataclasses
 import logging
 
 from heat_deploy_runner.cancel import cancelled_description
-from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
-from heat_deploy_runner.messages import Message
 from heat_deploy_runner.run_request import RunRequest
 from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
@@ -22,11 +20,6 @@ LOG = logging.getLogger(__name__)
 # (hands_over): making a run costs about 0.08 s a server on the local cloud, which a web
 # request cannot wait for at hundreds.
 MAX_STARTED_HERE = 20
-
-SECRETS_NEED_OBJECT_STORAGE = gettext_noop(
-    'A secret input of a run in batches is kept in Object Storage, which is not in your '
-    'service catalog (the workflow service would keep it in the clear). Run it without '
-    'batches, or leave %(names)s empty.')
 
 
 class MistralCalls(secret_store.SwiftCalls):
@@ -71,8 +64,7 @@ def start(calls, request: RunRequest, started_by: str, server_names=None, link=N
     """
     _plain, secret = secret_store.split(request.input_values)
     if secret and not calls.object_storage:
-        raise InputError(Message(SECRETS_NEED_OBJECT_STORAGE,
-                                 {'names': ', '.join(sorted(secret))}))
+        raise InputError(secret_store.needs_object_storage(secret))
     plain, ref = secret_store.keep(calls, 'run', request.input_values,
                                    secret_store.run_lifetime_seconds(
                                        len(request.server_ids), request.batch_size,

@@ -22,10 +22,19 @@ import uuid
 from swiftclient import exceptions as swift_exc
 
 from heat_deploy_runner import masking
+from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import Message
 
 LOG = logging.getLogger(__name__)
 
 CONTAINER = 'heat-deploy-secrets'
+
+# What the form and the command line say to secret inputs the workflow service would hold
+# in the clear: a run in batches, with tries or on a schedule, without Object Storage.
+NEEDS_OBJECT_STORAGE = gettext_noop(
+    'A secret input of a run in batches, with tries or on a schedule is kept in Object '
+    'Storage, which is not in your service catalog (the workflow service would keep it in '
+    'the clear). Run it now without batches or tries, or leave %(names)s empty.')
 
 
 class NotKept(Exception):
@@ -77,6 +86,12 @@ def forget_kept(calls, ref):
     except Exception:
         LOG.warning('Could not remove the secret inputs kept in %s/%s', CONTAINER, ref,
                     exc_info=True)
+
+
+def needs_object_storage(secret_names):
+    """The sentence refusing the secret inputs of these names where the project has no Object
+    Storage (NEEDS_OBJECT_STORAGE)."""
+    return Message(NEEDS_OBJECT_STORAGE, {'names': ', '.join(sorted(secret_names))})
 
 
 def split(input_values):

@@ -166,27 +166,6 @@ class RunInBatchesTests(ComponentsTestCase):
         self.assertIn('Object Storage could not be reached', text)
         self.assertIn('ask your cloud administrator to check Swift', text)
 
-    def test_without_object_storage_a_secret_is_refused_in_batches_or_with_tries(self):
-        # Mistral starts both: it would keep the secret in the clear.
-        for handed_over in ({'batch_size': '1'}, {'retries': '2'}):
-            with self.subTest(**handed_over):
-                self._refused_without_object_storage(handed_over)
-
-    @helpers.create_mocks(SECRET_MOCKS)
-    def _refused_without_object_storage(self, handed_over):
-        self._serve_a_secret_input()
-        self.service_catalog[:] = [each for each in self.service_catalog
-                                   if each['type'] != 'object-store']
-
-        # Without Object Storage, a run can only not wait for its result.
-        res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
-            input__db_password='hunter2', transport='NO_SIGNAL', **handed_over))
-
-        self.assertFormErrors(res, 1)
-        self.assertContains(res, 'which is not in your service catalog')
-        self.mock_secrets_put.assert_not_called()
-        self.mock_rolling_start.assert_not_called()
-
     @helpers.create_mocks(ROLLING_MOCKS)
     def test_mistral_failing_says_so_and_nothing_started(self):
         test_data.with_workflows(self)

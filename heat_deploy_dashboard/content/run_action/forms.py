@@ -180,12 +180,10 @@ class RunActionForm(run_form.RunForm):
         if kept_secrets.SecretCalls(self.request).object_storage:
             return
         _plain, secret = secret_store.split(cleaned.get('input_values'))
+        # The command line's sentence (secret_store.needs_object_storage), on each field.
+        refused = secret_store.needs_object_storage(secret).render(gettext) if secret else None
         for name in secret:
-            self.add_error(run_form.INPUT_PREFIX + name, _(
-                "A secret input of a run in batches, with tries or on a schedule is kept in "
-                "Object Storage, which is not in your service catalog (the workflow service "
-                "would keep it in the clear). Run it now without batches or tries, or leave it "
-                "empty."))
+            self.add_error(run_form.INPUT_PREFIX + name, refused)
 
     def shown_commands(self, schedule=''):
         """The command that does what the form shows: `openstack software component run`, or

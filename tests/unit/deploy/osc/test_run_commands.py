@@ -11,8 +11,10 @@ from heat_deploy_runner import masking
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import components as osc_components
 from heat_deploy_runner.osc import runs as osc_runs
+from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command
 from tests.unit.deploy.osc.app import new_runs
+from tests.unit.deploy.osc.app import SERVERS
 from tests.unit.deploy.osc.app import shown
 from tests.unit.deploy.osc.app import USER
 
@@ -127,3 +129,23 @@ def test_run_create_checks_what_the_deploy_form_checks(heat, app, argv, said):
     with pytest.raises(osc_exc.CommandError, match=said):
         made.take_action(parsed)
     assert heat.deployments == {}
+
+
+# What the Run Action form says to the same (test_secrets_need_object_storage).
+NEEDS_OBJECT_STORAGE = (
+    'A secret input of a run in batches, with tries or on a schedule is kept in Object '
+    'Storage, which is not in your service catalog (the workflow service would keep it in '
+    'the clear). Run it now without batches or tries, or leave db_password empty.')
+
+
+def test_tries_with_a_secret_input_without_object_storage_are_refused_as_the_form_does(
+        heat, mysql, mistral):
+    app = App(heat, SERVERS, mistral=mistral)
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--retries', '2', '--input', 'db_password=hunter2')
+
+    with pytest.raises(osc_exc.CommandError) as refused:
+        made.take_action(parsed)
+
+    assert str(refused.value) == NEEDS_OBJECT_STORAGE
+    assert (new_runs(heat), mistral.executions.rows) == ([], [])
