@@ -2,24 +2,27 @@
 rolling workflow, whose id is the operation's; an operation started at once is followed by
 an execution of its follow workflow, made with the operation's id.
 
-One function per client call, as api.heat. Mistral shows an admin every project's executions
-and workflows by id; these answer only the working project's, as Heat's calls do.
+One function per thing done, as api.heat: each makes the request's clients (traced, pooled)
+and calls the runner, which holds every call to Mistral, and to Object Storage for the secret
+inputs Mistral must not hold (runner.workflow_clients). Mistral shows an admin every
+project's executions and workflows by id; these answer only the working project's, as Heat's
+calls do.
 """
 
 from horizon.utils.memoized import memoized
-from mistralclient.api import base as mistral_base
 from mistralclient.api import client as mistral_client
 from openstack_dashboard.api import base
 from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import pool
+from heat_deploy_dashboard.api import swift
 from heat_deploy_runner import executions
 from heat_deploy_runner.executions import Execution
 from heat_deploy_runner import followers
 from heat_deploy_runner import orphans
 from heat_deploy_runner import rolling
 from heat_deploy_runner import schedules
-from heat_deploy_runner import workflows
+from heat_deploy_runner.workflow_clients import WorkflowClients
 
 SERVICE_TYPE = 'workflowv2'
 
@@ -45,6 +48,15 @@ def follow_start(request, started, server_names, link):
                             server_names, link)
 
 
+def _workflow_clients(request):
+    """Mistral's client, and Object Storage's where the catalog has it, for the request's
+    project and user."""
+    return WorkflowClients(
+        mistralclient(request),
+        swift.swift_connection(request) if swift.is_available(request) else None,
+        request.user.project_id, request.user.username)
+
+
 @profiler.trace
 def sweep_later(request, operation, action):
     """Have Mistral sweep what Heat may yet make for a start it left unanswered
@@ -53,14 +65,12 @@ def sweep_later(request, operation, action):
 
 
 @profiler.trace
-def rolling_start(request, workflow_input):
-    """Start a rolling run (making the project's copy of the workflow on first use)."""
-    client = mistralclient(request)
-    workflow_id = workflows.ensure(client, request.user.project_id)
-    return Execution(client.executions.create(workflow_id, workflow_input=workflow_input))
-
-
-is_not_found = schedules.is_not_found
+def rolling_start(request, run_request, server_names=None, link=None):
+    """Start the runner.RunRequest in batches (runner.rolling.start): the execution whose id
+    is the operation's. Raises runner.InputError for secret inputs without Object Storage,
+    secret_store.NotKept when Object Storage refuses them, and Mistral's error as it
+    comes."""
+    return rolling.start(_workflow_clients(request), run_request, server_names, link)
 
 
 @profiler.trace
@@ -83,73 +93,56 @@ def execution_cancel(request, execution_id):
 @profiler.trace
 def schedule_records(request):
     """The project's schedules' records: Mistral environments, ``variables`` a dict."""
-    return schedules.own(schedules.every_schedule(mistralclient(request).environments.list),
-                         request.user.project_id)
+    return schedules.records(mistralclient(request), request.user.project_id)
 
 
 @profiler.trace
 def schedule_record_get(request, name):
-    found = mistralclient(request).environments.get(name)
-    if found.project_id != request.user.project_id:
-        raise mistral_base.APIException(404, 'not found')
-    return found
-
-
-@profiler.trace
-def schedule_record_save(request, name, variables, create=False):
-    manager = mistralclient(request).environments
-    if create:
-        return manager.create(name=name, variables=variables, scope='private',
-                              description='heat-deploy-dashboard schedule')
-    return manager.update(name=name, variables=variables)
-
-
-@profiler.trace
-def schedule_record_delete(request, name):
-    mistralclient(request).environments.delete(name)
+    """The record (a dict) of the project's schedule of this name; LookupError for none."""
+    return schedules.record_get(mistralclient(request), request.user.project_id, name)
 
 
 @profiler.trace
 def cron_triggers_list(request):
-    return schedules.own(schedules.every_schedule(mistralclient(request).cron_triggers.list),
-                         request.user.project_id)
+    return schedules.triggers(mistralclient(request), request.user.project_id)
 
 
 @profiler.trace
-def cron_trigger_create(request, name, workflow_input, pattern=None, first_time=None,
-                        workflow=workflows.ROLLING_WORKFLOW):
-    """A trigger of the project's copy of the workflow: Mistral makes a Keystone trust from
-    the user to itself, and each firing runs through it."""
-    client = mistralclient(request)
-    workflow_id = workflows.ensure(client, request.user.project_id, workflow)
-    return client.cron_triggers.create(name, workflow_id, workflow_input=workflow_input,
-                                       pattern=pattern, first_time=first_time)
+def schedule_create(request, record):
+    """Make a schedule of the record, acting for the user; its name."""
+    return schedules.create(_workflow_clients(request), record)
 
 
 @profiler.trace
-def cron_trigger_delete(request, name):
-    """Delete the trigger (and Mistral its trust); one already gone is fine."""
-    try:
-        mistralclient(request).cron_triggers.delete(name)
-    except mistral_base.APIException as error:
-        if not is_not_found(error):
-            raise
+def schedule_pause(request, name):
+    """Whether the firing that runs now goes on."""
+    return schedules.pause(_workflow_clients(request), name)
 
 
 @profiler.trace
-def firing(request, trigger):
-    """Whether a firing of the project's cron trigger runs now."""
-    found = mistralclient(request).executions.list(**schedules.RUNNING_OPERATIONS)
-    return schedules.firing([(each.id, each.project_id, each.input) for each in found],
-                            request.user.project_id, trigger)
+def schedule_resume(request, name, retention_settings):
+    schedules.resume(_workflow_clients(request), name, retention_settings)
+
+
+@profiler.trace
+def schedule_change(request, name, record):
+    """Whether a firing of its old trigger goes on."""
+    return schedules.change(_workflow_clients(request), name, record)
+
+
+@profiler.trace
+def schedule_delete(request, name):
+    """Whether the firing that runs now goes on."""
+    return schedules.delete(_workflow_clients(request), name)
+
+
+@profiler.trace
+def retention_keep(request, policy, pattern):
+    """Make the project's retention schedule unless it has one; whether it was made."""
+    return schedules.keep_retention(_workflow_clients(request), policy, pattern)
 
 
 @profiler.trace
 def rolling_runs_list(request, limit):
     """The project's latest rolling runs, newest first."""
-    found = mistralclient(request).executions.list(
-        workflow_name='in:' + ','.join(workflows.ROLLING_WORKFLOWS), sort_keys='created_at',
-        sort_dirs='desc',
-        limit=limit, include_output=True)
-    return [execution for execution in (executions.of_project(each, request.user.project_id)
-                                        for each in found) if execution is not None]
+    return executions.rolling(mistralclient(request), request.user.project_id, limit)

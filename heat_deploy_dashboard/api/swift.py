@@ -1,5 +1,6 @@
 """Swift (object-store): the connection for the signal TempURLs of deployments, the secret
-inputs of runs Mistral starts, and the archive of runs retention pruned."""
+inputs of runs Mistral starts (kept through api.mistral's calls, read here), and the archive
+of runs retention pruned."""
 
 from urllib import parse
 
@@ -24,10 +25,19 @@ class _PooledConnection(swift_client.Connection):
         return parsed, connection
 
 
+SERVICE_TYPE = 'object-store'
+
+
+def is_available(request):
+    """Whether the user's catalog has Object Storage: secret inputs the workflow service
+    would hold are kept there, and refused without it."""
+    return base.is_service_enabled(request, SERVICE_TYPE)
+
+
 @memoized
 def swift_connection(request):
     return _PooledConnection(
-        preauthurl=base.url_for(request, 'object-store'),
+        preauthurl=base.url_for(request, SERVICE_TYPE),
         preauthtoken=request.user.token.id,
         insecure=settings.OPENSTACK_SSL_NO_VERIFY,
         cacert=settings.OPENSTACK_SSL_CACERT,
@@ -42,25 +52,15 @@ def answers(request):
     """Whether the Swift proxy answers at all (its /info, pool.answers): asked only while a
     call is failing, which Heat's shows of runs may do while Swift is down (they read each
     run's signal from it)."""
-    endpoint = parse.urlsplit(base.url_for(request, 'object-store'))
+    endpoint = parse.urlsplit(base.url_for(request, SERVICE_TYPE))
     return pool.answers(f'{endpoint.scheme}://{endpoint.netloc}/info')
-
-
-# The secret inputs of runs Mistral starts (heat_deploy_runner.secret_store).
-
-@profiler.trace
-def secrets_put(request, ref, values, delete_after_seconds=None):
-    secret_store.put(swift_connection(request), ref, values, delete_after_seconds)
 
 
 @profiler.trace
 def secrets_get(request, ref):
-    return secret_store.get(swift_connection(request), ref)
-
-
-@profiler.trace
-def secrets_forget(request, ref):
-    secret_store.forget(swift_connection(request), ref)
+    """The secret inputs of a schedule (heat_deploy_runner.secret_store) kept under ``ref``;
+    {} for none."""
+    return secret_store.get(swift_connection(request), ref) if ref else {}
 
 
 # The archive of pruned runs (heat_deploy_runner.archive).

@@ -84,3 +84,13 @@ def get(mistral, project_id, execution_id):
             return None
         raise
     return of_project(found, project_id)
+
+
+def rolling(mistral, project_id, limit):
+    """The project's latest rolling executions (as Execution), newest first: within
+    Mistral's latest ``limit`` of every project's it shows."""
+    found = mistral.executions.list(
+        workflow_name='in:' + ','.join(workflows.ROLLING_WORKFLOWS), sort_keys='created_at',
+        sort_dirs='desc', limit=limit, include_output=True)
+    return [execution for execution in (of_project(each, project_id) for each in found)
+            if execution is not None]

@@ -1,6 +1,7 @@
 """Schedules: a component's action run on its servers at times a cron pattern gives (or once),
 by Mistral, with nobody's browser open. The dashboard's Schedules panel and the command line
-make, pause, resume, change and delete them here, on calls of their own (ScheduleCalls).
+make, pause, resume, change and delete them here, on the clients each makes
+(workflow_clients.WorkflowClients), and read them here too (records, triggers, record_get).
 
 Each is an environment named ``hdd-<uuid>`` holding its record (what runs where, when,
 whose: RunRequest.record() with component_name, pattern, once_at, owner, paused, trigger),
@@ -164,66 +165,67 @@ def _new_trigger_name(name):
     return f'{name}.{uuid.uuid4().hex[:8]}'
 
 
-class MistralCalls(secret_store.SwiftCalls):
-    """The calls a schedule's changes make, on python-mistralclient's v2 client and a
-    swiftclient Connection (None without Object Storage), for one project and user: the
-    command line's. The dashboard has its own, through its API seam."""
+def records(mistral, project_id):
+    """The project's schedules' records: Mistral environments, ``variables`` a dict."""
+    return own(every_schedule(mistral.environments.list), project_id)
 
-    def __init__(self, mistral, swift, project_id, username):
-        super().__init__(swift)
-        self.mistral = mistral
-        self.project_id = project_id
-        self.username = username
 
-    def records(self):
-        return own(every_schedule(self.mistral.environments.list), self.project_id)
+def triggers(mistral, project_id):
+    """The cron triggers of the project's schedules."""
+    return own(every_schedule(mistral.cron_triggers.list), project_id)
 
-    def triggers(self):
-        return own(every_schedule(self.mistral.cron_triggers.list), self.project_id)
 
-    def record_get(self, name):
-        """The record (a dict) of the project's schedule of this name; LookupError for
-        none."""
-        try:
-            found = self.mistral.environments.get(name)
-        except Exception as error:
-            if not is_not_found(error):
-                raise
-            found = None
-        if found is None or found.project_id != self.project_id or not name.startswith(
-                SCHEDULE_PREFIX):
-            raise LookupError(f'No schedule {name} in this project.')
-        return found.variables
+def record_get(mistral, project_id, name):
+    """The record (a dict) of the project's schedule of this name; LookupError for none, and
+    for a Mistral environment of the project that is no schedule (not named SCHEDULE_PREFIX
+    ...)."""
+    try:
+        found = mistral.environments.get(name)
+    except Exception as error:
+        if not is_not_found(error):
+            raise
+        found = None
+    if found is None or found.project_id != project_id or not name.startswith(
+            SCHEDULE_PREFIX):
+        raise LookupError(f'No schedule {name} in this project.')
+    return found.variables
 
-    def record_save(self, name, variables, create=False):
-        manager = self.mistral.environments
-        if create:
-            return manager.create(name=name, variables=variables, scope='private',
-                                  description='heat-deploy-dashboard schedule')
-        return manager.update(name=name, variables=variables)
 
-    def record_delete(self, name):
-        self.mistral.environments.delete(name)
+def _record_save(mistral, name, variables, create=False):
+    if create:
+        return mistral.environments.create(name=name, variables=variables, scope='private',
+                                           description='heat-deploy-dashboard schedule')
+    return mistral.environments.update(name=name, variables=variables)
 
-    def trigger_create(self, name, workflow_input, pattern=None, first_time=None,
-                       workflow=workflows.ROLLING_WORKFLOW):
-        workflow_id = workflows.ensure(self.mistral, self.project_id, workflow)
-        return self.mistral.cron_triggers.create(
-            name, workflow_id, workflow_input=workflow_input, pattern=pattern,
-            first_time=first_time)
 
-    def trigger_delete(self, name):
-        try:
-            self.mistral.cron_triggers.delete(name)
-        except Exception as error:
-            if not is_not_found(error):
-                raise
+def _record_delete(mistral, name):
+    mistral.environments.delete(name)
 
-    def firing(self, trigger):
-        """Whether a firing of the cron trigger runs now."""
-        return firing([(each.id, each.project_id, each.input)
-                       for each in self.mistral.executions.list(**RUNNING_OPERATIONS)],
-                      self.project_id, trigger)
+
+def _trigger_create(clients, name, workflow_input, pattern=None, first_time=None,
+                    workflow=workflows.ROLLING_WORKFLOW):
+    """A trigger of the project's copy of the workflow: Mistral makes a Keystone trust from
+    the user to itself, and each firing runs through it."""
+    workflow_id = workflows.ensure(clients.mistral, clients.project_id, workflow)
+    return clients.mistral.cron_triggers.create(
+        name, workflow_id, workflow_input=workflow_input, pattern=pattern,
+        first_time=first_time)
+
+
+def _trigger_delete(mistral, name):
+    """Delete the trigger (and Mistral its trust); one already gone is fine."""
+    try:
+        mistral.cron_triggers.delete(name)
+    except Exception as error:
+        if not is_not_found(error):
+            raise
+
+
+def _firing_now(clients, trigger):
+    """Whether a firing of the project's cron trigger runs now."""
+    return firing([(each.id, each.project_id, each.input)
+                   for each in clients.mistral.executions.list(**RUNNING_OPERATIONS)],
+                  clients.project_id, trigger)
 
 
 def firing(executions, project_id, trigger, but=None):
@@ -235,80 +237,86 @@ def firing(executions, project_id, trigger, but=None):
                for execution_id, owner, workflow_input in executions)
 
 
-def _keeping_secrets(calls, name, record):
+def _keeping_secrets(clients, name, record):
     """The record as Mistral may hold it: its secret inputs kept in Object Storage, their
     names and reference in their place."""
-    plain, ref = secret_store.keep(calls, name, record.get('input_values'))
+    plain, ref = secret_store.keep(clients.swift, name, record.get('input_values'))
     secret_names = sorted(set(record.get('input_values') or {}) - set(plain))
     return dict(record, input_values=plain, secret_ref=ref, secret_names=secret_names)
 
 
-def _start_trigger(calls, name, record):
+def _start_trigger(clients, name, record):
     """Make the cron trigger the record names (``trigger_of``)."""
     kind = schedule_kinds.kind_of(record)
-    calls.trigger_create(trigger_of(name, record),
-                         kind.trigger_input(record, name, calls.username),
-                         pattern=record.get('pattern'), first_time=record.get('once_at'),
-                         workflow=kind.workflow)
+    _trigger_create(clients, trigger_of(name, record),
+                    kind.trigger_input(record, name, clients.username),
+                    pattern=record.get('pattern'), first_time=record.get('once_at'),
+                    workflow=kind.workflow)
 
 
-def _retire_trigger(calls, name, before):
+def _retire_trigger(clients, name, before):
     """Stop the trigger the schedule fired through before (``before``, its record then):
     now, or when the firing that runs now ends (it releases the trigger). Whether a firing
     goes on."""
     trigger = trigger_of(name, before)
-    if calls.firing(trigger):
+    if _firing_now(clients, trigger):
         return True
-    calls.trigger_delete(trigger)
+    _trigger_delete(clients.mistral, trigger)
     return False
 
 
-def create(calls, record, name=None):
-    """Save the record and start its trigger; on a failure, nothing is left behind. The
-    schedule's name."""
+def create(clients, record, name=None):
+    """Save the record and start its trigger, on ``clients`` (a WorkflowClients), for their
+    user; on a failure, nothing is left behind. The schedule's name."""
     name = name or SCHEDULE_PREFIX + str(uuid.uuid4())
-    record = _keeping_secrets(calls, name, with_history(
-        dict(record, owner=calls.username, paused=False, history=[]), CREATED, calls.username))
+    record = _keeping_secrets(clients, name, with_history(
+        dict(record, owner=clients.username, paused=False, history=[]), CREATED,
+        clients.username))
     try:
-        calls.record_save(name, record, create=True)
+        _record_save(clients.mistral, name, record, create=True)
     except Exception:
-        secret_store.forget_kept(calls, record['secret_ref'])
+        secret_store.forget_kept(clients.swift, record['secret_ref'])
         raise
     try:
-        _start_trigger(calls, name, record)
+        _start_trigger(clients, name, record)
     except Exception:
-        calls.record_delete(name)
-        secret_store.forget_kept(calls, record['secret_ref'])
+        _record_delete(clients.mistral, name)
+        secret_store.forget_kept(clients.swift, record['secret_ref'])
         raise
     return name
 
 
-def pause(calls, name):
+def _record_of(clients, name):
+    return record_get(clients.mistral, clients.project_id, name)
+
+
+def pause(clients, name):
     """Pause the schedule: no more firings. Whether its firing that runs now goes on."""
-    record = calls.record_get(name)
-    calls.record_save(name, with_history(dict(record, paused=True), PAUSED, calls.username))
+    record = _record_of(clients, name)
+    _record_save(clients.mistral, name, with_history(dict(record, paused=True), PAUSED,
+                                                     clients.username))
     # Saved first: a firing that ends meanwhile reads it and releases its trigger itself.
-    return _retire_trigger(calls, name, record)
+    return _retire_trigger(clients, name, record)
 
 
-def resume(calls, name, retention_settings=None):
+def resume(clients, name, retention_settings=None):
     """Fire the schedule again, acting for the user who resumes it; a retention schedule
     with the bound and pattern of ``retention_settings`` (the dashboard's, where given)."""
-    record = calls.record_get(name)
+    record = _record_of(clients, name)
     record = schedule_kinds.kind_of(record).resumed(record, retention_settings)
-    record = with_history(dict(record, owner=calls.username, paused=False,
-                               trigger=_new_trigger_name(name)), RESUMED, calls.username)
-    _start_trigger(calls, name, record)
-    calls.record_save(name, record)
+    record = with_history(dict(record, owner=clients.username, paused=False,
+                               trigger=_new_trigger_name(name)), RESUMED, clients.username)
+    _start_trigger(clients, name, record)
+    _record_save(clients.mistral, name, record)
 
 
-def change(calls, name, record):
+def change(clients, name, record):
     """Give the schedule what to run and when anew, under its name. A paused one stays
     paused; otherwise it gets a new trigger (Mistral cannot change one), acting for the
     user who changes it. On a failure the schedule is left as it was. Whether a firing of
     its old trigger goes on."""
     # The record first: it answers only the working project's.
-    before = calls.record_get(name)
+    before = _record_of(clients, name)
     unchangeable = schedule_kinds.kind_of(before).unchangeable
     if unchangeable:
         raise LookupError(unchangeable)
@@ -316,51 +324,50 @@ def change(calls, name, record):
     # New secrets get an object of their own, and an active schedule a new trigger, made
     # before the old one goes: a firing of the old one may still need both. Its history
     # goes on: the new record is the form's, which has none.
-    after = _keeping_secrets(calls, name, with_history(dict(
-        record, owner=before.get('owner') if paused else calls.username, paused=paused,
+    after = _keeping_secrets(clients, name, with_history(dict(
+        record, owner=before.get('owner') if paused else clients.username, paused=paused,
         trigger=trigger_of(name, before) if paused else _new_trigger_name(name),
-        history=history(before)), CHANGED, calls.username))
+        history=history(before)), CHANGED, clients.username))
     made = False
     try:
         if not paused:
-            _start_trigger(calls, name, after)
+            _start_trigger(clients, name, after)
             made = True
-        calls.record_save(name, after)
+        _record_save(clients.mistral, name, after)
     except Exception:
         if made:
-            calls.trigger_delete(trigger_of(name, after))
-        secret_store.forget_kept(calls, after['secret_ref'])
+            _trigger_delete(clients.mistral, trigger_of(name, after))
+        secret_store.forget_kept(clients.swift, after['secret_ref'])
         raise
     # A paused schedule's trigger went with the pause, or goes with its last firing.
-    goes_on = (calls.firing(trigger_of(name, before)) if paused
-               else _retire_trigger(calls, name, before))
+    goes_on = (_firing_now(clients, trigger_of(name, before)) if paused
+               else _retire_trigger(clients, name, before))
     if not goes_on:
-        secret_store.forget_kept(calls, before.get('secret_ref'))
+        secret_store.forget_kept(clients.swift, before.get('secret_ref'))
     return goes_on
 
 
-def delete(calls, name):
+def delete(clients, name):
     """Delete the schedule. Whether its firing that runs now goes on (it then releases the
     trigger and the secret inputs when it ends)."""
     # Not in the history: it goes with the record (nor is the delete kept anywhere else).
     # The record first: it answers only the working project's (Mistral would let an admin
     # delete any project's trigger by name).
-    record = calls.record_get(name)
-    calls.record_delete(name)
-    if _retire_trigger(calls, name, record):
+    record = _record_of(clients, name)
+    _record_delete(clients.mistral, name)
+    if _retire_trigger(clients, name, record):
         return True
-    secret_store.forget_kept(calls, record.get('secret_ref'))
+    secret_store.forget_kept(clients.swift, record.get('secret_ref'))
     return False
 
 
-def keep_retention(calls, policy: retention.Policy, pattern=retention.PATTERN):
+def keep_retention(clients, policy: retention.Policy, pattern=retention.PATTERN):
     """Make the project's retention schedule unless it has one (a paused one too: someone
     paused it). Whether it was made."""
     try:
-        calls.record_get(RETENTION)
+        _record_of(clients, RETENTION)
         return False
-    except Exception as error:
-        if not (isinstance(error, LookupError) or is_not_found(error)):
-            raise
-    create(calls, schedule_kinds.RETENTION.record(policy, pattern), name=RETENTION)
+    except LookupError:
+        pass
+    create(clients, schedule_kinds.RETENTION.record(policy, pattern), name=RETENTION)
     return True

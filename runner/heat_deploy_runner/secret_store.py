@@ -10,9 +10,9 @@ before it makes a batch's runs. A run in batches' object expires by itself (X-De
 once the operation cannot be running any more; a schedule's lives as long as the schedule.
 Heat keeps the values in the runs' derived configs, as for any run (the panels mask them).
 
-keep and forget_kept are the one way to keep them, over a calls seam (``secrets_put(ref,
-values, lifetime_seconds)``, ``secrets_forget(ref)``) with two implementations: SwiftCalls,
-the command line's, on a swiftclient Connection, and the dashboard's, through its API seam.
+keep and forget_kept are the one way to keep them, on the project's swiftclient Connection
+(None where it has no Object Storage: the workflow service would hold them in the clear, so
+they are refused).
 """
 
 import json
@@ -23,6 +23,7 @@ from swiftclient import exceptions as swift_exc
 
 from heat_deploy_runner import masking
 from heat_deploy_runner.messages import gettext_noop
+from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
 
 LOG = logging.getLogger(__name__)
@@ -38,51 +39,38 @@ NEEDS_OBJECT_STORAGE = gettext_noop(
 
 
 class NotKept(Exception):
-    """Object Storage did not keep the secret inputs (or the project has none): nothing was
-    started, scheduled or changed."""
+    """Object Storage did not keep the secret inputs: nothing was started, scheduled or
+    changed."""
 
 
-class SwiftCalls:
-    """Keeping secrets on a swiftclient Connection, None where the project has no Object
-    Storage."""
-
-    def __init__(self, swift):
-        self.swift = swift
-
-    def secrets_put(self, ref, values, lifetime_seconds=None):
-        if self.swift is None:
-            raise NotKept()
-        put(self.swift, ref, values, lifetime_seconds)
-
-    def secrets_forget(self, ref):
-        forget(self.swift, ref)
-
-
-def keep(calls, owner, input_values, lifetime_seconds=None):
+def keep(swift, owner, input_values, lifetime_seconds=None):
     """(the input values Mistral may hold, the reference of the secret ones kept in Object
     Storage for ``lifetime_seconds`` (None: until forgotten), or None when there are none).
     ``owner`` names what they belong to (a schedule, a run in batches) in the object's name,
     for an operator who looks; each keeping gets an object of its own (a schedule changed
-    keeps its old secrets until its new trigger stands). NotKept when Object Storage does not
+    keeps its old secrets until its new trigger stands). InputError, with nothing kept, where
+    the project has no Object Storage (``swift`` None); NotKept when Object Storage does not
     keep them."""
     plain, secret = split(input_values)
     if not secret:
         return plain, None
+    if swift is None:
+        raise InputError(needs_object_storage(secret))
     ref = f'{owner}/{uuid.uuid4()}'
     try:
-        calls.secrets_put(ref, secret, lifetime_seconds)
+        put(swift, ref, secret, lifetime_seconds)
     except Exception as error:
         raise NotKept() from error
     return plain, ref
 
 
-def forget_kept(calls, ref):
+def forget_kept(swift, ref):
     """Remove kept secrets that nothing will read any more; a failure is logged (the object
     is the project's own, and what failed is said already), not raised."""
     if not ref:
         return
     try:
-        calls.secrets_forget(ref)
+        forget(swift, ref)
     except Exception:
         LOG.warning('Could not remove the secret inputs kept in %s/%s', CONTAINER, ref,
                     exc_info=True)

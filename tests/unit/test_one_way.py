@@ -23,20 +23,19 @@ def _calling(pattern):
 
 
 def test_secret_inputs_are_kept_only_through_the_runners_seam():
-    # secret_store.keep names, undoes and bounds them; its calls seam has two sides.
-    assert _calling(r'secret_store\.put\(|\bput\(self\.swift') == {
-        'heat_deploy_dashboard/api/swift.py', 'heat_deploy_runner/secret_store.py'}
-    assert _calling(r'\.secrets_put\(') == {
-        'heat_deploy_dashboard/content/kept_secrets.py', 'heat_deploy_runner/secret_store.py'}
+    # secret_store.keep names, undoes and bounds them, for the dashboard and the command
+    # line alike (both hand it the project's Object Storage, or None); nothing else puts them.
+    assert _calling(r'secret_store\.put\(') == set()
+    assert _calling(r'secret_store\.keep\(') == {
+        'heat_deploy_runner/rolling.py', 'heat_deploy_runner/schedules.py'}
 
 
 def test_runs_in_batches_start_only_through_the_runners_start():
     assert _calling(r'\brolling_start\(') == {
         'heat_deploy_dashboard/api/mistral.py',
-        'heat_deploy_dashboard/content/run_action/forms.py', 'heat_deploy_runner/rolling.py'}
+        'heat_deploy_dashboard/content/run_action/forms.py'}
     assert _calling(r'\brolling\.start\(') == {
-        'heat_deploy_dashboard/content/run_action/forms.py',
-        'heat_deploy_runner/osc/component_run.py'}
+        'heat_deploy_dashboard/api/mistral.py', 'heat_deploy_runner/osc/component_run.py'}
 
 
 def test_a_rolling_workflows_input_is_read_only_by_run_request():

@@ -79,7 +79,7 @@ MOCKS = {
     api.deploy: ('may_have_results',),
     api.swift: ('archive_page', 'archived_run'),
     api.mistral: ('schedule_records', 'schedule_record_get', 'cron_triggers_list',
-                  'rolling_runs_list', 'firing', 'execution_get'),
+                  'rolling_runs_list', 'execution_get'),
     api.zaqar: ('notice_subscriptions',),
 }
 
@@ -182,10 +182,9 @@ class PseudoTranslationTests(helpers.TestCase):
         self.mock_archived_run.return_value = test_archived_runs.ARCHIVED
         record = test_schedules.record()
         self.mock_schedule_records.return_value = [record]
-        self.mock_schedule_record_get.return_value = record
+        self.mock_schedule_record_get.return_value = record.variables
         self.mock_cron_triggers_list.return_value = [test_schedules.trigger()]
         self.mock_rolling_runs_list.return_value = [test_schedules.execution()]
-        self.mock_firing.return_value = False
         self.mock_execution_get.side_effect = LookupError('no execution')
         self.mock_notice_subscriptions.return_value = [
             notices.Subscription('5f0c2a7b1d4c3e9f601a2b3c', OPERATION_ID,

@@ -2,14 +2,12 @@
 dashboard's settings), listed as a schedule that prunes, turned on by hand, and never
 changed through a component's form."""
 
+from unittest import mock
+
 from django.contrib.messages import get_messages
 from django.test.utils import override_settings
 from django.urls import reverse
-from mistralclient.api import base as mistral_base
-from mistralclient.api.v2 import environments
 
-from heat_deploy_runner import retention
-from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import schedules as runner_schedules
 from heat_deploy_runner import workflows
 from tests.unit.components_case import ComponentsTestCase
@@ -19,60 +17,50 @@ from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit import test_data
 from tests.unit import test_schedules as case
+from tests.unit.workflow_service import WorkflowService
 
 RETENTION = runner_schedules.RETENTION
 SETTINGS = {'keep_latest': 3, 'keep_days': 2, 'pattern': '0 4 * * *'}
 
 
-def _retention_record():
-    """As runner.schedules.create keeps it."""
-    return environments.Environment(None, {
-        'name': RETENTION, 'project_id': '1', 'variables': dict(
-            schedule_kinds.RETENTION.record(retention.Policy()), owner='test_user',
-            paused=False, secret_ref=None, secret_names=[])})
-
-
-def _no_retention(request, name):
-    if name == RETENTION:
-        raise mistral_base.APIException(404, 'not found')
-    return case.record(name)
-
-
 class RetentionScheduleTests(ComponentsTestCase):
+
+    def setUp(self):
+        super().setUp()
+        # A project with no schedule yet.
+        self.workflow = WorkflowService(self)
 
     @override_settings(HEAT_DEPLOY_RETENTION=SETTINGS)
     @helpers.create_mocks(case.SCHEDULE_MOCKS)
     def test_the_first_schedule_makes_the_retention_schedule_with_the_settings_bound(self):
         test_data.with_workflows(self)
         self.serve()
-        self.mock_schedule_record_get.side_effect = _no_retention
 
         res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(repeat='0 2 * * *'))
 
         self.assertRedirectsNoFollow(res, case.INDEX_URL)
         self.assertIn('info', [m.level_tag for m in get_messages(res.wsgi_request)])
-        [_schedule, (args, kwargs)] = self.mock_schedule_record_save.call_args_list
-        self.assertEqual((RETENTION, {'create': True}), (args[1], kwargs))
+        [_schedule, (_, made)] = self.workflow.mistral.environments.create.call_args_list
+        self.assertEqual((RETENTION, 'private'), (made['name'], made['scope']))
+        saved = made['variables']
         self.assertEqual(('retention', '0 4 * * *', 'test_user'),
-                         (args[2]['kind'], args[2]['pattern'], args[2]['owner']))
-        _rolling, (args, kwargs) = self.mock_cron_trigger_create.call_args_list
+                         (saved['kind'], saved['pattern'], saved['owner']))
+        _rolling, (name, started, pattern, workflow) = self.workflow.triggers_made()
         self.assertEqual((RETENTION, {'keep_latest': 3, 'keep_days': 2, 'keep_at_most': 2000}),
-                         (args[1], args[2]))
-        self.assertEqual(('0 4 * * *', workflows.RETENTION_WORKFLOW),
-                         (kwargs['pattern'], kwargs['workflow']))
+                         (name, started))
+        self.assertEqual(('0 4 * * *', workflows.RETENTION_WORKFLOW), (pattern, workflow))
 
     @helpers.create_mocks(case.SCHEDULE_MOCKS)
     def test_mistral_refusing_retention_still_makes_the_schedule_asked_for(self):
         test_data.with_workflows(self)
         self.serve()
-        self.mock_schedule_record_get.side_effect = _no_retention
-        self.mock_cron_trigger_create.side_effect = [None, ConnectionError('refused')]
+        self.workflow.mistral.cron_triggers.create.side_effect = [
+            mock.DEFAULT, ConnectionError('refused')]
 
         res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(repeat='0 2 * * *'))
 
         self.assertRedirectsNoFollow(res, case.INDEX_URL)
-        self.mock_schedule_record_delete.assert_called_once_with(helpers.IsHttpRequest(),
-                                                                 RETENTION)
+        self.workflow.mistral.environments.delete.assert_called_once_with(RETENTION)
 
 
 class RetentionRowTests(helpers.TestCase):
@@ -82,11 +70,12 @@ class RetentionRowTests(helpers.TestCase):
     def setUp(self):
         super().setUp()
         test_data.with_workflows(self)
+        self.workflow = WorkflowService(self)
 
     @helpers.create_mocks(case.SCHEDULE_MOCKS)
     def test_retention_is_a_row_that_is_paused_resumed_and_deleted_but_not_changed(self):
-        self._serve([_retention_record(), case.record()], [case.trigger(RETENTION),
-                                                           case.trigger()])
+        self._serve([case.retention_record(), case.record()], [case.trigger(RETENTION),
+                                                               case.trigger()])
 
         res = self.client.get(case.INDEX_URL)
 
@@ -98,7 +87,7 @@ class RetentionRowTests(helpers.TestCase):
         self.assertContains(res, reverse('horizon:project:schedules:change',
                                          args=[case.NAME]))
         self.assertNotContains(res, 'Turn On Retention')
-        self.mock_schedule_record_get.return_value = _retention_record()
+        self.workflow.keep(case.retention_record())
         self.assertEqual(404, self.client.get(reverse('horizon:project:schedules:change',
                                                       args=[RETENTION])).status_code)
 
@@ -107,16 +96,16 @@ class RetentionRowTests(helpers.TestCase):
     def test_resumed_retention_takes_the_settings_of_now(self):
         # Its bound was copied when it was made: an operator who changed the settings
         # pauses and resumes it.
-        paused = _retention_record()
+        paused = case.retention_record()
         paused.variables['paused'] = True
         self._serve([paused], [])
-        self.mock_schedule_record_get.return_value = paused
+        self.workflow.keep(paused)
 
         self.client.post(case.INDEX_URL, {'action': f'schedules__resume__{RETENTION}'})
 
-        args, kwargs = self.mock_cron_trigger_create.call_args
-        self.assertEqual((30, '5 4 * * *'), (args[2]['keep_days'], kwargs['pattern']))
-        saved = self.mock_schedule_record_save.call_args.args[2]
+        [(_name, started, pattern, _workflow)] = self.workflow.triggers_made()
+        self.assertEqual((30, '5 4 * * *'), (started['keep_days'], pattern))
+        saved = self.workflow.saved(RETENTION)
         kept = saved['input_values']
         self.assertEqual((30, 5, '5 4 * * *'),
                          (kept['keep_days'], kept['keep_latest'], saved['pattern']))
@@ -124,22 +113,21 @@ class RetentionRowTests(helpers.TestCase):
     @helpers.create_mocks(case.SCHEDULE_MOCKS)
     def test_turn_on_retention_makes_it_when_the_project_has_none(self):
         self._serve([case.record()], [case.trigger()])
-        self.mock_schedule_record_get.side_effect = _no_retention
+        self.workflow.keep(case.record())
 
         page = self.client.get(case.INDEX_URL)
         res = self.client.post(case.INDEX_URL, {'action': 'schedules__retention'})
 
         self.assertContains(page, 'Turn On Retention')
         self.assertRedirectsNoFollow(res, case.INDEX_URL)
-        [(args, kwargs)] = self.mock_cron_trigger_create.call_args_list
-        self.assertEqual((RETENTION, workflows.RETENTION_WORKFLOW),
-                         (args[1], kwargs['workflow']))
+        [(name, _started, _pattern, workflow)] = self.workflow.triggers_made()
+        self.assertEqual((RETENTION, workflows.RETENTION_WORKFLOW), (name, workflow))
 
     @override_settings(API_RESULT_PAGE_SIZE=1)
     @helpers.create_mocks(case.SCHEDULE_MOCKS)
     def test_schedules_come_a_page_at_a_time_and_retention_on_another_page_still_counts(self):
-        self._serve([case.record(), _retention_record()], [case.trigger(),
-                                                           case.trigger(RETENTION)])
+        self._serve([case.record(), case.retention_record()], [case.trigger(),
+                                                               case.trigger(RETENTION)])
 
         first = self.client.get(case.INDEX_URL)
         second = self.client.get(case.INDEX_URL + '?marker=' + case.NAME)

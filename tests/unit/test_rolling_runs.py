@@ -21,11 +21,10 @@ from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit import operation_data
 from tests.unit import test_data
+from tests.unit.workflow_service import WorkflowService
 
 EXECUTION_ID = '9f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f'
 OPERATION_URL = reverse('horizon:project:deployments:operation', args=[EXECUTION_ID])
-ROLLING_MOCKS = {**TRIGGER_MOCKS, api.mistral: ('rolling_start',)}
-SECRET_MOCKS = {**ROLLING_MOCKS, api.swift: ('secrets_put', 'secrets_forget')}
 
 
 def execution(state='RUNNING', servers=(data.DB_1, data.DB_2), output=None, project=None,
@@ -43,9 +42,19 @@ def execution(state='RUNNING', servers=(data.DB_1, data.DB_2), output=None, proj
 
 
 class RunInBatchesTests(ComponentsTestCase):
+    """Started by the runner (rolling.start), on the in-memory Mistral and Object Storage
+    behind the API seam."""
+
+    def setUp(self):
+        super().setUp()
+        self.workflow = WorkflowService(self)
 
     def _messages(self, res):
         return [(m.level_tag, str(m)) for m in get_messages(res.wsgi_request)]
+
+    def _operation_url(self):
+        [started] = self.workflow.mistral.executions.rows
+        return reverse('horizon:project:deployments:operation', args=[started])
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_without_the_workflow_service_the_form_offers_no_batches(self):
@@ -54,12 +63,11 @@ class RunInBatchesTests(ComponentsTestCase):
         self.assertNotIn('batch_size', res.context['form'].fields)
         self.assertNotContains(res, 'Servers at a time')
 
-    @helpers.create_mocks(ROLLING_MOCKS)
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_batches_start_a_mistral_execution_whose_page_follows_it(self):
         test_data.with_workflows(self)
         self.serve()
         self.assertContains(self.client.get(trigger_url(data.MYSQL_ID)), 'Servers at a time')
-        self.mock_rolling_start.return_value = execution()
 
         named = {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'}
         with mock.patch.object(server_names, 'names', return_value=named):
@@ -68,8 +76,8 @@ class RunInBatchesTests(ComponentsTestCase):
                 input__retention_days='14'))
 
         self.assertNoFormErrors(res)
-        self.assertRedirectsNoFollow(res, OPERATION_URL)
-        self.mock_rolling_start.assert_called_once_with(helpers.IsHttpRequest(), {
+        self.assertRedirectsNoFollow(res, self._operation_url())
+        self.assertEqual([{
             'config_id': data.MYSQL_ID, 'name': 'mysql', 'action_name': 'BACKUP',
             'server_ids': [data.DB_1, data.DB_2], 'started_by': 'test_user',
             'input_values': {'backup_dir': 'backups', 'retention_days': 14, 'compress': True,
@@ -80,34 +88,34 @@ class RunInBatchesTests(ComponentsTestCase):
             'skip_busy': False,
             # What its notices name and link to.
             'server_names': {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'},
-            'link': 'http://testserver/project/deployments/operations/{operation}/'})
+            'link': 'http://testserver/project/deployments/operations/{operation}/'}],
+            self.workflow.started())
         self.mock_start_runs.assert_not_called()
         self.assertEqual([('success', 'Started BACKUP on 2 servers, 1 at a time.')],
                          self._messages(res))
 
-    @helpers.create_mocks(ROLLING_MOCKS)
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_many_servers_are_handed_to_the_workflow_service_as_one_batch(self):
         test_data.with_workflows(self)
         self.serve()
-        self.mock_rolling_start.return_value = execution()
 
         with mock.patch.object(rolling, 'MAX_STARTED_HERE', 1):
             res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form())
 
-        self.assertRedirectsNoFollow(res, OPERATION_URL)
-        started = self.mock_rolling_start.call_args.args[1]
+        self.assertRedirectsNoFollow(res, self._operation_url())
+        [started] = self.workflow.started()
         self.assertEqual((0, [data.DB_1, data.DB_2]),
                          (started['batch_size'], started['server_ids']))
         self.assertEqual([('success', 'Started BACKUP on 2 servers: the workflow service '
                                       '(Mistral) makes their runs.')], self._messages(res))
 
-    @helpers.create_mocks(ROLLING_MOCKS)
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_the_command_shown_with_tries_is_the_one_the_form_submits(self):
         """Shown again after a refused submit (a wrong input) and after one Mistral refused
         (a valid form): the tries and batches are in it either way."""
         test_data.with_workflows(self)
         self.serve()
-        self.mock_rolling_start.side_effect = ConnectionError('refused')
+        self.workflow.mistral.executions.create.side_effect = ConnectionError('refused')
         tried = {'retries': '2', 'retry_delay': '10'}
 
         wrong = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
@@ -126,51 +134,50 @@ class RunInBatchesTests(ComponentsTestCase):
         test_data.with_workflows(self)
         self.serve_a_secret_input()
 
-    @helpers.create_mocks(SECRET_MOCKS)
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_a_secret_is_kept_in_object_storage_not_handed_to_the_workflow_service(self):
         self._serve_a_secret_input()
-        self.mock_rolling_start.return_value = execution()
 
         self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
             batch_size='1', input__db_password='hunter2'))
 
-        [(args, _kwargs)] = self.mock_secrets_put.call_args_list
-        ref, kept, lifetime = args[1:]
+        [(ref, (kept, lifetime))] = self.workflow.secrets().items()
         self.assertTrue(ref.startswith('run/'))
-        self.assertEqual(({'db_password': 'hunter2'}, 2 * 60 * 60 + 3600), (kept, lifetime))
-        started = self.mock_rolling_start.call_args.args[1]
+        self.assertEqual(({'db_password': 'hunter2'}, str(2 * 60 * 60 + 3600)),
+                         (kept, lifetime))
+        [started] = self.workflow.started()
         self.assertNotIn('hunter2', json.dumps(started))
         self.assertEqual(ref, started['secret_ref'])
 
-    @helpers.create_mocks(SECRET_MOCKS)
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_secrets_kept_for_a_run_mistral_refused_are_removed(self):
         self._serve_a_secret_input()
-        self.mock_rolling_start.side_effect = ConnectionError('refused')
+        self.workflow.mistral.executions.create.side_effect = ConnectionError('refused')
 
         self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
             batch_size='1', input__db_password='hunter2'))
 
-        self.mock_secrets_forget.assert_called_once_with(
-            helpers.IsHttpRequest(), self.mock_secrets_put.call_args.args[1])
+        [kept] = [call.args[1] for call in self.workflow.swift.put_object.call_args_list]
+        self.assertEqual([kept], self.workflow.secrets_forgotten())
 
-    @helpers.create_mocks(SECRET_MOCKS)
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_object_storage_refusing_the_secrets_says_so_and_starts_nothing(self):
         self._serve_a_secret_input()
-        self.mock_secrets_put.side_effect = ConnectionError('refused')
+        self.workflow.swift.put_object.side_effect = ConnectionError('refused')
 
         res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
             batch_size='1', input__db_password='hunter2'))
 
-        self.mock_rolling_start.assert_not_called()
+        self.workflow.mistral.executions.create.assert_not_called()
         [(level, text)] = self._messages(res)
         self.assertIn('Object Storage could not be reached', text)
         self.assertIn('ask your cloud administrator to check Swift', text)
 
-    @helpers.create_mocks(ROLLING_MOCKS)
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_mistral_failing_says_so_and_nothing_started(self):
         test_data.with_workflows(self)
         self.serve()
-        self.mock_rolling_start.side_effect = ConnectionError('refused')
+        self.workflow.mistral.executions.create.side_effect = ConnectionError('refused')
 
         res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(batch_size='2'))
 

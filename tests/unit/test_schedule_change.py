@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from heat_deploy_dashboard import api
 from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner import secret_store
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit import components_data as data
@@ -18,6 +19,7 @@ from tests.unit.test_schedules import INDEX_URL
 from tests.unit.test_schedules import NAME
 from tests.unit.test_schedules import record
 from tests.unit.test_schedules import SCHEDULE_MOCKS
+from tests.unit.workflow_service import WorkflowService
 
 
 def change_url(name=NAME):
@@ -29,13 +31,14 @@ class ChangeScheduleTests(ComponentsTestCase):
     def setUp(self):
         super().setUp()
         test_data.with_workflows(self)
+        self.workflow = WorkflowService(self)
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_the_form_opens_with_what_the_schedule_runs_and_when(self):
         self.serve()
-        self.mock_schedule_record_get.return_value = record(
+        self.workflow.keep(record(
             input_values={'backup_dir': 'nightly', 'retention_days': 14}, batch_size=1,
-            retries=2, retry_delay=30)
+            retries=2, retry_delay=30))
 
         page = self.client.get(change_url())
         form = page.context['form']
@@ -54,70 +57,62 @@ class ChangeScheduleTests(ComponentsTestCase):
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_change_makes_a_new_trigger_acting_for_the_user_then_deletes_the_old(self):
         self.serve()
-        self.mock_firing.return_value = False
-        self.mock_schedule_record_get.return_value = record(owner='someone')
-        calls = mock.Mock()
-        for name in ('cron_trigger_delete', 'cron_trigger_create', 'schedule_record_save'):
-            calls.attach_mock(getattr(self, 'mock_' + name), name)
+        self.workflow.keep(record(owner='someone'))
 
         res = self.client.post(change_url(), mysql_form(repeat='30 4 * * 1',
                                                         servers=[data.DB_2]))
 
         self.assertNoFormErrors(res)
         self.assertRedirectsNoFollow(res, INDEX_URL)
-        self.assertEqual(['cron_trigger_create', 'schedule_record_save', 'cron_trigger_delete'],
-                         [call[0] for call in calls.mock_calls])
-        args, kwargs = self.mock_cron_trigger_create.call_args
-        saved = self.mock_schedule_record_save.call_args.args[2]
+        self.assertEqual(['cron_triggers_create', 'environments_update', 'cron_triggers_delete'],
+                         self.workflow.written())
+        [(made, started, pattern, _workflow)] = self.workflow.triggers_made()
+        saved = self.workflow.saved(NAME)
         self.assertEqual((saved['trigger'], '30 4 * * 1', [data.DB_2], 'test_user',
                           saved['trigger']),
-                         (args[1], kwargs['pattern'], args[2]['server_ids'],
-                          args[2]['started_by'], args[2]['trigger']))
+                         (made, pattern, started['server_ids'], started['started_by'],
+                          started['trigger']))
         self.assertTrue(saved['trigger'].startswith(NAME + '.'))
-        self.mock_cron_trigger_delete.assert_called_once_with(helpers.IsHttpRequest(), NAME)
+        self.workflow.mistral.cron_triggers.delete.assert_called_once_with(NAME)
         self.assertEqual(('30 4 * * 1', 'test_user', False),
                          (saved['pattern'], saved['owner'], saved['paused']))
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_change_while_the_schedule_fires_leaves_that_firing_its_trigger_and_secrets(self):
         self.serve_a_secret_input()
-        self.mock_firing.return_value = True
-        self.mock_schedule_record_get.return_value = record(
-            secret_names=['db_password'], secret_ref=NAME + '/old')
+        self.workflow.fire(NAME)
+        self.workflow.keep(record(secret_names=['db_password'], secret_ref=NAME + '/old'))
 
         res = self.client.post(change_url(), mysql_form(repeat='0 2 * * *',
                                                         input__db_password='swordfish'))
 
-        self.mock_firing.assert_called_once_with(helpers.IsHttpRequest(), NAME)
         # Its release deletes them when it ends (the rolling workflow's release).
-        self.mock_cron_trigger_delete.assert_not_called()
-        self.mock_secrets_forget.assert_not_called()
+        self.workflow.mistral.cron_triggers.delete.assert_not_called()
+        self.assertEqual([], self.workflow.secrets_forgotten())
         self.assertIn('The firing now running goes on as it was; the next firing runs the '
                       'change.', [str(m) for m in get_messages(res.wsgi_request)])
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_paused_schedule_changes_and_stays_paused(self):
         self.serve()
-        self.mock_schedule_record_get.return_value = record(paused=True, owner='someone')
+        self.workflow.keep(record(paused=True, owner='someone'))
 
         self.client.post(change_url(), mysql_form(repeat='30 4 * * 1'))
 
-        self.mock_cron_trigger_create.assert_not_called()
-        self.mock_cron_trigger_delete.assert_not_called()
-        saved = self.mock_schedule_record_save.call_args.args[2]
+        self.assertEqual(['environments_update'], self.workflow.written())
+        saved = self.workflow.saved(NAME)
         self.assertEqual(('30 4 * * 1', 'someone', True),
                          (saved['pattern'], saved['owner'], saved['paused']))
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_change_mistral_refused_leaves_the_old_trigger_as_it_was(self):
         self.serve()
-        self.mock_schedule_record_get.return_value = record()
-        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
+        self.workflow.keep(record())
+        self.workflow.mistral.cron_triggers.create.side_effect = ConnectionError('refused')
 
         res = self.client.post(change_url(), mysql_form(repeat='30 4 * * 1'))
 
-        self.mock_cron_trigger_delete.assert_not_called()
-        self.mock_schedule_record_save.assert_not_called()
+        self.assertEqual(['cron_triggers_create'], self.workflow.written())
         [message] = [str(m) for m in get_messages(res.wsgi_request)]
         self.assertIn('It keeps what it ran and when.', message)
 
@@ -125,11 +120,9 @@ class ChangeScheduleTests(ComponentsTestCase):
     def test_a_change_keeps_new_secrets_apart_and_forgets_the_old_once_it_stands(self):
         self.serve_a_secret_input()
         old_ref = NAME + '/old'
-        self.mock_schedule_record_get.return_value = record(
-            input_values={'backup_dir': 'nightly'}, secret_names=['db_password'],
-            secret_ref=old_ref)
-        self.mock_secrets_get.return_value = {'db_password': 'hunter2'}
-        self.mock_firing.return_value = False
+        self.workflow.keep(record(input_values={'backup_dir': 'nightly'},
+                                  secret_names=['db_password'], secret_ref=old_ref))
+        secret_store.put(self.workflow.swift, old_ref, {'db_password': 'hunter2'})
 
         res = self.client.get(change_url())
         self.assertEqual('hunter2', res.context['form']['input__db_password'].value())
@@ -139,48 +132,48 @@ class ChangeScheduleTests(ComponentsTestCase):
         self.client.post(change_url(), mysql_form(repeat='0 2 * * *',
                                                   input__db_password='swordfish'))
 
-        new_ref = self.mock_secrets_put.call_args.args[1]
+        [new_ref] = self.workflow.secrets()
+        self.assertEqual(({'db_password': 'swordfish'}, None), self.workflow.secrets()[new_ref])
         self.assertNotEqual(old_ref, new_ref)
-        self.assertEqual(new_ref, self.mock_cron_trigger_create.call_args.args[2]['secret_ref'])
-        self.mock_secrets_forget.assert_called_once_with(helpers.IsHttpRequest(), old_ref)
+        [(_name, started, _pattern, _workflow)] = self.workflow.triggers_made()
+        self.assertEqual(new_ref, started['secret_ref'])
+        self.assertEqual([old_ref], self.workflow.secrets_forgotten())
 
         # Refused: the old trigger stays, with the old secrets, and the new ones go.
-        self.mock_secrets_forget.reset_mock()
-        self.mock_cron_trigger_delete.reset_mock()
-        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
+        self.workflow.writes.reset_mock()
+        self.workflow.mistral.cron_triggers.create.side_effect = ConnectionError('refused')
         self.client.post(change_url(), mysql_form(repeat='0 2 * * *',
                                                   input__db_password='swordfish'))
-        self.mock_cron_trigger_delete.assert_not_called()
-        self.mock_secrets_forget.assert_called_once_with(
-            helpers.IsHttpRequest(), self.mock_secrets_put.call_args.args[1])
+        self.workflow.mistral.cron_triggers.delete.assert_not_called()
+        [refused_ref] = [call.args[1] for call in self.workflow.swift.put_object.call_args_list]
+        self.assertEqual([refused_ref], self.workflow.secrets_forgotten())
+        self.assertEqual([new_ref], list(self.workflow.secrets()))
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_schedule_needs_a_pattern_or_a_time(self):
         self.serve()
-        self.mock_schedule_record_get.return_value = record()
+        self.workflow.keep(record())
 
         res = self.client.post(change_url(), mysql_form())
 
         self.assertIn('repeat', res.context['form'].errors)
-        self.mock_cron_trigger_delete.assert_not_called()
+        self.assertEqual([], self.workflow.written())
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_another_projects_schedule_is_not_found(self):
         self.serve()
-        self.mock_schedule_record_get.side_effect = api.mistral.mistral_base.APIException(
-            404, 'not found')
+        # Mistral shows an admin every project's.
+        self.workflow.keep(record(project='2'))
 
         for send in (self.client.get, lambda url: self.client.post(url, mysql_form(
                 repeat='30 4 * * 1'))):
             self.assertEqual(404, send(change_url()).status_code)
-        self.mock_cron_trigger_delete.assert_not_called()
-        self.mock_schedule_record_save.assert_not_called()
+        self.assertEqual([], self.workflow.written())
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_schedule_whose_component_is_gone_says_so(self):
         self.serve()
-        self.mock_schedule_record_get.return_value = record(
-            component_id='00000000-0000-4000-8000-000000000000')
+        self.workflow.keep(record(component_id='00000000-0000-4000-8000-000000000000'))
 
         res = self.client.get(change_url())
 

@@ -17,12 +17,20 @@ from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit import test_data
 from tests.unit import test_schedules
+from tests.unit.workflow_service import WorkflowService
 
 from tests.unit.test_schedules import INDEX_URL
 from tests.unit.test_schedules import SCHEDULE_MOCKS
 
 
 class ScheduleFormTests(ComponentsTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.workflow = WorkflowService(self)
+        # The project has its retention schedule (test_retention_schedule: made with the
+        # first).
+        self.workflow.keep(test_schedules.retention_record())
 
     def _messages(self, res):
         return [(m.level_tag, str(m)) for m in get_messages(res.wsgi_request)]
@@ -37,18 +45,18 @@ class ScheduleFormTests(ComponentsTestCase):
 
         self.assertNoFormErrors(res)
         self.assertRedirectsNoFollow(res, INDEX_URL)
-        [(args, kwargs)] = self.mock_schedule_record_save.call_args_list
-        name, saved = args[1], args[2]
-        self.assertTrue(name.startswith('hdd-') and kwargs == {'create': True})
+        [(_, made)] = self.workflow.mistral.environments.create.call_args_list
+        name, saved = made['name'], made['variables']
+        self.assertTrue(name.startswith('hdd-') and made['scope'] == 'private')
         self.assertEqual(('0 2 * * *', None, 'test_user', [data.DB_1, data.DB_2]),
                          (saved['pattern'], saved['once_at'], saved['owner'],
                           saved['server_ids']))
         self.assertEqual(14, saved['input_values']['retention_days'])
-        [(args, kwargs)] = self.mock_cron_trigger_create.call_args_list
-        self.assertEqual(name, args[1])
-        self.assertEqual({'pattern': '0 2 * * *', 'first_time': None,
-                          'workflow': workflows.ROLLING_WORKFLOW}, kwargs)
-        started = args[2]
+        [(trigger, started, pattern, workflow)] = self.workflow.triggers_made()
+        self.assertEqual(name, trigger)
+        [(_, made)] = self.workflow.mistral.cron_triggers.create.call_args_list
+        self.assertEqual(('0 2 * * *', None, workflows.ROLLING_WORKFLOW),
+                         (pattern, made['first_time'], workflow))
         self.assertEqual((True, name, 'test_user', 'mysql', 'BACKUP'),
                          (started['skip_busy'], started['schedule'], started['started_by'],
                           started['name'], started['action_name']))
@@ -59,13 +67,12 @@ class ScheduleFormTests(ComponentsTestCase):
     def test_a_trigger_mistral_refused_leaves_no_record_behind(self):
         test_data.with_workflows(self)
         self.serve()
-        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
+        self.workflow.mistral.cron_triggers.create.side_effect = ConnectionError('refused')
 
         res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(repeat='0 2 * * *'))
 
-        [(args, _kwargs)] = self.mock_schedule_record_save.call_args_list
-        self.mock_schedule_record_delete.assert_called_once_with(helpers.IsHttpRequest(),
-                                                                 args[1])
+        [(_, made)] = self.workflow.mistral.environments.create.call_args_list
+        self.workflow.mistral.environments.delete.assert_called_once_with(made['name'])
         self.assertEqual('error', self._messages(res)[0][0])
         self.assertIn('Nothing was scheduled.', self._messages(res)[0][1])
 
@@ -85,8 +92,7 @@ class ScheduleFormTests(ComponentsTestCase):
             with self.subTest(changes):
                 res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(**changes))
                 self.assertIn(field, res.context['form'].errors)
-        self.mock_schedule_record_save.assert_not_called()
-        self.mock_cron_trigger_create.assert_not_called()
+        self.assertEqual([], self.workflow.written())
 
     def _serve_a_secret_input(self):
         test_data.with_workflows(self)
@@ -99,13 +105,13 @@ class ScheduleFormTests(ComponentsTestCase):
         self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
             repeat='0 2 * * *', input__db_password='hunter2'))
 
-        [(args, _kwargs)] = self.mock_secrets_put.call_args_list
-        ref, kept, lifetime = args[1:]
-        name = self.mock_schedule_record_save.call_args.args[1]
+        [(ref, (kept, lifetime))] = self.workflow.secrets().items()
+        [(_, made)] = self.workflow.mistral.environments.create.call_args_list
+        name = made['name']
         self.assertTrue(ref.startswith(name + '/'))
         self.assertEqual(({'db_password': 'hunter2'}, None), (kept, lifetime))
-        saved = self.mock_schedule_record_save.call_args.args[2]
-        started = self.mock_cron_trigger_create.call_args.args[2]
+        saved = self.workflow.saved(name)
+        [(_name, started, _pattern, _workflow)] = self.workflow.triggers_made()
         self.assertNotIn('hunter2', json.dumps([saved, started]))
         self.assertEqual((ref, ['db_password'], ref),
                          (saved['secret_ref'], saved['secret_names'], started['secret_ref']))
@@ -113,14 +119,14 @@ class ScheduleFormTests(ComponentsTestCase):
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_schedule_mistral_refused_leaves_no_secret_behind(self):
         self._serve_a_secret_input()
-        self.mock_cron_trigger_create.side_effect = ConnectionError('refused')
+        self.workflow.mistral.cron_triggers.create.side_effect = ConnectionError('refused')
 
         self.client.post(trigger_url(data.MYSQL_ID), mysql_form(
             repeat='0 2 * * *', input__db_password='hunter2'))
 
-        self.mock_secrets_forget.assert_called_once_with(
-            helpers.IsHttpRequest(), self.mock_secrets_put.call_args.args[1])
-        self.mock_schedule_record_delete.assert_called_once()
+        [kept] = [call.args[1] for call in self.workflow.swift.put_object.call_args_list]
+        self.assertEqual([kept], self.workflow.secrets_forgotten())
+        self.workflow.mistral.environments.delete.assert_called_once()
 
     @helpers.create_mocks(TRIGGER_MOCKS)
     def test_without_the_workflow_service_the_form_offers_no_schedule(self):

@@ -17,6 +17,7 @@ from tests.unit.test_schedules import NAME
 from tests.unit.test_schedules import record
 from tests.unit.test_schedules import SCHEDULE_MOCKS
 from tests.unit.test_schedules import trigger
+from tests.unit.workflow_service import WorkflowService
 
 UTC_TEXT = r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'
 CREATED = {'what': 'created', 'by': 'someone', 'at': '2026-11-26T02:00:00Z'}
@@ -34,6 +35,7 @@ class LastChangeTests(helpers.TestCase):
     def setUp(self):
         super().setUp()
         test_data.with_workflows(self)
+        self.workflow = WorkflowService(self)
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_row_says_who_last_changed_the_schedule_and_when(self):
@@ -70,30 +72,30 @@ class LastChangeTests(helpers.TestCase):
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_pause_and_resume_add_to_the_history(self):
         self._serve([record(history=[CREATED])], [trigger()])
-        self.mock_schedule_record_get.return_value = record(history=[CREATED])
+        self.workflow.keep(record(history=[CREATED]))
 
         self.client.post(INDEX_URL, {'action': f'schedules__pause__{NAME}'})
 
-        history = self.mock_schedule_record_save.call_args.args[2]['history']
+        history = self.workflow.saved(NAME)['history']
         self.assertEqual([CREATED, entry('paused', at=history[-1]['at'])], history)
         self.assertRegex(history[-1]['at'], UTC_TEXT)
 
         self._serve([record(paused=True, history=history)], [])
-        self.mock_schedule_record_get.return_value = record(paused=True, history=history)
+        self.workflow.keep(record(paused=True, history=history))
         self.client.post(INDEX_URL, {'action': f'schedules__resume__{NAME}'})
 
-        resumed = self.mock_schedule_record_save.call_args.args[2]['history']
+        resumed = self.workflow.saved(NAME)['history']
         self.assertEqual(history + [entry('resumed', at=resumed[-1]['at'])], resumed)
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_the_history_keeps_the_latest_entries(self):
         long_ago = [entry('paused', f'user{i}') for i in range(runner_schedules.HISTORY_KEPT)]
         self._serve([record(paused=True, history=long_ago)], [])
-        self.mock_schedule_record_get.return_value = record(paused=True, history=long_ago)
+        self.workflow.keep(record(paused=True, history=long_ago))
 
         self.client.post(INDEX_URL, {'action': f'schedules__resume__{NAME}'})
 
-        history = self.mock_schedule_record_save.call_args.args[2]['history']
+        history = self.workflow.saved(NAME)['history']
         self.assertEqual(runner_schedules.HISTORY_KEPT, len(history))
         self.assertEqual(('user1', 'resumed'), (history[0]['by'], history[-1]['what']))
 
@@ -103,6 +105,8 @@ class FormHistoryTests(ComponentsTestCase):
     def setUp(self):
         super().setUp()
         test_data.with_workflows(self)
+        self.workflow = WorkflowService(self)
+        self.workflow.keep(test_schedules.retention_record())
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_schedule_made_from_the_form_says_who_made_it(self):
@@ -110,8 +114,8 @@ class FormHistoryTests(ComponentsTestCase):
 
         self.client.post(trigger_url(data.MYSQL_ID), mysql_form(repeat='0 2 * * *'))
 
-        [(args, _kwargs)] = self.mock_schedule_record_save.call_args_list
-        [made] = args[2]['history']
+        [(_, saved)] = self.workflow.mistral.environments.create.call_args_list
+        [made] = saved['variables']['history']
         self.assertEqual(('created', 'test_user'), (made['what'], made['by']))
         self.assertTrue(re.fullmatch(UTC_TEXT, made['at']), made)
 
@@ -120,13 +124,12 @@ class FormHistoryTests(ComponentsTestCase):
         self.serve()
         for paused in (False, True):
             with self.subTest(paused=paused):
-                self.mock_schedule_record_get.return_value = record(
-                    paused=paused, history=[CREATED, entry('resumed')])
+                self.workflow.keep(record(paused=paused, history=[CREATED, entry('resumed')]))
 
                 res = self.client.post(change_url(), mysql_form(repeat='30 4 * * 1'))
 
                 self.assertNoFormErrors(res)
-                history = self.mock_schedule_record_save.call_args.args[2]['history']
+                history = self.workflow.saved(NAME)['history']
                 self.assertEqual([CREATED, entry('resumed')], history[:2])
                 self.assertEqual(('changed', 'test_user'),
                                  (history[2]['what'], history[2]['by']))

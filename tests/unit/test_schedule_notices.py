@@ -4,7 +4,6 @@ server."""
 
 from unittest import mock
 
-from mistralclient.api import base as mistral_base
 from mistralclient.api.v2 import environments
 
 from heat_deploy_dashboard import api
@@ -31,7 +30,9 @@ from tests.unit.test_schedules import SCHEDULE_MOCKS
 from tests.unit.test_schedules import trigger
 
 
-SCHEDULE_NOTICE_MOCKS = {**SCHEDULE_MOCKS, api.zaqar: ZAQAR}
+SCHEDULE_NOTICE_MOCKS = {
+    **SCHEDULE_MOCKS, api.mistral: SCHEDULE_MOCKS[api.mistral] + ('schedule_record_get',),
+    api.zaqar: ZAQAR}
 
 
 class ScheduleNoticeTests(NoticeCase):
@@ -65,7 +66,7 @@ class ScheduleNoticeTests(NoticeCase):
 
     @helpers.create_mocks(SCHEDULE_NOTICE_MOCKS)
     def test_a_schedules_notices_page_lists_its_subscriptions_escaped(self):
-        self.mock_schedule_record_get.return_value = record()
+        self.mock_schedule_record_get.return_value = record().variables
         self.mock_notice_subscriptions.return_value = [subscription(NAME, ATTACK)]
 
         res = self.client.get(notices_url('schedule', NAME))
@@ -79,7 +80,7 @@ class ScheduleNoticeTests(NoticeCase):
 
     @helpers.create_mocks(SCHEDULE_NOTICE_MOCKS)
     def test_subscribing_and_removing_go_to_zaqar_with_the_schedules_name(self):
-        self.mock_schedule_record_get.return_value = record()
+        self.mock_schedule_record_get.return_value = record().variables
         self.mock_notice_subscribe.return_value = subscription(NAME)
         self.mock_notice_unsubscribe.return_value = True
 
@@ -115,12 +116,13 @@ class ScheduleNoticeTests(NoticeCase):
 
     @helpers.create_mocks(SCHEDULE_NOTICE_MOCKS)
     def test_a_schedule_mistral_does_not_know_and_retention_are_not_found(self):
-        self.mock_schedule_record_get.side_effect = mistral_base.APIException(404, 'gone')
+        self.mock_schedule_record_get.side_effect = LookupError(f'No schedule {NAME} in this '
+                                                                'project.')
         self.assertEqual(404, self.client.get(subscribe_url('schedule', NAME)).status_code)
 
         self.mock_schedule_record_get.side_effect = None
         self.mock_schedule_record_get.return_value = record(
-            runner_schedules.RETENTION, kind='retention')
+            runner_schedules.RETENTION, kind='retention').variables
         res = self.client.get(subscribe_url('schedule', runner_schedules.RETENTION))
 
         self.assertEqual(404, res.status_code)

@@ -6,7 +6,6 @@ import datetime
 import json
 import os
 import tempfile
-from unittest import mock
 import uuid
 
 from django.conf import settings
@@ -19,12 +18,16 @@ from openstack_auth import policy
 
 from heat_deploy_dashboard import api
 from heat_deploy_runner import cron
+from heat_deploy_runner import retention
+from heat_deploy_runner import schedule_kinds
+from heat_deploy_runner import schedules as runner_schedules
 from tests.unit.components_case import TRIGGER_MOCKS
 from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit.test_config_deploy import deployed_server
 from tests.unit.test_config_deploy import heat_resources
 from tests.unit import test_data
+from tests.unit.workflow_service import WorkflowService
 
 INDEX_URL = reverse('horizon:project:schedules:index')
 NAME = 'hdd-3f2a1b0c-9d8e-4f7a-8b6c-5d4e3f2a1b0c'
@@ -36,16 +39,23 @@ RECORD = {'component_id': data.MYSQL_ID, 'component_name': 'mysql', 'run_name': 
           'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 0,
           'max_failures': 0, 'pattern': '0 2 * * *', 'once_at': None, 'owner': 'test_user',
           'paused': False}
+# The panel's lists; what a schedule's change reads and writes is the runner's, on the
+# in-memory Mistral and Object Storage behind the API seam (workflow_service).
 SCHEDULE_MOCKS = {**TRIGGER_MOCKS, api.mistral: (
-    'schedule_records', 'schedule_record_get', 'schedule_record_save',
-    'schedule_record_delete', 'cron_triggers_list', 'cron_trigger_create',
-    'cron_trigger_delete', 'rolling_runs_list', 'firing'),
-    api.swift: ('secrets_put', 'secrets_get', 'secrets_forget')}
+    'schedule_records', 'cron_triggers_list', 'rolling_runs_list')}
 
 
 def record(name=NAME, project='1', **changes):
     return environments.Environment(None, {'name': name, 'project_id': project,
                                            'variables': dict(RECORD, **changes)})
+
+
+def retention_record():
+    """The project's retention schedule, as runner.schedules.create keeps it."""
+    return environments.Environment(None, {
+        'name': runner_schedules.RETENTION, 'project_id': '1', 'variables': dict(
+            schedule_kinds.RETENTION.record(retention.Policy()), owner='test_user',
+            paused=False, secret_ref=None, secret_names=[])})
 
 
 def trigger(name=NAME, next_time='2999-01-01 02:00:00'):
@@ -67,6 +77,7 @@ class SchedulesPanelTests(helpers.TestCase):
     def setUp(self):
         super().setUp()
         test_data.with_workflows(self)
+        self.workflow = WorkflowService(self)
 
     def _serve(self, records, triggers, runs=()):
         # The demo stack's servers: db-1 and db-2 are the project's.
@@ -77,7 +88,6 @@ class SchedulesPanelTests(helpers.TestCase):
         self.mock_schedule_records.return_value = records
         self.mock_cron_triggers_list.return_value = triggers
         self.mock_rolling_runs_list.return_value = list(runs)
-        self.mock_firing.return_value = False
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_row_shows_what_runs_where_and_when_its_last_operation_and_masks_secrets(self):
@@ -153,40 +163,34 @@ class SchedulesPanelTests(helpers.TestCase):
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_pause_keeps_the_record_and_deletes_the_trigger_resume_makes_it_again(self):
         self._serve([record()], [trigger()])
-        self.mock_schedule_record_get.return_value = record()
+        self.workflow.keep(record())
 
         self.client.post(INDEX_URL, {'action': f'schedules__pause__{NAME}'})
 
-        saved = self.mock_schedule_record_save.call_args.args[2]
+        saved = self.workflow.saved(NAME)
         self.assertTrue(saved['paused'])
-        self.mock_cron_trigger_delete.assert_called_once_with(helpers.IsHttpRequest(), NAME)
+        self.workflow.mistral.cron_triggers.delete.assert_called_once_with(NAME)
 
         self._serve([record(paused=True)], [])
-        self.mock_schedule_record_get.return_value = record(paused=True, owner='someone')
+        self.workflow.keep(record(paused=True, owner='someone'))
         self.client.post(INDEX_URL, {'action': f'schedules__resume__{NAME}'})
 
-        args, kwargs = self.mock_cron_trigger_create.call_args
-        self.assertEqual('test_user', args[2]['started_by'])
-        saved = self.mock_schedule_record_save.call_args.args[2]
+        [(_name, started, _pattern, _workflow)] = self.workflow.triggers_made()
+        self.assertEqual('test_user', started['started_by'])
+        saved = self.workflow.saved(NAME)
         self.assertEqual((False, 'test_user'), (saved['paused'], saved['owner']))
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_delete_removes_the_trigger_the_record_and_the_kept_secrets(self):
         self._serve([record()], [trigger()])
-        self.mock_schedule_record_get.return_value = record()
-        calls = mock.Mock()
-        calls.attach_mock(self.mock_cron_trigger_delete, 'trigger')
-        calls.attach_mock(self.mock_schedule_record_delete, 'record')
-
-        self.mock_schedule_record_get.return_value = record(secret_ref=NAME + '/kept')
-        calls.attach_mock(self.mock_secrets_forget, 'secrets')
+        self.workflow.keep(record(secret_ref=NAME + '/kept'))
 
         self.client.post(INDEX_URL, {'action': f'schedules__delete__{NAME}'})
 
         # The record first: a firing that ends meanwhile finds it gone and releases the rest.
-        self.assertEqual(['record', 'trigger', 'secrets'], [call[0] for call in calls.mock_calls])
-        self.mock_secrets_forget.assert_called_once_with(helpers.IsHttpRequest(),
-                                                         NAME + '/kept')
+        self.assertEqual(['environments_delete', 'cron_triggers_delete', 'delete_object'],
+                         self.workflow.written())
+        self.assertEqual([NAME + '/kept'], self.workflow.secrets_forgotten())
 
     def test_the_next_times_of_a_pattern(self):
         now = datetime.datetime(2026, 11, 24, 1, 0, tzinfo=datetime.timezone.utc)
@@ -198,15 +202,13 @@ class SchedulesPanelTests(helpers.TestCase):
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_another_projects_schedule_is_neither_paused_nor_deleted(self):
         self._serve([], [])
-        self.mock_schedule_record_get.side_effect = api.mistral.mistral_base.APIException(
-            404, 'not found')
+        # Mistral shows an admin every project's.
+        self.workflow.keep(record(project='2'))
 
         for action in ('pause', 'delete'):
             self.client.post(INDEX_URL, {'action': f'schedules__{action}__{NAME}'})
 
-        self.mock_cron_trigger_delete.assert_not_called()
-        self.mock_schedule_record_delete.assert_not_called()
-        self.mock_schedule_record_save.assert_not_called()
+        self.assertEqual([], self.workflow.written())
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_row_names_the_servers_no_longer_the_projects(self):
@@ -238,6 +240,7 @@ class MistralPolicyTests(helpers.TestCase):
     def setUp(self):
         super().setUp()
         test_data.with_workflows(self)
+        self.workflow = WorkflowService(self)
         self.narrow_policy(self)
 
     @staticmethod
@@ -260,7 +263,7 @@ class MistralPolicyTests(helpers.TestCase):
     @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_member_mistral_refuses_is_not_offered_changes_and_a_post_changes_nothing(self):
         self._serve([record()], [trigger()])
-        self.mock_schedule_record_get.return_value = record()
+        self.workflow.keep(record())
 
         listed = self.client.get(INDEX_URL)
         posted = [self.client.post(INDEX_URL, {'action': f'schedules__{action}__{NAME}'})
@@ -273,6 +276,4 @@ class MistralPolicyTests(helpers.TestCase):
             self.assertNotContains(listed, f'__action_{action}')
         for res in posted:
             self.assertEqual(302, res.status_code)
-        self.mock_cron_trigger_delete.assert_not_called()
-        self.mock_schedule_record_save.assert_not_called()
-        self.mock_schedule_record_delete.assert_not_called()
+        self.assertEqual([], self.workflow.written())

@@ -4,11 +4,12 @@ command line's words, before anything is started, scheduled or kept."""
 
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
+from tests.unit.components_case import TRIGGER_MOCKS
 from tests.unit.components_case import trigger_url
 from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit import test_data
-from tests.unit.test_rolling_runs import SECRET_MOCKS
+from tests.unit.workflow_service import WorkflowService
 
 # What `openstack software component run ... --retries 2` says to the same (osc tests:
 # test_run_commands).
@@ -18,6 +19,10 @@ REFUSED = ('A secret input of a run in batches, with tries or on a schedule is k
 
 
 class SecretsWithoutObjectStorageTests(ComponentsTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.workflow = WorkflowService(self)
 
     def _post_without_object_storage(self, **handed_over):
         test_data.with_workflows(self)
@@ -34,21 +39,20 @@ class SecretsWithoutObjectStorageTests(ComponentsTestCase):
             with self.subTest(**handed_over):
                 self._refused_without_object_storage(handed_over)
 
-    @helpers.create_mocks(SECRET_MOCKS)
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def _refused_without_object_storage(self, handed_over):
         res = self._post_without_object_storage(**handed_over)
 
         self.assertFormErrors(res, 1)
         self.assertContains(res, 'which is not in your service catalog')
-        self.mock_secrets_put.assert_not_called()
-        self.mock_rolling_start.assert_not_called()
+        # Nothing kept, nothing started.
+        self.assertEqual([], self.workflow.written())
 
-    @helpers.create_mocks(SECRET_MOCKS)
+    @helpers.create_mocks(TRIGGER_MOCKS)
     def test_tries_without_batches_are_refused_in_the_command_lines_words(self):
         # Tries alone hand the run to the workflow service too (rolling.hands_over).
         res = self._post_without_object_storage(retries='2')
 
         self.assertEqual([REFUSED], res.context['form'].errors['input__db_password'])
         self.mock_start_runs.assert_not_called()
-        self.mock_secrets_put.assert_not_called()
-        self.mock_rolling_start.assert_not_called()
+        self.assertEqual([], self.workflow.written())

@@ -141,10 +141,10 @@ def _schedule(request, name):
     if not api.mistral.is_available(request):
         raise http.Http404()
     try:
-        record = api.mistral.schedule_record_get(request, name).variables
-    except Exception as error:
-        if api.mistral.is_not_found(error):
-            raise http.Http404() from error
+        record = api.mistral.schedule_record_get(request, name)
+    except LookupError as error:
+        raise http.Http404() from error
+    except Exception:
         errors.heat_failed(request, _("retrieve the schedule"), service=errors.MISTRAL,
                            redirect=reverse(_LISTS[SCHEDULE]))
     if not schedule_kinds.kind_of(record).runs_on_servers:

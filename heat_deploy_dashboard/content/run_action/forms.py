@@ -10,7 +10,6 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import followers
-from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.run_action import server_list
 from heat_deploy_dashboard.content import run_form
@@ -176,8 +175,8 @@ class RunActionForm(run_form.RunForm):
         return bool(pattern or once_at)
 
     def _refuse_secrets_without_object_storage(self, cleaned):
-        # Mistral would keep them in the clear: they are kept in Object Storage (kept_secrets).
-        if kept_secrets.SecretCalls(self.request).object_storage:
+        # Mistral would keep them in the clear: they are kept in Object Storage (secret_store).
+        if api.swift.is_available(self.request):
             return
         _plain, secret = secret_store.split(cleaned.get('input_values'))
         # The command line's sentence (secret_store.needs_object_storage), on each field.
@@ -207,8 +206,8 @@ class RunActionForm(run_form.RunForm):
         """Where to go next: the page of the operation started, or the schedules; or False."""
         if data.get('repeat') or data.get('once_at'):
             return self._schedule(request, data)
-        if rolling.hands_over(data['request'], _RollingCalls(request)
-                              if api.mistral.is_available(request) else None):
+        if rolling.hands_over(data['request'], api.mistral.is_available(request),
+                              api.swift.is_available(request)):
             # Tries, and many servers, without batches: one batch of all.
             return self._start_in_batches(request, data)
         action = data['action']
@@ -232,9 +231,8 @@ class RunActionForm(run_form.RunForm):
         action, servers = data['action'], data['servers']
         doing = _("start %(action)s in batches") % {'action': action}
         try:
-            execution = rolling.start(_RollingCalls(request), data['request'],
-                                      request.user.username,
-                                      **followers.notice_context(request, servers))
+            execution = api.mistral.rolling_start(request, data['request'],
+                                                  **followers.notice_context(request, servers))
         except secret_store.NotKept:
             errors.heat_failed(request, doing, _("Nothing was started."),
                                service=errors.SWIFT)
@@ -288,10 +286,3 @@ class RunActionForm(run_form.RunForm):
             "Scheduled %(action)s on %(count)d servers.",
             len(servers)) % {'action': action, 'count': len(servers)})
         return reverse('horizon:project:schedules:index')
-
-
-class _RollingCalls(kept_secrets.SecretCalls):
-    """A run in batches' calls (runner.rolling.MistralCalls'), through the API seam."""
-
-    def rolling_start(self, workflow_input):
-        return api.mistral.rolling_start(self.request, workflow_input)

@@ -12,7 +12,6 @@ from horizon.utils import memoized
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
-from heat_deploy_dashboard.content import kept_secrets
 from heat_deploy_dashboard.content import paging
 from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.run_action import views as run_views
@@ -81,11 +80,10 @@ class ChangeView(run_views.RunActionView):
     @memoized.memoized_method
     def get_record(self):
         try:
-            record = api.mistral.schedule_record_get(
-                self.request, self.kwargs['schedule_id']).variables
-        except Exception as error:
-            if api.mistral.is_not_found(error):
-                raise http.Http404() from error
+            record = api.mistral.schedule_record_get(self.request, self.kwargs['schedule_id'])
+        except LookupError as error:
+            raise http.Http404() from error
+        except Exception:
             errors.heat_failed(self.request, _("retrieve the schedule"),
                                redirect=reverse(INDEX_URL), service=errors.MISTRAL)
         if schedule_kinds.kind_of(record).unchangeable:
@@ -129,7 +127,7 @@ class ChangeView(run_views.RunActionView):
         types = {each['name']: each.get('type') for each in self.get_component().inputs
                  if each.get('name')}
         try:
-            secrets = kept_secrets.read(self.request, record.get('secret_ref'))
+            secrets = api.swift.secrets_get(self.request, record.get('secret_ref'))
         except Exception:
             secrets = {}
             errors.heat_failed(self.request, _("read the schedule's secret inputs"), _(

@@ -33,6 +33,7 @@ from heat_deploy_runner import secret_store
 from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.starting import derived_name
 from heat_deploy_runner.starting import unanswered
+from heat_deploy_runner.workflow_clients import WorkflowClients
 
 
 LOG = logging.getLogger(__name__)
@@ -55,11 +56,10 @@ class StartingCommand(command.ShowOne):
     def started(self, clients, request, shown, wait):
         """(columns, values): ``shown`` and the operation; with ``wait``, its runs as they
         ended."""
-        calls = (rolling.MistralCalls(clients.mistral, clients.swift, clients.project_id)
-                 if clients.mistral is not None else None)
-        handed = rolling.hands_over(request, calls)
+        handed = rolling.hands_over(request, clients.mistral is not None,
+                                    clients.swift is not None)
         if handed:
-            made, execution = [], self._start_in_batches(calls, request, clients)
+            made, execution = [], self._start_in_batches(clients, request)
             operation_id = execution.id
         else:
             made, execution = self._start_now(clients, request), None
@@ -140,15 +140,17 @@ class StartingCommand(command.ShowOne):
                 'their time-outs or sends its notices unless --wait or a dashboard page '
                 'watches it.\n')
 
-    def _start_in_batches(self, calls, request, clients):
+    def _start_in_batches(self, clients, request):
         doing = (f'start {request.action} in batches' if request.batch_size
                  else f'start {request.action} with retries' if request.retries
                  else f'start {request.action} on the workflow service')
-        if calls is None:
+        if clients.mistral is None:
             raise osc_exc.CommandError(_needs_mistral(request))
         with failures.calling(failures.MISTRAL, doing, 'Nothing was started.'):
             try:
-                return rolling.start(calls, request, clients.username, clients.servers.names())
+                return rolling.start(WorkflowClients(clients.mistral, clients.swift,
+                                                     clients.project_id, clients.username),
+                                     request, clients.servers.names())
             except secret_store.NotKept as error:
                 raise osc_exc.CommandError(failures.sentence(
                     doing, failures.SWIFT, 'Nothing was started.')) from error

@@ -56,11 +56,9 @@ def _component(clients, text):
 def _schedule(clients, name):
     if clients.mistral is None:
         raise osc_exc.CommandError(NO_MISTRAL)
-    calls = schedules.MistralCalls(clients.mistral, clients.swift, clients.project_id,
-                                   clients.username)
     with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
         # LookupError's sentence: "No schedule X in this project."
-        record = calls.record_get(name)
+        record = schedules.record_get(clients.mistral, clients.project_id, name)
     if not schedule_kinds.kind_of(record).runs_on_servers:
         raise osc_exc.CommandError(
             f'The schedule {name} runs on no server: it starts no operation to be told of.')

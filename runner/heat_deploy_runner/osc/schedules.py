@@ -16,6 +16,7 @@ from heat_deploy_runner import retention
 from heat_deploy_runner import schedule_kinds
 from heat_deploy_runner import schedules
 from heat_deploy_runner import secret_store
+from heat_deploy_runner.workflow_clients import WorkflowClients
 
 LOG = logging.getLogger(__name__)
 SCHEDULE_HELP = 'The schedule: its name (hdd-...), as `schedule list` shows it.'
@@ -39,11 +40,11 @@ class HistoryColumn(format_columns.ListDictColumn):
             for each in self._value or [])
 
 
-def _calls(clients):
+def _workflow_clients(clients):
     if clients.mistral is None:
         raise osc_exc.CommandError(NO_MISTRAL)
-    return schedules.MistralCalls(clients.mistral, clients.swift, clients.project_id,
-                                  clients.username)
+    return WorkflowClients(clients.mistral, clients.swift, clients.project_id,
+                           clients.username)
 
 
 def _when(record):
@@ -84,11 +85,13 @@ class ListSchedule(command.Lister):
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        calls = _calls(clients)
+        made = _workflow_clients(clients)
         with failures.calling(failures.MISTRAL, 'retrieve the schedules'):
-            triggers = {each.name: each for each in calls.triggers()}
+            triggers = {each.name: each
+                        for each in schedules.triggers(made.mistral, made.project_id)}
             found = [_shown(clients, each.name, each.variables, triggers.get(
-                schedules.trigger_of(each.name, each.variables))) for each in calls.records()]
+                schedules.trigger_of(each.name, each.variables)))
+                for each in schedules.records(made.mistral, made.project_id)]
         return ([column.replace('_', ' ').title() for column in self.COLUMNS],
                 [[each[column] for column in self.COLUMNS] for each in found])
 
@@ -103,7 +106,7 @@ class ShowSchedule(command.ShowOne):
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        return _shown_schedule(clients, _calls(clients), parsed_args.schedule)
+        return _shown_schedule(clients, _workflow_clients(clients), parsed_args.schedule)
 
 
 def _add_when(parser):
@@ -142,7 +145,7 @@ def _record(clients, parsed_args):
                               if names.get(each)})
 
 
-def _changing(calls, doing, outcome, change):
+def _changing(doing, outcome, change):
     """``change()``'s answer, with the sentences of a failure."""
     with failures.calling(failures.MISTRAL, doing, outcome):
         try:
@@ -152,10 +155,11 @@ def _changing(calls, doing, outcome, change):
                 doing, failures.SWIFT, outcome)) from error
 
 
-def _shown_schedule(clients, calls, name):
+def _shown_schedule(clients, made, name):
     with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
-        record = calls.record_get(name)
-        trigger = {each.name: each for each in calls.triggers()}.get(
+        record = schedules.record_get(made.mistral, made.project_id, name)
+        trigger = {each.name: each
+                   for each in schedules.triggers(made.mistral, made.project_id)}.get(
             schedules.trigger_of(name, record))
     shown = _shown(clients, name, record, trigger)
     return tuple(shown), tuple(shown.values())
@@ -172,14 +176,14 @@ class CreateSchedule(command.ShowOne):
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        calls = _calls(clients)
+        made = _workflow_clients(clients)
         record = _record(clients, parsed_args)
-        name = _changing(calls, f'schedule {record["action"]}', 'Nothing was scheduled.',
-                         lambda: schedules.create(calls, record))
+        name = _changing(f'schedule {record["action"]}', 'Nothing was scheduled.',
+                         lambda: schedules.create(made, record))
         # Schedules are what fill Heat's caps with nobody watching: the project's first
         # makes its retention schedule, as the panel's does.
         try:
-            if schedules.keep_retention(calls, retention.Policy()):
+            if schedules.keep_retention(made, retention.Policy()):
                 self.app.stderr.write(f'Retention is on for the project: schedule '
                                       f'{schedules.RETENTION} ({retention.PATTERN} UTC).\n')
         except Exception:
@@ -187,7 +191,7 @@ class CreateSchedule(command.ShowOne):
             self.app.stderr.write('Retention could not be turned on: the runs of this '
                                   'schedule are kept until deleted. See `software run '
                                   'prune`.\n')
-        return _shown_schedule(clients, calls, name)
+        return _shown_schedule(clients, made, name)
 
 
 class ChangeSchedule(command.ShowOne):
@@ -202,16 +206,16 @@ class ChangeSchedule(command.ShowOne):
 
     def take_action(self, parsed_args):
         clients = self.app.client_manager.software_runs
-        calls = _calls(clients)
+        made = _workflow_clients(clients)
         name = parsed_args.schedule
         with failures.calling(failures.MISTRAL, f'retrieve the schedule {name}'):
-            calls.record_get(name)
+            schedules.record_get(made.mistral, made.project_id, name)
         record = _record(clients, parsed_args)
-        if _changing(calls, 'change the schedule', 'It keeps what it ran and when.',
-                     lambda: schedules.change(calls, name, record)):
+        if _changing('change the schedule', 'It keeps what it ran and when.',
+                     lambda: schedules.change(made, name, record)):
             self.app.stderr.write('The firing now running goes on as it was; the next firing '
                                   'runs the change.\n')
-        return _shown_schedule(clients, calls, name)
+        return _shown_schedule(clients, made, name)
 
 
 class _Change(command.Command):
@@ -224,15 +228,16 @@ class _Change(command.Command):
         return _parser(super().get_parser(prog_name))
 
     def take_action(self, parsed_args):
-        calls = _calls(self.app.client_manager.software_runs)
+        made = _workflow_clients(self.app.client_manager.software_runs)
         name = parsed_args.schedule
         with failures.calling(failures.MISTRAL, f'{self.doing} the schedule {name}',
                               'The schedule was left as it was.'):
-            paused = bool(calls.record_get(name).get('paused'))
+            paused = bool(schedules.record_get(made.mistral, made.project_id, name).get(
+                'paused'))
             if paused is self.refused_when_paused:
                 raise osc_exc.CommandError(
                     f'The schedule {name} is {"already" if paused else "not"} paused.')
-            if type(self).change(calls, name):
+            if type(self).change(made, name):
                 self.app.stdout.write(GOES_ON + '\n')
 
 

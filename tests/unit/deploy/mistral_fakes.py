@@ -1,8 +1,10 @@
 """An in-memory Mistral: the environments, cron triggers, workflows and executions
-python-mistralclient's v2 client manages, for one project, as schedules use them."""
+python-mistralclient's v2 client manages, for one project, as schedules, runs in batches and
+followers use them."""
 
 import itertools
 import json
+import uuid
 
 from mistralclient.api import base as mistral_base
 
@@ -80,28 +82,69 @@ class _Workflows:
 
 
 class _Executions:
-    """The executions a test adds (fire), listed as Mistral filters them by workflow name
-    and state ('in:a,b')."""
+    """python-mistralclient's executions: made (create, as rolling.start makes them; with
+    an id, _create, as followers.follow does), read, cancelled, and listed as Mistral filters
+    them by workflow name and state ('in:a,b'). A test adds others (add, fire) and refuses
+    to make any (refusal)."""
 
     def __init__(self, mistral):
         self.mistral = mistral
-        self.rows = []
+        self.rows = {}
+        self.refusal = None
+        self.updated = []
 
-    def fire(self, workflow_name, workflow_input, state='RUNNING'):
-        self.rows.append(_Row(id=f'ex-{next(self.mistral.ids)}', workflow_name=workflow_name,
-                              state=state, input=json.dumps(workflow_input),
-                              project_id=self.mistral.project_id))
+    def _workflow_name(self, workflow_id):
+        if self.refusal is not None:
+            raise self.refusal
+        [workflow] = [each for each in self.mistral.workflows.made if each.id == workflow_id]
+        return workflow.name
+
+    def _create(self, url, data, **kwargs):
+        workflow_name = self._workflow_name(data['workflow_id'])
+        # Mistral answers the execution of that id when it exists already.
+        return self.rows.setdefault(data['id'], _Row(
+            id=data['id'], workflow_name=workflow_name, input=data['input'], output='{}',
+            state='RUNNING', project_id=self.mistral.project_id,
+            description=data['description']))
 
     def create(self, workflow_id, workflow_input=None, description=''):
-        [workflow] = [each for each in self.mistral.workflows.made if each.id == workflow_id]
-        self.fire(workflow.name, workflow_input or {})
-        self.rows[-1].description = description
-        return self.rows[-1]
+        # Its id is a UUID, as an operation's.
+        made = self.add(str(uuid.uuid4()), self._workflow_name(workflow_id),
+                        **(workflow_input or {}))
+        made.description = description
+        return made
 
-    def list(self, workflow_name=None, state=None, limit=None):
+    def add(self, execution_id, workflow_name, state='RUNNING', output=None, **asked):
+        self.rows[execution_id] = _Row(
+            id=execution_id, workflow_name=workflow_name, input=json.dumps(asked),
+            output=json.dumps(output or {}), state=state, project_id=self.mistral.project_id)
+        return self.rows[execution_id]
+
+    def fire(self, workflow_name, workflow_input, state='RUNNING'):
+        """A firing of a schedule's trigger (``workflow_input`` as workflows.schedule_input
+        makes it)."""
+        return self.add(f'ex-{next(self.mistral.ids)}', workflow_name, state, **workflow_input)
+
+    def get(self, execution_id):
+        if execution_id not in self.rows:
+            raise _not_found()
+        return self.rows[execution_id]
+
+    def update(self, execution_id, state, description=None):
+        if state and description:
+            # As Mistral's API answers (its executions controller's put).
+            raise mistral_base.APIException(
+                400, 'The property description must be updated separately from state.')
+        self.updated.append((execution_id, state))
+        if state:
+            self.rows[execution_id].state = state
+        if description:
+            self.rows[execution_id].description = description
+
+    def list(self, workflow_name=None, state=None, limit=None, **sorted_as):
         def among(value, query):
             return query is None or value in query.removeprefix('in:').split(',')
-        return [each for each in self.rows
+        return [each for each in self.rows.values()
                 if among(each.workflow_name, workflow_name) and among(each.state, state)][:limit]
 
 

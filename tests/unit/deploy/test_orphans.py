@@ -156,7 +156,7 @@ def test_retention_sweeps_too_and_says_which_a_dry_run_only_says(
 
 
 def _swept_later(mistral):
-    return [json.loads(each.input) for each in mistral.executions.rows
+    return [json.loads(each.input) for each in mistral.executions.rows.values()
             if each.workflow_name == workflows.SWEEP_WORKFLOW]
 
 
@@ -219,7 +219,7 @@ def test_mistral_refusing_the_sweep_leaves_it_to_retention(heat, find_transport,
 
     orphans.sweep_later(mistral, PROJECT, OPERATION, 'BACKUP')
 
-    assert mistral.executions.rows == []
+    assert mistral.executions.rows == {}
 
 
 def _refused(*_args, **_kwargs):

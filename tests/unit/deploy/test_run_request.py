@@ -3,7 +3,6 @@ rolling workflow's input, a schedule's record) are written and read in one place
 
 import dataclasses
 import inspect
-from unittest import mock
 
 import pytest
 import yaml
@@ -97,6 +96,4 @@ def test_a_schedule_recorded_without_names_or_link_fires_with_none():
 ])
 def test_who_starts_the_runs(changes, mistral, object_storage, handed):
     request = dataclasses.replace(RunRequest('c', 'BACKUP', ('s',)), **changes)
-    calls = mock.Mock(object_storage=object_storage) if mistral else None
-
-    assert rolling.hands_over(request, calls) is handed
+    assert rolling.hands_over(request, mistral, object_storage) is handed

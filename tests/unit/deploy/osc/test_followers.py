@@ -30,70 +30,9 @@ from tests.unit.deploy.osc.app import shown
 from tests.unit.deploy.osc.app import USER
 
 
-class _Execution:
-    def __init__(self, **fields):
-        self.__dict__.update(fields)
-
-
-class _Executions:
-    """python-mistralclient's executions: made (create, as rolling.start makes them; with
-    an id, _create, as followers.follow does), read, and cancelled."""
-
-    def __init__(self, mistral):
-        self.mistral = mistral
-        self.rows = {}
-        self.refusal = None
-        self.updated = []
-
-    def _create(self, url, data, **kwargs):
-        if self.refusal is not None:
-            raise self.refusal
-        [workflow] = [each for each in self.mistral.workflows.made
-                      if each.id == data['workflow_id']]
-        # Mistral answers the execution of that id when it exists already.
-        return self.rows.setdefault(data['id'], _Execution(
-            id=data['id'], workflow_name=workflow.name, input=data['input'], output='{}',
-            state='RUNNING', project_id=self.mistral.project_id,
-            description=data['description']))
-
-    def create(self, workflow_id, workflow_input, description=None):
-        [workflow] = [each for each in self.mistral.workflows.made if each.id == workflow_id]
-        return self.add(f'exec-{next(self.mistral.ids)}', workflow.name, **workflow_input)
-
-    def add(self, execution_id, workflow_name, state='RUNNING', output=None, **asked):
-        self.rows[execution_id] = _Execution(
-            id=execution_id, workflow_name=workflow_name, input=json.dumps(asked),
-            output=json.dumps(output or {}), state=state, project_id=self.mistral.project_id)
-        return self.rows[execution_id]
-
-    def get(self, execution_id):
-        if execution_id not in self.rows:
-            raise mistral_base.APIException(404, 'not found')
-        return self.rows[execution_id]
-
-    def update(self, execution_id, state, description=None):
-        if state and description:
-            # As Mistral's API answers (its executions controller's put).
-            raise mistral_base.APIException(
-                400, 'The property description must be updated separately from state.')
-        self.updated.append((execution_id, state))
-        if state:
-            self.rows[execution_id].state = state
-        if description:
-            self.rows[execution_id].description = description
-
-
-class FollowingMistral(FakeMistral):
-    """FakeMistral with the executions that run or follow operations."""
-
-    def __init__(self, project_id):
-        super().__init__(project_id)
-        self.executions = _Executions(self)
-
-
 @pytest.fixture
 def mistral():
-    return FollowingMistral(PROJECT)
+    return FakeMistral(PROJECT)
 
 
 @pytest.fixture

@@ -11,19 +11,19 @@ from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import notices as osc_notices
 from heat_deploy_runner.osc import schedules as osc_schedules
 from heat_deploy_runner import schedules
+from tests.unit.deploy.mistral_fakes import FakeMistral
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command
 from tests.unit.deploy.osc.app import PROJECT
 from tests.unit.deploy.osc.app import SERVERS
 from tests.unit.deploy.osc.app import shown
-from tests.unit.deploy.osc.test_followers import FollowingMistral
 
 HOOK = 'https://hooks.example.com/ops'
 
 
 @pytest.fixture
 def mistral():
-    return FollowingMistral(PROJECT)
+    return FakeMistral(PROJECT)
 
 
 def _with_zaqar(app, zaqar):

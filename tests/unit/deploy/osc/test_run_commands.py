@@ -148,4 +148,4 @@ def test_tries_with_a_secret_input_without_object_storage_are_refused_as_the_for
         made.take_action(parsed)
 
     assert str(refused.value) == NEEDS_OBJECT_STORAGE
-    assert (new_runs(heat), mistral.executions.rows) == ([], [])
+    assert (new_runs(heat), mistral.executions.rows) == ([], {})
