@@ -8,6 +8,7 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import deadlines
+from heat_deploy_runner import executions
 from heat_deploy_runner import listing
 from heat_deploy_runner import runs
 from heat_deploy_runner.settling import settled
@@ -54,7 +55,8 @@ def follow(clients, operation_id, run_ids, say, execution=None):
     next_listing = 0
     while True:
         if execution is not None and time.monotonic() >= next_listing:
-            execution = clients.mistral.executions.get(execution.id)
+            # None once deleted: it starts no further batch.
+            execution = executions.get(clients.mistral, clients.project_id, execution.id)
             known += [each.id for each in listing.runs(clients.heat, clients.project_id)
                       if each.operation and each.operation.id == operation_id
                       and each.id not in known]

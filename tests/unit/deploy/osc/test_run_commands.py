@@ -3,6 +3,8 @@ in-memory clouds: a config deployed to one server by name as the Deploy form doe
 as it checks; a secret input masked; a run cancelled or deleted with what it made; a
 service that does not answer named with what did not happen."""
 
+from unittest import mock
+
 from keystoneauth1 import exceptions as ks_exc
 from osc_lib import exceptions as osc_exc
 import pytest
@@ -11,6 +13,7 @@ from heat_deploy_runner import masking
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import components as osc_components
 from heat_deploy_runner.osc import runs as osc_runs
+from heat_deploy_runner.osc import waiting
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command
 from tests.unit.deploy.osc.app import new_runs
@@ -149,3 +152,29 @@ def test_tries_with_a_secret_input_without_object_storage_are_refused_as_the_for
 
     assert str(refused.value) == NEEDS_OBJECT_STORAGE
     assert (new_runs(heat), mistral.executions.rows) == ([], {})
+
+
+@pytest.mark.parametrize('ends', ['SUCCESS', 'deleted'])
+def test_wait_follows_a_run_in_batches_until_its_execution_ends_or_goes(
+        heat, swift, mysql, mistral, ends):
+    app = App(heat, SERVERS, swift=swift, mistral=mistral)
+    made, parsed = command(component_run.RunComponent, app, 'mysql', 'BACKUP', '--server',
+                           's1', '--batch-size', '1', '--wait')
+    looks = []
+
+    def meanwhile(seconds):
+        # Mistral's batch makes no run here: its execution ends, or is deleted.
+        [execution] = mistral.executions.rows.values()
+        looks.append(execution.state)
+        if ends == 'deleted':
+            del mistral.executions.rows[execution.id]
+        else:
+            execution.state = ends
+
+    with mock.patch.object(waiting.time, 'sleep', meanwhile), \
+            mock.patch.object(waiting, 'EXECUTION_SECONDS', 0), \
+            mock.patch.object(made, 'produce_output'):
+        # Its one server got no run: a script must see it.
+        assert made.run(parsed) == 1
+
+    assert looks == ['RUNNING']
