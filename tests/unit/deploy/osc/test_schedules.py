@@ -18,6 +18,7 @@ from tests.unit.deploy.osc.app import command
 from tests.unit.deploy.osc.app import SERVERS
 from tests.unit.deploy.osc.app import shown
 from tests.unit.deploy.osc.app import USER
+from tests.unit.deploy.osc.test_run_commands import NEEDS_OBJECT_STORAGE
 
 
 @pytest.fixture
@@ -174,3 +175,15 @@ def test_change_gives_a_paused_schedule_what_to_run_anew_and_keeps_it_paused(
     assert (changed['state'], changed['when'], record['server_ids'], record['pattern']) == (
         'paused', '30 4 * * 1 (UTC)', ['s1'], '30 4 * * 1')
     assert name not in mistral.cron_triggers.rows
+
+
+def test_a_secret_input_without_object_storage_is_refused_as_the_form_does(heat, mysql,
+                                                                           mistral):
+    app = App(heat, SERVERS, mistral=mistral)
+
+    with pytest.raises(osc_exc.CommandError) as refused:
+        command_run(osc_schedules.CreateSchedule, app, 'mysql', 'BACKUP', '--server', 's1',
+                    '--input', 'db_password=x', '--repeat', '0 2 * * *')
+
+    assert str(refused.value) == NEEDS_OBJECT_STORAGE
+    assert (mistral.environments.rows, mistral.cron_triggers.rows) == ({}, {})
