@@ -16,7 +16,7 @@ from heat_deploy_dashboard.api import mistral
 from heat_deploy_dashboard.api import swift
 from heat_deploy_dashboard.api import zaqar
 import heat_deploy_runner as runner
-from heat_deploy_runner.starting import unanswered
+from heat_deploy_runner import followers
 
 _Need = namedtuple('_Need', 'service keyword client')
 
@@ -57,33 +57,25 @@ def _require_in_project(request, get, object_id):
 
 
 @profiler.trace
-def start_runs(request, run_request, source=None, server_names=None):
-    """Start the runner.RunRequest now, one run per server; a runner.Started. ``source``:
-    its config as a dict, when the caller has it (else it is read); ``server_names``: what
-    its sentences name the servers by.
+def start_runs(request, run_request, source=None, server_names=None, link=None):
+    """Start the runner.RunRequest now, one run per server, and have Mistral follow them
+    where it is, and sweep what a start Heat left unanswered may yet make (runner
+    followers.start_and_follow); a runner.Started, whose not_followed says Mistral did not
+    take them. ``source``: its config as a dict, when the caller has it (else it is read);
+    ``server_names``: what its sentences and notices name the servers by; ``link``: the
+    operation's page, where a notice links to.
 
     Raises runner.InputError, before anything is created, for values the
     runner refuses (an unavailable transport among them), and
     heatclient's error when the config cannot be read.
     """
     _require_in_project(request, heat.config_get, run_request.config_id)
-    # Where Mistral is, it follows the operation (followers.follow_runs): its runs say so,
-    # and pages only read them.
-    followed = runner.FOLLOWED if mistral.is_available(request) else None
-    operation = runner.Operation.new(request.user.username, run_request.config_id,
-                                     runner=followed)
-    try:
-        started = runner.start(
-            heat.heatclient(request),
-            lambda name: runner.transport_for(name, **_transport_clients(request, [name])),
-            run_request, operation, source, server_names)
-    except Exception as error:
-        if followed and unanswered(error):
-            mistral.sweep_later(request, operation, run_request.action)
-        raise
-    if followed and started.unanswered:
-        mistral.sweep_later(request, operation, run_request.action)
-    return started
+    return followers.start_and_follow(
+        heat.heatclient(request),
+        lambda name: runner.transport_for(name, **_transport_clients(request, [name])),
+        mistral.mistralclient(request) if mistral.is_available(request) else None,
+        request.user.project_id, run_request, request.user.username, source, server_names,
+        link)
 
 
 @profiler.trace

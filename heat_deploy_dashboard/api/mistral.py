@@ -18,8 +18,6 @@ from heat_deploy_dashboard.api import pool
 from heat_deploy_dashboard.api import swift
 from heat_deploy_runner import executions
 from heat_deploy_runner.executions import Execution
-from heat_deploy_runner import followers
-from heat_deploy_runner import orphans
 from heat_deploy_runner import rolling
 from heat_deploy_runner import schedules
 from heat_deploy_runner.workflow_clients import WorkflowClients
@@ -40,14 +38,6 @@ def mistralclient(request):
     return mistral_client.client(mistral_url=endpoint, session=session)
 
 
-@profiler.trace
-def follow_start(request, started, server_names, link):
-    """Follow the operation ``started`` (a runner.Started) made, with no page open
-    (runner.followers)."""
-    return followers.follow(mistralclient(request), request.user.project_id, started,
-                            server_names, link)
-
-
 def _workflow_clients(request):
     """Mistral's client, and Object Storage's where the catalog has it, for the request's
     project and user."""
@@ -55,13 +45,6 @@ def _workflow_clients(request):
         mistralclient(request),
         swift.swift_connection(request) if swift.is_available(request) else None,
         request.user.project_id, request.user.username)
-
-
-@profiler.trace
-def sweep_later(request, operation, action):
-    """Have Mistral sweep what Heat may yet make for a start it left unanswered
-    (runner.orphans.sweep_later)."""
-    orphans.sweep_later(mistralclient(request), request.user.project_id, operation, action)
 
 
 @profiler.trace

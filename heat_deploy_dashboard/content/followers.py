@@ -1,20 +1,15 @@
-"""Following an operation started at once to its end with no page open: a Mistral execution
-of its id (heat_deploy_runner.followers), made right after its runs start.
+"""Following an operation to its end with no page open: a Mistral execution of its id
+(heat_deploy_runner.followers), made right after its runs start (api.deploy.start_runs), or
+the rolling execution that runs it in batches.
 
 What a notice tells beyond the runs goes with it: the servers' names, and the address of the
 operation's page on this dashboard, so that a notice links back to it.
 """
 
-import logging
-
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from horizon import messages
 
-from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import server_names
-
-LOG = logging.getLogger(__name__)
 
 # Stands for the operation's id in the link a notice carries (notices.notice fills it in).
 OPERATION = '{operation}'
@@ -36,19 +31,3 @@ def notice_context(request, server_ids):
     names = server_names.names(request)
     return {'server_names': {each: names[each] for each in server_ids if each in names},
             'link': operation_link(request)}
-
-
-def follow_runs(request, started):
-    """Have Mistral follow the operation ``started`` (a runner.Started) made, when its runs
-    say that it will (runner.FOLLOWED); when Mistral refuses, the user is told what that
-    means, and the runs stand."""
-    if started.operation is None or not started.operation.followed:
-        return
-    context = notice_context(request, [run.server_id for run in started.created]
-                             + [server for server, _m in started.failures])
-    try:
-        api.mistral.follow_start(request, started, context['server_names'], context['link'])
-    except Exception:
-        LOG.warning('Mistral did not take operation %s to follow', started.operation.id,
-                    exc_info=True)
-        messages.warning(request, NOT_FOLLOWED)

@@ -9,6 +9,7 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from horizon import forms
+from horizon import messages
 from openstack_dashboard.api import base
 
 from heat_deploy_dashboard import api
@@ -288,7 +289,8 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
         action = run_request.action
         try:
             result = api.deploy.start_runs(request, run_request, source,
-                                           server_names.names(request))
+                                           server_names.names(request),
+                                           followers.operation_link(request))
         except runner.InputError as error:
             self.api_error(error.message.render(gettext))
             return None
@@ -304,7 +306,8 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
             return None
         # The deployments page will name these runs from their configs.
         config_cache.put_many(request, [run.config for run in result.created])
-        followers.follow_runs(request, result)
+        if result.not_followed:
+            messages.warning(request, followers.NOT_FOLLOWED)
         return result
 
     def shown_input_texts(self):

@@ -3,14 +3,23 @@ with no page open: an execution of the project's follow workflow (workflows/foll
 on Mistral, made with the operation's id, watches its runs as a page's poll did (a Zaqar
 result applied, a run past its deadline recorded as timed out, both in Heat), then records
 the outcome as its output and posts the notices subscribed to it. Its runs carry
-operations.FOLLOWED, so that pages only read them.
+operations.FOLLOWED, so that pages only read them. start_and_follow starts and has it
+followed (and hands Mistral the sweep of a start Heat left unanswered, orphans.sweep_later),
+for the dashboard and the command line alike.
 
 A run in batches needs none: its rolling execution follows its own runs.
 """
 
 import json
+import logging
 
+from heat_deploy_runner.operations import FOLLOWED
+from heat_deploy_runner.operations import Operation
+from heat_deploy_runner import orphans
+from heat_deploy_runner import starting
 from heat_deploy_runner import workflows
+
+LOG = logging.getLogger(__name__)
 
 
 def follow_input(started, server_names=None, link=None) -> dict:
@@ -43,3 +52,35 @@ def follow(mistral, project_id: str, started, server_names=None, link=None):
         'id': started.operation.id, 'workflow_id': workflow_id,
         'input': json.dumps(follow_input(started, server_names, link)),
         'description': 'heat-deploy-dashboard: follows operation ' + started.operation.id})
+
+
+def start_and_follow(heat, find_transport, mistral, project_id, request, started_by,
+                     source=None, server_names=None, link=None):
+    """Start the run request now for ``started_by`` (starting.start: its Started), then,
+    where the workflow service is (``mistral``, python-mistralclient's, or None), have it
+    follow the runs (follow): they say so (operations.FOLLOWED), and pages only read them.
+    Where it does not take them, they stand, the Started says so (not_followed) and why is
+    logged. Where Heat left a create unanswered (starting.unanswered), it is handed the sweep
+    of what Heat may yet make (orphans.sweep_later), before the start's error is raised as it
+    came. ``server_names`` ({id: name}) name the servers in the failures' sentences and the
+    notices, which link to ``link``."""
+    operation = Operation.new(started_by, request.config_id,
+                              runner=FOLLOWED if mistral is not None else None)
+    try:
+        started = starting.start(heat, find_transport, request, operation, source,
+                                 server_names)
+    except Exception as error:
+        if mistral is not None and starting.unanswered(error):
+            orphans.sweep_later(mistral, project_id, operation, request.action)
+        raise
+    if mistral is None:
+        return started
+    if started.unanswered:
+        orphans.sweep_later(mistral, project_id, operation, request.action)
+    try:
+        follow(mistral, project_id, started, server_names, link)
+    except Exception:
+        LOG.warning('Mistral did not take operation %s to follow', operation.id,
+                    exc_info=True)
+        started.not_followed = True
+    return started

@@ -74,13 +74,16 @@ class Started:
     ``operation``: the operation the runs carry, if one was given. ``busy``: the servers
     left out because they were still running an earlier run (leave_out_busy).
     ``unanswered``: whether a server was left out at a create Heat may carry out all the
-    same (see unanswered)."""
+    same (see unanswered).
+    ``not_followed``: the workflow service was asked to follow the runs and did not take
+    them (followers.start_and_follow): nothing records their ends unless a page watches."""
 
     created: list[Run] = field(default_factory=list)
     failures: list[tuple[str, Message]] = field(default_factory=list)
     operation: Operation | None = None
     busy: list[str] = field(default_factory=list)
     unanswered: bool = False
+    not_followed: bool = False
 
     def busy_left_out(self, server_names: Mapping[str, str] | None = None) -> Message | None:
         """What says which servers were left out as busy (named by ``server_names``), or

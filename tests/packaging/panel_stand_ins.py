@@ -13,7 +13,6 @@ from heatclient.v1 import resources as heat_resources
 from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 from heatclient.v1 import stacks as heat_stacks
-from mistralclient.api.v2 import environments
 
 from heat_deploy_dashboard import api
 from heat_deploy_runner import archive
@@ -189,13 +188,11 @@ ROUTES = {
 
 
 def schedule_record_get(request, name):
-    return environments.Environment(None, {
-        'name': name, 'project_id': request.user.project_id, 'variables': {
-            'component_id': MYSQL['id'], 'component_name': 'mysql', 'run_name': 'mysql',
+    return {'component_id': MYSQL['id'], 'component_name': 'mysql', 'run_name': 'mysql',
             'action': 'BACKUP', 'server_ids': [DB_1], 'input_values': {'retention_days': 14},
             'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 0,
             'max_failures': 0, 'pattern': '0 2 * * *', 'once_at': None, 'owner': 'test_user',
-            'paused': False}})
+            'paused': False}
 
 
 def _found_archived(run_id):
@@ -268,6 +265,7 @@ STAND_INS = {
         'rolling_runs_list': lambda request, limit: [],
     },
     api.swift: {
+        'is_available': KEEP,
         'archive_page': lambda request, prefix, size, marker=None, backwards=False: (
             archive.Page([ARCHIVED], False, False)),
         'archived_run': lambda request, run_id: _found_archived(run_id),

@@ -4,21 +4,26 @@ The clients are the runner's in-memory fakes, put in place where
 api/ builds them.
 """
 
+import json
+
 from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 from openstack_auth import utils as auth_utils
 
 from heat_deploy_dashboard import api
 import heat_deploy_runner as runner
+from heat_deploy_runner import operations
+from heat_deploy_runner import workflows
 from tests.unit.deploy.fakes import FakeHeat
 from tests.unit.deploy.fakes import FakeSwift
+from tests.unit.deploy.mistral_fakes import FakeMistral
 from tests.unit.deploy.zaqar_fakes import FakeZaqar
 from tests.unit import helpers
 from tests.unit import test_data
 
 CLIENT_MOCKS = {api.heat: ('heatclient',), api.swift: ('swift_connection',)}
 SWEEP_MOCKS = dict(CLIENT_MOCKS)
-SWEEP_MOCKS[api.mistral] = ('sweep_later',)
+SWEEP_MOCKS[api.mistral] = ('mistralclient',)
 
 
 class ApiDeployTests(helpers.TestCase):
@@ -94,31 +99,44 @@ class ApiDeployTests(helpers.TestCase):
         self.assertEqual([self.config_id], list(self.heat.configs))
         self.mock_swift_connection.assert_not_called()
 
-    @helpers.create_mocks(SWEEP_MOCKS)
-    def test_a_start_heat_left_unanswered_hands_mistral_the_sweep_of_its_operation(self):
+    def _sweeps(self):
+        """What the sweeps handed to Mistral were asked (runner.orphans.sweep_later)."""
+        return [json.loads(each.input) for each in self.mistral.executions.rows.values()
+                if each.workflow_name == workflows.SWEEP_WORKFLOW]
+
+    def use_mistral(self):
         test_data.with_workflows(self)
         self.request.user = auth_utils.get_user(self.request)
+        self.mistral = FakeMistral(self.request.user.project_id)
+        self.mock_mistralclient.return_value = self.mistral
+
+    @helpers.create_mocks(SWEEP_MOCKS)
+    def test_a_start_heat_left_unanswered_hands_mistral_the_sweep_of_its_operation(self):
+        self.use_mistral()
         self.use_fakes()
-        self.heat.fail('software_configs.create', ks_exc.ConnectTimeout('no answer'))
+        # Heat made the config, and answered too late.
+        self.heat.fail_after('software_configs.create', ks_exc.ConnectTimeout('no answer'))
 
         with self.assertRaises(ks_exc.ConnectTimeout):
             self.start()
 
-        [(args, _kwargs)] = self.mock_sweep_later.call_args_list
-        self.assertEqual((self.request, 'BACKUP'), (args[0], args[2]))
-        self.assertEqual(self.request.user.username, args[1].started_by)
+        [asked] = self._sweeps()
+        [orphan] = [each for each in self.heat.configs.values()
+                    if each['id'] != self.config_id]
+        operation = operations.operation_of_config(orphan)
+        self.assertEqual((operation.id, 'BACKUP'), (asked['operation_id'], asked['action_name']))
+        self.assertEqual(self.request.user.username, operation.started_by)
 
     @helpers.create_mocks(SWEEP_MOCKS)
     def test_a_start_heat_answered_hands_over_no_sweep(self):
-        test_data.with_workflows(self)
-        self.request.user = auth_utils.get_user(self.request)
+        self.use_mistral()
         self.use_fakes()
 
         self.start()
         self.heat.fail('software_configs.create', heat_exc.HTTPBadRequest('no'))
         self.start()
 
-        self.mock_sweep_later.assert_not_called()
+        self.assertEqual([], self._sweeps())
 
     @helpers.create_mocks(CLIENT_MOCKS)
     def test_cancel_is_signed_with_the_users_name(self):

@@ -165,7 +165,7 @@ class DeployFormTests(DeployTestCase):
             helpers.IsHttpRequest(), runner.RunRequest(
                 case.HELLO_ID, 'BACKUP', (SERVER,), {'greeting': 'hello', 'count': 3,
                                                      'loud': True}, 'NO_SIGNAL', 60, 'hello'),
-            mock.ANY, mock.ANY)
+            mock.ANY, mock.ANY, mock.ANY)
         self.assertEqual(['Started BACKUP on server demo-db-1.'],
                          [str(m) for m in res.wsgi_request._messages])
         # Posting lists no deployments; the project's servers once, to check the server.
@@ -292,7 +292,7 @@ class DeployServerTests(DeployTestCase):
             helpers.IsHttpRequest(), runner.RunRequest(
                 case.HELLO_ID, 'CREATE', (demo.WEB,),
                 {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello'),
-            mock.ANY, mock.ANY)
+            mock.ANY, mock.ANY, mock.ANY)
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_name_several_servers_have_is_refused(self):
@@ -343,7 +343,7 @@ class DeployServerTests(DeployTestCase):
             helpers.IsHttpRequest(), runner.RunRequest(
                 case.HELLO_ID, 'CREATE', (LONE_VM,),
                 {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello'),
-            mock.ANY, mock.ANY)
+            mock.ANY, mock.ANY, mock.ANY)
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_without_compute_the_stacks_nova_servers_are_taken_by_id(self):
@@ -363,7 +363,7 @@ class DeployServerTests(DeployTestCase):
             helpers.IsHttpRequest(), runner.RunRequest(
                 case.HELLO_ID, 'CREATE', (APP_VM,),
                 {'greeting': 'hello', 'count': 1, 'loud': False}, 'TEMP_URL_SIGNAL', 60, 'hello'),
-            mock.ANY, mock.ANY)
+            mock.ANY, mock.ANY, mock.ANY)
         self.mock_server_list.assert_not_called()
 
     @helpers.create_mocks(DEPLOY_MOCKS)

@@ -1,6 +1,7 @@
 """Following an operation started at once: Run Action's submit has the workflow service
-(Mistral) follow its runs where it is in the catalog (followers.follow_runs), and the status
-poll then leaves their settling to it, unless it is overdue (run_rows.settled_here)."""
+(Mistral) follow its runs where it is in the catalog (api.deploy.start_runs: runner
+followers.start_and_follow), and the status poll then leaves their settling to it, unless it
+is overdue (run_rows.settled_here)."""
 
 import datetime
 import json
@@ -12,12 +13,11 @@ from django.urls import reverse
 from heatclient.v1 import software_configs
 
 from heat_deploy_dashboard import api
-from heat_deploy_dashboard.content import followers
 from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
 from heat_deploy_runner import operations
-from heat_deploy_runner.starting import DEPLOYMENT_FAILED
+from heat_deploy_runner import starting
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import HEAT_MOCKS
 from tests.unit.components_case import mysql_form
@@ -25,11 +25,11 @@ from tests.unit.components_case import trigger_url
 from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit import test_data
+from tests.unit.workflow_service import WorkflowService
 
 # The form's own start_runs (api.deploy), the runner's start in its place: what it is
-# handed is what the dashboard decided.
-SUBMIT_MOCKS = {**HEAT_MOCKS, api.heat: HEAT_MOCKS[api.heat] + ('heatclient',),
-                api.mistral: ('follow_start',)}
+# handed is what the dashboard decided; Mistral behind the API seam (workflow_service).
+SUBMIT_MOCKS = {**HEAT_MOCKS, api.heat: HEAT_MOCKS[api.heat] + ('heatclient',)}
 LINK = 'http://testserver/project/deployments/operations/{operation}/'
 NAMED = {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2', 'elsewhere': 'not-this-one'}
 
@@ -38,11 +38,16 @@ def _started_by_the_runner(heat, find_transport, run_request, operation, source=
                            server_names=None):
     """runner.start as it answers: a run per server, carrying the operation it was given."""
     return runner.Started(created=data.triggered(
-        [dict(data.DEPLOYMENTS[3], server_id=server) for server in run_request.server_ids]),
+        [dict(data.DEPLOYMENTS[3], id=f'00000000-0000-4000-8000-00000000000{n}',
+              server_id=server) for n, server in enumerate(run_request.server_ids)]),
         operation=operation)
 
 
 class FollowOnSubmitTests(ComponentsTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.workflow = WorkflowService(self)
 
     def _messages(self, res):
         return [(m.level_tag, str(m)) for m in get_messages(res.wsgi_request)]
@@ -50,7 +55,7 @@ class FollowOnSubmitTests(ComponentsTestCase):
     def _submit(self, **changes):
         """Run Action's submit, started by the runner (mocked), the servers named."""
         self.serve()
-        with mock.patch.object(runner, 'start', side_effect=_started_by_the_runner) as start, \
+        with mock.patch.object(starting, 'start', side_effect=_started_by_the_runner) as start, \
                 mock.patch.object(server_names, 'names', return_value=NAMED):
             res = self.client.post(trigger_url(data.MYSQL_ID), mysql_form(**changes))
         self.assertNoFormErrors(res)
@@ -69,23 +74,23 @@ class FollowOnSubmitTests(ComponentsTestCase):
         self.assertEqual(runner.FOLLOWED, operation.runner)
         self.assertTrue(operation.followed)
         self.assertRedirectsNoFollow(res, self._operation_url(operation))
-        [call] = self.mock_follow_start.call_args_list
-        self.assertEqual((helpers.IsHttpRequest(), mock.ANY,
-                          {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'}, LINK),
-                         call.args)
-        started = call.args[1]
-        self.assertIs(operation, started.operation)
-        self.assertEqual([data.DB_1, data.DB_2], [run.server_id for run in started.created])
+        # An execution of the operation's id follows its runs (followers.follow_input).
+        follower = self.workflow.mistral.executions.rows[operation.id]
+        asked = json.loads(follower.input)
+        self.assertEqual(({data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'}, LINK),
+                         (asked['server_names'], asked['link']))
+        self.assertEqual(['00000000-0000-4000-8000-000000000000',
+                          '00000000-0000-4000-8000-000000000001'], asked['deployment_ids'])
         self.assertEqual([('success', 'Started BACKUP on 2 servers.')], self._messages(res))
 
     @helpers.create_mocks(SUBMIT_MOCKS)
     def test_mistral_refusing_to_follow_says_so_and_the_runs_stand(self):
         test_data.with_workflows(self)
-        self.mock_follow_start.side_effect = ConnectionError('refused')
+        self.workflow.mistral.executions.refusal = ConnectionError('refused')
 
         res, operation = self._submit()
 
-        self.mock_follow_start.assert_called_once()
+        self.workflow.mistral.executions._create.assert_called_once()
         self.assertRedirectsNoFollow(res, self._operation_url(operation))
         # In either order (the warning is said first, as the runs are followed).
         self.assertCountEqual(
@@ -102,41 +107,8 @@ class FollowOnSubmitTests(ComponentsTestCase):
         self.assertIsNone(operation.runner)
         self.assertFalse(operation.followed)
         self.assertRedirectsNoFollow(res, self._operation_url(operation))
-        self.mock_follow_start.assert_not_called()
+        self.assertEqual([], self.workflow.written())
         self.assertEqual([('success', 'Started BACKUP on 2 servers.')], self._messages(res))
-
-
-class FollowRunsTests(helpers.TestCase):
-    """followers.follow_runs on its own: what it hands Mistral, and when it asks nothing."""
-
-    FOLLOWED = runner.Operation('5e8f0c2a-7b1d-4c3e-9f60-1a2b3c4d5e6f', 'test_user',
-                                '2026-11-23T08:00:00Z', data.MYSQL_ID, runner=runner.FOLLOWED)
-
-    def _started(self, operation):
-        result = runner.Started(created=data.triggered(
-            [dict(data.DEPLOYMENTS[3], server_id=data.DB_1)]), operation=operation)
-        result.failures.append((data.DB_2, runner.Message(
-            DEPLOYMENT_FAILED, {'action': 'BACKUP', 'server_id': data.DB_2})))
-        return result
-
-    @helpers.create_mocks({api.mistral: ('follow_start',)})
-    def test_the_refused_servers_are_named_too(self):
-        self.request.META['HTTP_HOST'] = 'testserver'
-        started = self._started(self.FOLLOWED)
-        with mock.patch.object(server_names, 'names', return_value=NAMED):
-            followers.follow_runs(self.request, started)
-
-        self.mock_follow_start.assert_called_once_with(
-            self.request, started, {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'},
-            LINK)
-
-    @helpers.create_mocks({api.mistral: ('follow_start',)})
-    def test_an_operation_not_followed_asks_mistral_nothing(self):
-        for operation in (None, runner.Operation(self.FOLLOWED.id, 'test_user',
-                                                 '2026-11-23T08:00:00Z', data.MYSQL_ID)):
-            with self.subTest(operation=operation):
-                followers.follow_runs(self.request, self._started(operation))
-        self.mock_follow_start.assert_not_called()
 
 
 # The status poll of a running run whose result goes to a TempURL expiring at ``expires``.

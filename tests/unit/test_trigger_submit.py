@@ -69,7 +69,7 @@ class TriggerSubmitTests(ComponentsTestCase):
                  'compress': False, 'tables': ['users', 'posts', 'comments'],
                  'labels': {'schedule': 'nightly'}, 'backup_file': ''},
                 'TEMP_URL_SIGNAL', 30, 'mysql'),
-            mock.ANY, mock.ANY)
+            mock.ANY, mock.ANY, mock.ANY)
         self.assertEqual([('success', 'Started BACKUP on 2 servers.')],
                          self._messages(res))
 

@@ -1,22 +1,19 @@
 """`openstack software component run COMPONENT ACTION --server ...`: the Run Action form, on
-the command line. One RunRequest, checked as the form checks it; started now (runner.start),
-then followed by Mistral where it is in the catalog (followers.follow), or in batches on
-Mistral (rolling.start); with --wait, followed to its end here as well."""
+the command line. One RunRequest, checked as the form checks it; started now, then followed
+by Mistral where it is in the catalog (followers.start_and_follow), or in batches on Mistral
+(rolling.start); with --wait, followed to its end here as well."""
 
 import dataclasses
-import logging
 
 from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
-import heat_deploy_runner as runner
 from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import definition
 from heat_deploy_runner import followers
 from heat_deploy_runner import linking
 from heat_deploy_runner import listing
-from heat_deploy_runner import orphans
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.request_options import add_how_it_runs
 from heat_deploy_runner.osc.request_options import add_request_arguments
@@ -32,11 +29,7 @@ from heat_deploy_runner import runs
 from heat_deploy_runner import secret_store
 from heat_deploy_runner.signals import COMPLETE
 from heat_deploy_runner.starting import derived_name
-from heat_deploy_runner.starting import unanswered
 from heat_deploy_runner.workflow_clients import WorkflowClients
-
-
-LOG = logging.getLogger(__name__)
 
 
 class StartingCommand(command.ShowOne):
@@ -94,23 +87,10 @@ class StartingCommand(command.ShowOne):
 
     def _start_now(self, clients, request):
         with failures.calling(failures.HEAT, f'start {request.action}', 'Nothing was started.'):
-            # Where Mistral is, it follows the operation to its end: its runs say so, and
-            # pages only read them.
-            followed = clients.mistral is not None
             names = clients.servers.names()
-            operation = runner.Operation.new(clients.username, request.config_id,
-                                             runner=runner.FOLLOWED if followed else None)
-            try:
-                started = runner.start(clients.heat, clients.find_transport, request,
-                                       operation, server_names=names)
-            except Exception as error:
-                if followed and unanswered(error):
-                    orphans.sweep_later(clients.mistral, clients.project_id, operation,
-                                        request.action)
-                raise
-        if followed and started.unanswered:
-            orphans.sweep_later(clients.mistral, clients.project_id, operation,
-                                request.action)
+            started = followers.start_and_follow(
+                clients.heat, clients.find_transport, clients.mistral, clients.project_id,
+                request, clients.username, server_names=names)
         self.busy = started.busy
         if started.busy:
             self.app.stderr.write(f'{started.busy_left_out(names)}\n')
@@ -121,24 +101,13 @@ class StartingCommand(command.ShowOne):
         if not started.created:
             raise osc_exc.CommandError(
                 ' '.join(str(message) for _server, message in started.failures))
-        if followed:
-            self._follow(clients, started)
-        return started.created
-
-    def _follow(self, clients, started):
-        """Have Mistral follow the runs just started; when it refuses, the runs stand and
-        the user is told what nobody does for them."""
-        try:
-            followers.follow(clients.mistral, clients.project_id, started,
-                             clients.servers.names(), link=None)
-        except Exception:
-            LOG.debug('Mistral did not take operation %s to follow', started.operation.id,
-                      exc_info=True)
+        if started.not_followed:
             self.app.stderr.write(
                 f'Warning: the workflow service (Mistral) could not be asked to follow '
                 f'operation {started.operation.id}. Its runs go on, but nothing records '
                 'their time-outs or sends its notices unless --wait or a dashboard page '
                 'watches it.\n')
+        return started.created
 
     def _start_in_batches(self, clients, request):
         doing = (f'start {request.action} in batches' if request.batch_size

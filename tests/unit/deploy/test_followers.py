@@ -158,3 +158,48 @@ def test_mistrals_refusal_comes_to_the_caller_as_it_is(mistral, started):
         followers.follow(mistral, PROJECT, started)
 
     assert refused.value.error_code == 403 and mistral.api.executions == {}
+
+
+@pytest.fixture
+def mysql(heat):
+    """A component whose BACKUP Heat refuses on s3."""
+    source = heat.add_config(name='mysql', group='component', config={'configs': [
+        {'actions': ['BACKUP'], 'tool': 'script', 'config': 'echo'}]})
+    heat.fail('software_deployments.create', RuntimeError('boom'),
+              when=lambda **kwargs: kwargs['server_id'] == 's3')
+    return RunRequest(config_id=source, action='BACKUP', server_ids=('s1', 's2', 's3'),
+                      transport='NO_SIGNAL')
+
+
+def test_started_now_its_runs_are_followed_the_refused_servers_named_too(heat, mistral,
+                                                                         mysql):
+    started = followers.start_and_follow(
+        heat, transport_for, mistral, PROJECT, mysql, 'alice',
+        server_names={'s1': 'db-1', 's3': 'db-3', 'elsewhere': 'web-1'},
+        link='https://dash/{operation}')
+
+    assert (started.operation.runner, started.operation.started_by) == (
+        operations.FOLLOWED, 'alice')
+    assert not started.not_followed
+    follower = mistral.api.executions[started.operation.id]
+    assert (follower['input']['server_names'], follower['input']['link']) == (
+        {'s1': 'db-1', 's3': 'db-3'}, 'https://dash/{operation}')
+    assert [server for server, _said in follower['input']['refused']] == ['s3']
+
+
+def test_without_mistral_the_runs_say_nothing_follows_them(heat, mysql):
+    started = followers.start_and_follow(heat, transport_for, None, PROJECT, mysql, 'alice')
+
+    assert (started.operation.runner, started.operation.followed) == (None, False)
+    assert [run.server_id for run in started.created] == ['s1', 's2']
+
+
+def test_runs_mistral_does_not_take_to_follow_stand_and_say_so(heat, mistral, mysql):
+    mistral.api.refuse_with = 500
+
+    started = followers.start_and_follow(heat, transport_for, mistral, PROJECT, mysql,
+                                         'alice')
+
+    assert started.not_followed and started.operation.followed
+    assert [run.server_id for run in started.created] == ['s1', 's2']
+    assert mistral.api.executions == {}
