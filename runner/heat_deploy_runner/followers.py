@@ -46,8 +46,8 @@ def follow(mistral, project_id: str, started, server_names=None, link=None):
     if not started.created:
         return None
     workflow_id = workflows.ensure(mistral, project_id, workflows.FOLLOW_WORKFLOW)
-    # python-mistralclient's create takes no id; Mistral's API does, and answers the
-    # execution of that id when it exists already, so a retried call makes no second one.
+    # Mistral answers the execution of an id it has already: a retried call makes no second.
+    # Private _create: the public create sends no id (its extra keywords go in "params").
     return mistral.executions._create('/executions', {
         'id': started.operation.id, 'workflow_id': workflow_id,
         'input': json.dumps(follow_input(started, server_names, link)),
