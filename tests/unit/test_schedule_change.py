@@ -171,6 +171,26 @@ class ChangeScheduleTests(ComponentsTestCase):
         self.assertEqual([], self.workflow.written())
 
     @helpers.create_mocks(SCHEDULE_MOCKS)
+    def test_a_mistral_environment_of_the_project_that_is_no_schedule_is_left_alone(self):
+        # The project's own, made in Mistral by other means, holding what a record holds;
+        # a cron trigger may be named as it is.
+        other = 'nightly-settings'
+        self.serve()
+        self.mock_schedule_records.return_value = []
+        self.mock_cron_triggers_list.return_value = []
+        self.mock_rolling_runs_list.return_value = []
+        self.workflow.keep(record(other))
+
+        # The panel's read of a schedule, as the command line's (runner.schedules.record_get).
+        with self.assertRaises(LookupError):
+            api.mistral.schedule_record_get(mock.Mock(**{'user.project_id': '1'}), other)
+        # Change's address takes a schedule's name only; the table's actions, its rows'.
+        self.assertEqual(404, self.client.get(f'{INDEX_URL}{other}/change/').status_code)
+        for action in ('pause', 'resume', 'delete'):
+            self.client.post(INDEX_URL, {'action': f'schedules__{action}__{other}'})
+        self.assertEqual([], self.workflow.written())
+
+    @helpers.create_mocks(SCHEDULE_MOCKS)
     def test_a_schedule_whose_component_is_gone_says_so(self):
         self.serve()
         self.workflow.keep(record(component_id='00000000-0000-4000-8000-000000000000'))
