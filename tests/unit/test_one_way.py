@@ -52,3 +52,66 @@ def test_a_schedule_of_retention_is_told_apart_only_by_its_kind():
     assert _calling(r"is_retention|\.retention\b|RETENTION_KIND|(record|variables)"
                     r"(\.get\(|\[)'kind'") == {
         'heat_deploy_runner/schedule_kinds.py'}
+
+
+def _counted(pattern):
+    """{package/path: how often its code matches ``pattern``}, of both packages."""
+    found = {}
+    for package in (DASHBOARD, RUNNER):
+        for path in package.rglob('*.py'):
+            count = len(re.findall(pattern, path.read_text(encoding='utf-8')))
+            if count:
+                found[f'{package.name}/{path.relative_to(package)}'] = count
+    return found
+
+
+_SCHEDULES = 'heat_deploy_runner/schedules.py'
+_WORKFLOWS = 'heat_deploy_runner/workflows/__init__.py'
+# Every call of python-mistralclient's v2 client the product makes, written once: where.
+# The dashboard's api/mistral.py makes the client from the request and the command line from
+# its session, and both call the runner's function that makes the call.
+MISTRAL_CALLS = {
+    'environments.list': {_SCHEDULES: 1}, 'environments.get': {_SCHEDULES: 1},
+    'environments.create': {_SCHEDULES: 1}, 'environments.update': {_SCHEDULES: 1},
+    'environments.delete': {_SCHEDULES: 1},
+    'cron_triggers.list': {_SCHEDULES: 1}, 'cron_triggers.create': {_SCHEDULES: 1},
+    'cron_triggers.delete': {_SCHEDULES: 1},
+    'workflows.list': {_WORKFLOWS: 1}, 'workflows.create': {_WORKFLOWS: 1},
+    # A run in batches, and the sweep of a start Heat left unanswered: two workflows.
+    'executions.create': {'heat_deploy_runner/rolling.py': 1,
+                          'heat_deploy_runner/orphans.py': 1},
+    'executions._create': {'heat_deploy_runner/followers.py': 1},
+    'executions.get': {'heat_deploy_runner/executions.py': 1},
+    # A cancel's two updates: Mistral takes the state and the description apart.
+    'executions.update': {'heat_deploy_runner/rolling.py': 2},
+    # The project's latest operations in batches (the Schedules panel's), and those still
+    # running (a schedule's firing).
+    'executions.list': {'heat_deploy_runner/executions.py': 1, _SCHEDULES: 1},
+}
+
+
+def test_each_mistral_call_is_written_once_in_the_runner():
+    for call, where in MISTRAL_CALLS.items():
+        assert _counted(r'\.' + re.escape(call) + r'\b') == where, call
+    # And no other call of it.
+    made = {found.group(1) for package in (DASHBOARD, RUNNER) for path in package.rglob('*.py')
+            for found in re.finditer(r'\.((?:environments|cron_triggers|workflows|executions)'
+                                     r'\.\w+)\(', path.read_text(encoding='utf-8'))}
+    assert made <= set(MISTRAL_CALLS)
+
+
+def test_object_storage_and_zaqar_are_called_by_the_runner_only_each_kind_by_one_module():
+    # Signal objects (tempurl), secret inputs (secret_store), archived runs (archive).
+    assert _calling(r'\b(put|get|head|delete)_(object|container)\(') == {
+        'heat_deploy_runner/tempurl.py', 'heat_deploy_runner/secret_store.py',
+        'heat_deploy_runner/archive.py'}
+    # Signal queues (zaqar), notices' subscriptions and queues (notices).
+    assert _calling(r'\b_?zaqar\.(queue|subscriptions?)\(') == {
+        'heat_deploy_runner/zaqar.py', 'heat_deploy_runner/notices.py'}
+
+
+def test_the_dashboard_calls_the_runner_for_each_mistral_and_object_storage_call():
+    # Its api/ makes the clients (traced, pooled) and hands them to the runner's functions.
+    assert {path for path in _calling(
+        r'environments\.get|cron_triggers\.create|executions\.create|put_object')
+        if path.startswith('heat_deploy_dashboard/')} == set()
