@@ -83,15 +83,20 @@ def mistral():
 
 
 @pytest.fixture
-def started(heat):
+def mysql(heat):
+    """BACKUP of a component on three servers, which Heat refuses on s3."""
     source = heat.add_config(name='mysql', group='component', config={'configs': [
         {'actions': ['BACKUP'], 'tool': 'script', 'config': 'echo'}]})
     heat.fail('software_deployments.create', RuntimeError('boom'),
               when=lambda **kwargs: kwargs['server_id'] == 's3')
-    operation = Operation.new('alice', source, runner=operations.FOLLOWED)
-    return start(heat, transport_for, RunRequest(
-        config_id=source, action='BACKUP', server_ids=('s1', 's2', 's3'),
-        transport='NO_SIGNAL'), operation)
+    return RunRequest(config_id=source, action='BACKUP', server_ids=('s1', 's2', 's3'),
+                      transport='NO_SIGNAL')
+
+
+@pytest.fixture
+def started(heat, mysql):
+    operation = Operation.new('alice', mysql.config_id, runner=operations.FOLLOWED)
+    return start(heat, transport_for, mysql, operation)
 
 
 def test_the_follow_input_names_the_operations_runs_and_the_servers_refused(started):
@@ -158,17 +163,6 @@ def test_mistrals_refusal_comes_to_the_caller_as_it_is(mistral, started):
         followers.follow(mistral, PROJECT, started)
 
     assert refused.value.error_code == 403 and mistral.api.executions == {}
-
-
-@pytest.fixture
-def mysql(heat):
-    """A component whose BACKUP Heat refuses on s3."""
-    source = heat.add_config(name='mysql', group='component', config={'configs': [
-        {'actions': ['BACKUP'], 'tool': 'script', 'config': 'echo'}]})
-    heat.fail('software_deployments.create', RuntimeError('boom'),
-              when=lambda **kwargs: kwargs['server_id'] == 's3')
-    return RunRequest(config_id=source, action='BACKUP', server_ids=('s1', 's2', 's3'),
-                      transport='NO_SIGNAL')
 
 
 def test_started_now_its_runs_are_followed_the_refused_servers_named_too(heat, mistral,
