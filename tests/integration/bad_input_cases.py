@@ -62,9 +62,14 @@ RUN_BASE = {'action': 'BACKUP', 'servers': ['<db1>'], 'transport': 'NO_SIGNAL',
             'timeout': '10', 'input__backup_dir': 'corpus', 'input__retention_days': '1',
             'input__compress': 'false', 'input__tables': 'users', 'input__labels': '{}',
             'input__pause_seconds': '0', 'input__backup_file': '', 'input__log_lines': '0'}
+# The wordpress component's ROTATE_KEYS, whose key_secret is a secret input.
+ROTATE_BASE = {'action': 'ROTATE_KEYS', 'servers': ['<web>'], 'transport': 'NO_SIGNAL',
+               'timeout': '10', 'input__db_dsn': 'corpus', 'input__cache_size_mb': '64',
+               'input__pause_seconds': '0', 'input__key_secret': f'corpus-{MARK}'}
 CREATE = '/project/configs/create/'
 DEPLOY = '/project/configs/<probe>/deploy/'
 RUN = '/project/components/<component>/run/'
+ROTATE = '/project/components/<wordpress>/run/'
 CHANGE = '/project/schedules/<schedule>/change/'
 # A schedule of the base run that never fires in a test run, for the Change form's cases.
 NEVER = '0 3 1 1 *'
@@ -78,6 +83,8 @@ class Case:
     expect: str                      # refused, list, status, server
     data: tuple = ()                 # (name, value) pairs
     files: tuple = ()                # (field, file name, bytes)
+    without: str = ''                # a service type the user's catalog lacks for the case
+    says: str = ''                   # what the answer must say
 
 
 def form(base, **changes):
@@ -312,6 +319,15 @@ def _cases():
     run('schedule-once-past', once_at='2000-01-01 00:00')
     run('schedule-once-and-repeat', repeat=NEVER, once_at='2999-01-01 00:00')
     run('schedule-with-a-bad-input', repeat=NEVER, input__retention_days='seven')
+    # Without Object Storage, the workflow service would hold a secret input in the clear:
+    # refused, as the command line refuses it (secret_store.needs_object_storage).
+    cases.append(Case(
+        'run-tries-with-a-secret-without-object-storage', 'POST', ROTATE, 'refused',
+        form(ROTATE_BASE, retries='2'), without='object-store', says=(
+            'A secret input of a run in batches, with tries or on a schedule is kept in '
+            'Object Storage, which is not in your service catalog (the workflow service '
+            'would keep it in the clear). Run it now without batches or tries, or leave '
+            'key_secret empty.')))
 
     # --- the Change Schedule form: the schedule stays as it was ---
     def change(label, **changes):

@@ -2,6 +2,7 @@
 when Horizon sent it to the login page, what a page tells its user (toasts, form errors, its
 title), and the demo project's Heat and Swift state, counted before and after each case."""
 
+import contextlib
 import dataclasses
 import hashlib
 import html
@@ -11,6 +12,7 @@ import re
 from heatclient import exc as heat_exc
 from swiftclient import exceptions as swift_exc
 
+from devcloud.services import identity
 from tests.integration import dashboard
 
 # How a page says that an object is not there (or not the user's).
@@ -40,11 +42,15 @@ class User(dashboard.Dashboard):
         finally:
             self._logging_in = False
 
+    def login_again(self):
+        """A new login: a new token, with the project's catalog as it is now."""
+        self.http.cookies.clear()
+        self.login(self.username, self.password)
+
     def checked(self, response):
         if not self._logging_in and ('/auth/login/' in response.url
                                      or '/auth/logout/' in response.url):
-            self.http.cookies.clear()
-            self.login(self.username, self.password)
+            self.login_again()
         return response
 
     def get(self, path, **kwargs):
@@ -57,6 +63,29 @@ class User(dashboard.Dashboard):
         if method == 'GET':
             return self.get(path, **kwargs)
         return self.post(path, data or {}, **kwargs)
+
+
+@contextlib.contextmanager
+def catalog_without(layout, user, project_id, service_type):
+    """Within it, the project's catalog lacks the service, as on a cloud without it: its
+    endpoints are the others (Keystone's endpoint filter), for ``user`` logged in again; as
+    it was after."""
+    admin = identity.admin_session(layout)
+    keystone = {'endpoint_filter': {'service_type': 'identity', 'interface': 'public'}}
+    types = {each['id']: each['type']
+             for each in admin.get('/services', **keystone).json()['services']}
+    kept = [each['id'] for each in admin.get('/endpoints', **keystone).json()['endpoints']
+            if types[each['service_id']] != service_type]
+    path = f'/OS-EP-FILTER/projects/{project_id}/endpoints/'
+    try:
+        for endpoint in kept:
+            admin.put(path + endpoint, **keystone)
+        user.login_again()
+        yield
+    finally:
+        for endpoint in kept:
+            admin.delete(path + endpoint, raise_exc=False, **keystone)
+        user.login_again()
 
 
 def _text(fragment):

@@ -5,6 +5,7 @@ kind); and what the demo user must see on some of them (POSITIVE)."""
 import dataclasses
 
 from tests.integration.scope_targets import MARK
+from tests.integration.scope_targets import NEVER
 from tests.integration.scope_targets import NOWHERE
 
 
@@ -48,6 +49,7 @@ _DETAIL = '/project/deployments/{run}/'
 _ARCHIVED = '/project/deployments/archived/{archived}/'
 _NOTICES = '/project/deployments/notices/'
 _SUBSCRIBE_FORM = (('subscriber', 'https://intruder.example.com/'), ('when', 'always'))
+_SCHEDULES = '/project/schedules/'
 CASES = [
     # A run's page, each tab, and the other runs' pages.
     Case('run-detail', _DETAIL, 'page'),
@@ -177,6 +179,21 @@ CASES = [
          _NOTICES + 'operation/{run_operation}/subscribe/', 'form', 'POST', _SUBSCRIBE_FORM),
     Case('notice-component-remove',
          _NOTICES + 'component/{component}/{subscription}/remove/', 'form', 'POST'),
+    # Schedules: the demo project's, changed through its form or its row's actions; and a
+    # Mistral environment of the demo project that is no schedule (not named as one).
+    Case('schedule-change-get', _SCHEDULES + '{schedule}/change/', 'page'),
+    Case('schedule-change-post', _SCHEDULES + '{schedule}/change/', 'form', 'POST',
+         _RUN_FORM + (('repeat', NEVER),)),
+    Case('schedule-table-pause', _SCHEDULES, 'table', 'POST',
+         (('action', 'schedules__pause__{schedule}'),)),
+    Case('schedule-table-delete', _SCHEDULES, 'table', 'POST',
+         (('action', 'schedules__delete__{schedule}'),)),
+    Case('notice-schedule-subscribe-get', _NOTICES + 'schedule/{schedule}/subscribe/', 'page'),
+    Case('environment-change-get', _SCHEDULES + '{environment}/change/', 'page'),
+    Case('environment-table-pause', _SCHEDULES, 'table', 'POST',
+         (('action', 'schedules__pause__{environment}'),)),
+    Case('environment-table-delete', _SCHEDULES, 'table', 'POST',
+         (('action', 'schedules__delete__{environment}'),)),
     # The requester's own config deployed to a demo server, by its id or by its name: only
     # the project's own servers are taken.
     Case('own-config-deploy-form-get', '/project/configs/{own_config}/deploy/', 'list'),
@@ -211,6 +228,7 @@ POSITIVE = [
     ('component-detail', lambda t: [t.heat.software_configs.get(t.ids['component']).name,
                                     f'https://hooks.example.com/{MARK}']),
     ('status-poll-post', lambda t: [t.ids['run'], t.ids['running']]),
+    ('schedule-change-get', lambda t: [f'schedule-dir-{MARK}']),
     ('operation-page', lambda t: [t.ids['run'], 'BACKUP on 1 server']),
     ('operation-results-search', lambda t: [t.ids['run'], '<mark>backup_dir</mark>',
                                             f'dir-{MARK}']),

@@ -20,6 +20,7 @@ import heat_deploy_runner as runner
 from heat_deploy_runner import archive
 from heat_deploy_runner import notices
 from heat_deploy_runner import operations
+from heat_deploy_runner import schedules
 from tests.integration import waiting
 
 
@@ -28,14 +29,18 @@ MARK = 'scope' + uuid.uuid4().hex[:12]
 # Where the runs that never finish are "deployed": Heat does not check a standalone
 # deployment's server, and no agent reads this one.
 NOWHERE = str(uuid.uuid4())
+# When the demo schedule fires: never while a test runs.
+NEVER = '0 3 1 1 *'
 
 
 class Targets:
     """The demo project's objects the cases ask for, made (again, when a case removed or
     changed one) as the demo user."""
 
-    def __init__(self, heat, swift, zaqar, find_transport, demo_resources):
+    def __init__(self, heat, swift, zaqar, find_transport, demo_resources, workflow):
         self.heat, self.swift, self.zaqar = heat, swift, zaqar
+        # The demo user's Mistral (with its Object Storage): runner.workflow_clients.
+        self.workflow = workflow
         self.find_transport = find_transport
         self.resources = demo_resources
         self.ids = {
@@ -122,6 +127,25 @@ class Targets:
                                  f'https://hooks.example.com/{MARK}')
         self.ids['subscription'] = made.id
 
+    def make_schedule(self):
+        """A schedule of BACKUP on demo-db-1, as Run Action's Repeat makes it."""
+        request = runner.RunRequest(
+            config_id=self.ids['component'], action='BACKUP', name='mysql',
+            server_ids=(self.ids['db1'],), transport='NO_SIGNAL', input_values={
+                'backup_dir': f'schedule-dir-{MARK}', 'pause_seconds': 0})
+        self.ids['schedule'] = schedules.create(self.workflow, dict(
+            request.record(), component_name='mysql', pattern=NEVER, once_at=None))
+
+    def make_environment(self):
+        """A Mistral environment of the demo project that is no schedule (not named as one),
+        holding what a schedule's record holds."""
+        name = f'scope-environment-{uuid.uuid4().hex[:12]}'
+        self.workflow.mistral.environments.create(
+            name=name, scope='private', variables=dict(schedules.record_get(
+                self.workflow.mistral, self.workflow.project_id, self.ids['schedule']),
+                pattern=NEVER))
+        self.ids['environment'] = name
+
     def make_all(self):
         self.make_run()
         self.make_cancelled()
@@ -129,6 +153,8 @@ class Targets:
         self.make_unused()
         self.make_archived()
         self.make_subscription()
+        self.make_schedule()
+        self.make_environment()
 
     # --- keeping them as they were ---
 
@@ -159,6 +185,25 @@ class Targets:
         if self.ids['subscription'] not in {each.id for each in notices.subscriptions(
                 self.zaqar, self.ids['component'])}:
             found.append('subscription')
+        return found + self._workflow_damaged()
+
+    def _workflow_damaged(self):
+        found = []
+        try:
+            record = schedules.record_get(self.workflow.mistral, self.workflow.project_id,
+                                          self.ids['schedule'])
+            if record.get('paused') or not {each.name for each in schedules.triggers(
+                    self.workflow.mistral, self.workflow.project_id)} & {
+                    schedules.trigger_of(self.ids['schedule'], record)}:
+                found.append('schedule')
+        except LookupError:
+            found.append('schedule')
+        try:
+            if self.workflow.mistral.environments.get(self.ids['environment']).variables.get(
+                    'pattern') != NEVER:
+                found.append('environment')
+        except Exception:
+            found.append('environment')
         return found
 
     def repair(self, case, damaged=None):
@@ -168,7 +213,8 @@ class Targets:
         makers = {'run': self.make_run, 'run_config': self.make_run,
                   'cancelled': self.make_cancelled, 'running': self.make_running,
                   'unused': self.make_unused, 'archived': self.make_archived,
-                  'subscription': self.make_subscription}
+                  'subscription': self.make_subscription, 'schedule': self.make_schedule,
+                  'environment': self.make_environment}
         for name in damaged:
             if name == 'component':
                 pytest.fail('the demo stack\'s mysql component config is gone')
@@ -178,6 +224,8 @@ class Targets:
                     runner.delete(self.heat, old, self.find_transport)
                 except heat_exc.HTTPException:
                     pass
+            elif name in ('schedule', 'environment'):
+                self._delete_workflow_target(name)
             self.remade.append((case, name))
         for maker in dict.fromkeys(makers[name] for name in damaged):
             maker()
@@ -199,7 +247,7 @@ class Targets:
         for name, value in self.resources.items():
             found[value] = f'the id of the demo stack\'s {name}'
         for name in ('run', 'run_config', 'cancelled', 'running', 'unused', 'archived',
-                     'subscription'):
+                     'subscription', 'schedule', 'environment'):
             found[self.ids[name]] = f'the id of the demo {name}'
         component = self.heat.software_configs.get(self.ids['component'])
         found[component.name] = 'the name of the demo mysql component config'
@@ -238,3 +286,14 @@ class Targets:
             pass
         archive.delete(self.swift, self.ids['archived'])
         notices.unsubscribe(self.zaqar, self.ids['component'], self.ids['subscription'])
+        for name in ('schedule', 'environment'):
+            self._delete_workflow_target(name)
+
+    def _delete_workflow_target(self, name):
+        try:
+            if name == 'schedule':
+                schedules.delete(self.workflow, self.ids['schedule'])
+            else:
+                self.workflow.mistral.environments.delete(self.ids['environment'])
+        except Exception:
+            pass  # a case removed it

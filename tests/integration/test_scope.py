@@ -23,6 +23,7 @@ from swiftclient import client as swift_client
 
 from devcloud import credentials
 from devcloud.services import identity
+from heat_deploy_runner.workflow_clients import WorkflowClients
 from tests.integration import corpus
 from tests.integration.scope_cases import BY_LABEL
 from tests.integration.scope_cases import CASES
@@ -31,8 +32,9 @@ from tests.integration.scope_targets import Targets
 
 
 @pytest.fixture(scope='module')
-def targets(heat, swift, zaqar, find_transport, demo_resources):
-    made = Targets(heat, swift, zaqar, find_transport, demo_resources)
+def targets(session, heat, swift, zaqar, mistral, find_transport, demo_resources):
+    made = Targets(heat, swift, zaqar, find_transport, demo_resources, WorkflowClients(
+        mistral, swift, session.get_project_id(), credentials.DEMO_USER))
     made.make_all()
     yield made
     made.delete_all()
@@ -199,6 +201,22 @@ def test_the_demo_user_sees_its_own_data(requesters, targets, label):
     assert before.changes(corpus.state(targets.heat, targets.swift)) == {}
     if case.kind == 'status':
         assert set(response.json()['rows']) >= {targets.ids['run'], targets.ids['running']}
+
+
+@pytest.mark.parametrize('label', ['environment-change-get', 'environment-table-pause',
+                                   'environment-table-delete'])
+def test_the_demo_user_takes_no_other_mistral_environment_for_a_schedule(
+        requesters, targets, label):
+    """A Mistral environment of the demo project not named as a schedule is none (the
+    runner's schedules.record_get, the panel's read as the command line's): refused to the
+    demo user too, and left as it was."""
+    case = BY_LABEL[label]
+
+    response = _send(requesters['demo'], case, dict(targets.ids))
+
+    refusal = _refusal(case, response, [targets.ids['environment']])
+    assert refusal is None, f'{refusal} -- {corpus.describe(response)}'
+    assert targets.damaged() == []
 
 
 def test_the_targets_still_exist_as_the_demo_user_made_them(targets):
