@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 import zipfile
 
 import pytest
@@ -61,7 +62,7 @@ PROJECTS = {RUNNER: 'runner', DASHBOARD: '.', NOTIFY: 'notify'}
 # What a build of the packages reads: the plugin's package and top-level packaging files, and
 # runner/ and notify/ (each its package and its own packaging files).
 SOURCES = ('heat_deploy_dashboard', 'runner', 'notify', 'setup.cfg', 'pyproject.toml',
-           'MANIFEST.in', 'README.md')
+           'MANIFEST.in', 'README.md', 'LICENSE')
 IGNORED = shutil.ignore_patterns('__pycache__', '*.pyc', '*.egg-info')
 PANELS = {'components', 'deployments', 'servers', 'configs'}
 # What heat-dashboard is installed as, its version from constraints.txt.
@@ -135,10 +136,6 @@ def _copy_sources():
 
 
 def toml(path):
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        from pip._vendor import tomli as tomllib
     return tomllib.loads(path.read_text())
 
 
@@ -156,6 +153,14 @@ def _build_env():
     run([sys.executable, '-m', 'venv', '--without-pip', BUILD_ENV])
     run(PIP + ['--python', python(BUILD_ENV), 'install', '-q', *requires])
     stamp.write_text(key)
+
+
+def copied_sources():
+    """A fresh copy of what the builds read, and the build env: SRC, and BUILD_ENV's
+    python."""
+    _copy_sources()
+    _build_env()
+    return SRC, python(BUILD_ENV)
 
 
 def build_wheels(*names):
