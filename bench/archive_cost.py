@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """Archive cost (issue #29): a server's Archived tab and the project's Archived Runs list at
 100, 10,000 and 100,000 archived runs, seeded directly in the demo project's Swift: the
 backend calls of a view (goal: the same at every scale) and its time (goal: within 1.2 x the

@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """Rolling runs on the real Mistral: the heat_deploy.rolling_v2 workflow, its actions loaded by
 Mistral's executor from the installed heat-deploy-runner, runs a component's action on servers
 batch after batch, and stops once more servers failed than allowed; a secret input goes to

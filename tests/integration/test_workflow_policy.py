@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """The Schedules panel follows Mistral's policy, as this cloud narrows it: a project's readers
 may look at its schedules but not make, change or delete them (devcloud.services.mistral.POLICY,
 given to Horizon as an operator gives it). The panel offers such a user nothing Mistral would

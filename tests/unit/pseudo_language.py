@@ -1,3 +1,15 @@
+# Licensed under the Apache License, Version 2.0 (the "License"); you may
+# not use this file except in compliance with the License. You may obtain
+# a copy of the License at
+#
+#      http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+# WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+# License for the specific language governing permissions and limitations
+# under the License.
+
 """A pseudo-language for the translation tests (test_pseudo_translation): every msgstr of the
 plugin's catalogue template its msgid wrapped in PSEUDO_OPEN ... PSEUDO_CLOSE, with Horizon's,
 openstack_auth's and Django's sentences, and what of a rendered page is still English."""
