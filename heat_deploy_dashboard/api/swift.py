@@ -70,9 +70,8 @@ def answers(request):
 
 @profiler.trace
 def secrets_get(request, ref):
-    """The secret inputs of a schedule (heat_deploy_runner.secret_store) kept under ``ref``;
-    {} for none."""
-    return secret_store.get(swift_connection(request), ref) if ref else {}
+    """The secret inputs of a schedule kept under ``ref`` (heat_deploy_runner.secret_store)."""
+    return secret_store.get(swift_connection(request), ref)
 
 
 # The archive of pruned runs (heat_deploy_runner.archive).

@@ -139,7 +139,8 @@ class ChangeView(run_views.RunActionView):
         types = {each['name']: each.get('type') for each in self.get_component().inputs
                  if each.get('name')}
         try:
-            secrets = api.swift.secrets_get(self.request, record.get('secret_ref'))
+            ref = record.get('secret_ref')
+            secrets = api.swift.secrets_get(self.request, ref) if ref else {}
         except Exception:
             secrets = {}
             errors.heat_failed(self.request, _("read the schedule's secret inputs"), _(
