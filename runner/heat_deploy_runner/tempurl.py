@@ -13,28 +13,26 @@
 """TEMP_URL_SIGNAL: the server PUTs its outputs to a Swift TempURL.
 
 Heat reads the object itself whenever an IN_PROGRESS deployment is shown
-(service_software_config._refresh_swift_software_deployment), taking the
-container and object from the last two path segments of deploy_signal_id.
-Names are therefore kept to characters that need no URL quoting: Heat does
-not unquote them.
+(service_software_config._refresh_swift_software_deployment), taking the container and
+object from the last two path segments of deploy_signal_id. Names are therefore kept to
+characters that need no URL quoting: Heat does not unquote them.
 
-One container holds the signal objects of every run one transport prepares under one name
-(a submit's runs, each server's object its own, each URL signed for its object alone), so
-that one listing tells which of them have a result (may_have_results): at 200 running runs,
-a HEAD each took Swift most of a second per look, every page poll and follower look.
+One container holds the signal objects of every run one transport prepares under one name (a
+submit's runs, each server's object its own, each URL signed for its object alone), so that
+one listing tells which of them have a result (may_have_results): at 200 running runs, a
+HEAD each took Swift most of a second per look, every page poll and follower look.
 
 A run removed while its server may still report leaves a mark (GONE) where its object was:
 the server's late PUT makes the object again, and the mark tells the removal of the
 container's last run that nothing else needs it. What a late result still leaves behind
 after a few tries is noted (LEFT) and swept by the next prepare or removal of a running run.
 
-Expiry: the URL lives for the run's timeout (60 minutes unless the caller
-says otherwise), like the CLI's ``--timeout``, not until 2038 as Heat's
-stack resources do. It is a bearer credential that sits in the server's
-metadata for anyone on the server to read, a trigger is one run rather than
-a stack's lifetime, and a result arriving after the timeout is refused by
-Swift, which is what a timeout means. The timeout must cover the whole run
-plus the agent's polling delay.
+Expiry: the URL lives for the run's timeout (60 minutes unless the caller says otherwise),
+like the CLI's ``--timeout``, not until 2038 as Heat's stack resources do. It is a bearer
+credential that sits in the server's metadata for anyone on the server to read, a trigger is
+one run rather than a stack's lifetime, and a result arriving after the timeout is refused
+by Swift, which is what a timeout means. The timeout must cover the whole run plus the
+agent's polling delay.
 """
 
 from collections.abc import Mapping
@@ -302,12 +300,10 @@ class TempUrlSignal(SignalTransport):
             headers = self._swift.head_account()
             key = headers.get(KEY_HEADER) or headers.get(SECOND_KEY_HEADER)
             if not key:
-                # Only ever set when absent: other URLs may be signed with
-                # the existing key, and replacing it would break them.
+                # Only set when absent: other URLs may be signed with the existing key.
                 self._swift.post_account(
                     {KEY_HEADER: secrets.token_hex(16)})
-                # Read back rather than trust our own value, in case a
-                # concurrent trigger set its key just before ours.
+                # Read back, in case a concurrent trigger set its key just before ours.
                 key = self._swift.head_account()[KEY_HEADER]
             self._key = key
         return self._key

@@ -24,8 +24,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
-# Long enough for a page of the real cloud on a busy two-core machine; a run's own waits
-# say how long that run may take.
+# Long enough for a page of the real cloud on a busy two-core machine.
 PAGE_TIMEOUT = 30
 
 _FLAKY_DOM = (selenium_exc.StaleElementReferenceException, selenium_exc.NoSuchElementException)
@@ -97,8 +96,7 @@ class User:
 
     def console_log(self):
         """The browser console's entries since the last call (each read drains them): dicts
-        with level (SEVERE for errors, uncaught exceptions and failed loads), message,
-        source and timestamp."""
+        with level (SEVERE for errors and failed loads), message, source and timestamp."""
         return self.driver.get_log('browser')
 
     def toasts(self):
@@ -341,9 +339,8 @@ _ROW_READ = """
 
 
 def row(user, deployment_id, table='deployments'):
-    """What a deployment's row shows, read in one go (the poller may replace a running row at
-    any moment, so no element of it is kept): {status, run, server, action, status_text,
-    reason}, or None without such a row."""
+    """What a deployment's row shows, read in one go (the poller may replace a running row
+    at any moment): {status, run, server, action, status_text, reason}, or None."""
     return user.js(_ROW_READ, row_css(deployment_id, table))
 
 
@@ -361,8 +358,7 @@ _CELLS_READ = """
 
 
 def cells(user, deployment_id, table):
-    """{column header: text} of a deployment's row, read in one go; None without such a
-    row."""
+    """{column header: text} of a deployment's row, read in one go; None without one."""
     return user.js(_CELLS_READ, row_css(deployment_id, table))
 
 

@@ -183,8 +183,7 @@ class DeployFormTests(DeployTestCase):
         # Posting lists no deployments; the project's servers once, to check the server.
         self.mock_deployments_list.assert_not_called()
         self.mock_stacks_list.assert_called_once_with(helpers.IsHttpRequest())
-        self.mock_server_list.assert_called_once_with(helpers.IsHttpRequest(),
-                                                      detailed=False)
+        self.mock_server_list.assert_called_once_with(helpers.IsHttpRequest(), detailed=False)
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_a_form_shown_again_shows_the_command_for_what_was_posted(self):
@@ -203,8 +202,7 @@ class DeployFormTests(DeployTestCase):
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_bad_values_are_refused_before_anything_is_made(self):
         self.serve()
-        cases = {'input__count': 'seven', 'server': 'x' * 37, 'action': '',
-                 'name': 'n' * 250}
+        cases = {'input__count': 'seven', 'server': 'x' * 37, 'action': '', 'name': 'n' * 250}
         for field, value in cases.items():
             with self.subTest(field):
                 res = self.client.post(case.url('deploy'), _form(**{field: value}),
@@ -326,8 +324,7 @@ class DeployServerTests(DeployTestCase):
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_another_projects_server_is_refused_even_with_deployments_in_the_listing(self):
-        # An admin's deployment listing holds every project's; the servers come from the
-        # project's stacks and its own Compute servers only.
+        # An admin's deployment listing holds every project's; servers come from its own.
         other = dict(demo.DEPLOYMENTS[0], id='77777777-0000-4000-8000-000000000007',
                      server_id=OTHER_PROJECTS)
         self.serve(deployments=demo.DEPLOYMENTS + [other], compute=[(LONE_VM, 'vm')])
@@ -335,8 +332,7 @@ class DeployServerTests(DeployTestCase):
         res = self.post_deploy(server=OTHER_PROJECTS)
 
         self.assertRefused(res, 'No server of this project has that ID or name.')
-        self.mock_server_list.assert_called_once_with(helpers.IsHttpRequest(),
-                                                      detailed=False)
+        self.mock_server_list.assert_called_once_with(helpers.IsHttpRequest(), detailed=False)
 
     @helpers.create_mocks(DEPLOY_MOCKS)
     def test_novas_servers_are_offered_and_taken_when_compute_is_in_the_catalog(self):

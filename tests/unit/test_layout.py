@@ -18,6 +18,7 @@ panel, and none of them is one panel's alone. They are in layers: content/*.py b
 content/runs/ (the run vocabulary, with no view nor form), below content/run_action/."""
 
 import pathlib
+import subprocess
 
 from django import urls
 
@@ -128,3 +129,14 @@ def test_the_shared_modules_are_in_layers():
 def test_the_run_vocabulary_has_no_view_nor_form():
     assert not [path.name for path in (CONTENT / 'runs').glob('*.py')
                 if path.stem in ('views', 'forms', 'urls', 'panel')]
+
+
+def test_no_python_file_is_over_400_lines():
+    # Small modules a newcomer can read: the product's, the tests', the tools'.
+    root = PACKAGE.parent
+    tracked = subprocess.run(['git', 'ls-files', '*.py'], cwd=root, capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert tracked
+    longer = {name: count for name in tracked
+              if (count := len((root / name).read_text().splitlines())) > 400}
+    assert longer == {}
