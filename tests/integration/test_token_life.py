@@ -186,7 +186,8 @@ def test_no_trust_of_its_starter_is_left_once_every_operation_has_ended(
     for operation_id in started.values():
         _ended(mistral, operation_id, RUN_SECONDS * 2 + 120)
 
-    assert _trusts_of(keystone, session.get_user_id()) == trusts_before
+    # Operations of earlier tests may have released theirs meanwhile.
+    assert _trusts_of(keystone, session.get_user_id()) <= trusts_before
 
 
 def test_an_operation_whose_starter_lost_their_role_stops_and_says_so(
