@@ -17,8 +17,8 @@ import json
 
 import requests
 
-from heat_deploy_runner import derived
-from heat_deploy_runner import tempurl
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner.signalling import tempurl
 
 
 def send(config, result):

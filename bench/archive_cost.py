@@ -16,15 +16,15 @@ backend calls of a view (goal: the same at every scale) and its time (goal: with
 time at 100 archived runs).
 
 Every seeded run is on one server, so its tab lists them all, as the project's list does. A
-run's index objects (heat_deploy_runner.archive.index_names: under server/ and project/; the
-seeded runs have no operation) are what a listing reads, and Swift lists names from its
-container database by prefix and marker, not the objects: so the index objects are added to
-the archive container's database as its container server adds each object PUT to it
-(swift's ContainerBroker.merge_items: a row each, counted in the container's object count),
-in CHUNK rows a transaction. Their empty bodies are not written to the object server; no view
-reads them. 200,000 index objects PUT through the proxy took 23 minutes; rows, seconds. Its
-record is written through the proxy (archive.put) for every run a measured view reads: the
-newest page, and the page after the run in the middle of the archive, at each scale.
+run's index objects (heat_deploy_runner.pruning.archive.index_names: under server/ and project/;
+the seeded runs have no operation) are what a listing reads, and Swift lists names from its
+container database by prefix and marker, not the objects: so the index objects are added to the
+archive container's database as its container server adds each object PUT to it (swift's
+ContainerBroker.merge_items: a row each, counted in the container's object count), in CHUNK rows a
+transaction. Their empty bodies are not written to the object server; no view reads them. 200,000
+index objects PUT through the proxy took 23 minutes; rows, seconds. Its record is written through
+the proxy (archive.put) for every run a measured view reads: the newest page, and the page after
+the run in the middle of the archive, at each scale.
 
 Each view is a page of Horizon's default 20 rows, rendered in the bench's Horizon process
 (bench.horizon_side), which counts its requests by service; its time is the median of VIEWS
@@ -38,8 +38,8 @@ import uuid
 from swift.common import utils
 from swift.container import backend
 
-from heat_deploy_runner import archive
-from heat_deploy_runner.run import Run
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner import Run
 
 from bench import cloud as bench_cloud
 from bench import measure

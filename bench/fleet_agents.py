@@ -17,7 +17,7 @@ the run's TempURL, read from the run's derived config."""
 import threading
 import time
 
-from heat_deploy_runner import derived
+from heat_deploy_runner.configs import derived
 
 from bench import agent_result
 

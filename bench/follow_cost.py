@@ -60,10 +60,10 @@ import time
 
 from devcloud import credentials
 import heat_deploy_runner as runner
-from heat_deploy_runner import deadlines
-from heat_deploy_runner import followers
+from heat_deploy_runner.following import followers
 from heat_deploy_runner.mistral import following
-from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.running.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.signalling import deadlines
 from heat_deploy_runner import times
 
 from bench import agent_result

@@ -19,7 +19,7 @@ The runs are made as Run Action makes them (runner.start, one operation, NO_SIGN
 servers (bench.fleet_scale's), then each is given its result through Heat's API as a
 server's signal would (a deployment update with its outputs). Each view is rendered in the
 bench's Horizon process (bench.horizon_side), which counts its requests by service; its time
-is the median of VIEWS views after one. Then every run is archived (runner.archive, as
+is the median of VIEWS views after one. Then every run is archived (runner.pruning.archive, as
 retention archives it) and deleted from Heat, and the same page is viewed again: an archived
 run is one record read from Object Storage.
 """
@@ -30,7 +30,7 @@ from urllib import parse
 
 from devcloud import credentials
 import heat_deploy_runner as runner
-from heat_deploy_runner import archive
+from heat_deploy_runner.pruning import archive
 
 from bench import fleet_scale
 from bench import measure

@@ -34,8 +34,8 @@ import time
 import sqlalchemy
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import listing
-from heat_deploy_runner import retention
+from heat_deploy_runner.components import listing
+from heat_deploy_runner.pruning import retention
 
 from bench import measure
 

@@ -54,8 +54,8 @@ SCALES = (10, 1000)
 VIEWS = 5
 # Each schedule mostly waits: on Mistral's one API process, and on Keystone for the trust.
 THREADS = 8
-# runner.schedules.SCHEDULE_PREFIX: how the page tells the project's schedules from its other
-# environments and triggers.
+# runner.scheduling.schedules.SCHEDULE_PREFIX: how the page tells the project's schedules from its
+# other environments and triggers.
 PREFIX = 'hdd-'
 ACTION = 'BACKUP'
 TRANSPORT = 'TEMP_URL_SIGNAL'

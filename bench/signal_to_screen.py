@@ -24,7 +24,7 @@ in the page every 50 ms. Both clocks are this machine's.
 import time
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import tempurl
+from heat_deploy_runner.signalling import tempurl
 
 from bench import measure
 

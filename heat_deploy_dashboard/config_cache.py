@@ -27,7 +27,7 @@ import requests
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import spare_cache
-from heat_deploy_runner.derived import as_dict
+from heat_deploy_runner.configs.derived import as_dict
 
 # Per project: Heat shows a config to its own project only, and a cached
 # copy must not reach anyone Heat would refuse it to.

@@ -36,8 +36,8 @@ from devcloud import layout as layout_mod
 from devcloud import servers as servers_mod
 from devcloud.services import identity
 from devcloud.services import mistral as mistral_service
-from heat_deploy_runner import derived
-from heat_deploy_runner.run import Run
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner import Run
 from heat_deploy_runner import session_clients
 from heat_deploy_runner import workflows
 

@@ -17,7 +17,7 @@ runs their servers did report. Each goal is 0 but the slowest page's (the poll's
 import collections
 import re
 
-from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
+from heat_deploy_runner import TIMED_OUT_PREFIX
 from heat_deploy_runner import times
 
 # A page's poll gives up on a reply after this (status_poll.js).

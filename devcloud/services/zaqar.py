@@ -47,7 +47,7 @@ message_store = redis
 management_store = redis
 
 # Zaqar posts each message to its queue's subscribers (a webhook, an email) as it arrives:
-# how the dashboard's notices reach operators (heat_deploy_runner.notices).
+# how the dashboard's notices reach operators (heat_deploy_runner.following.notices).
 [storage]
 message_pipeline = zaqar.notification.notifier
 

@@ -28,7 +28,7 @@ from heat_deploy_dashboard.api import mistral
 from heat_deploy_dashboard.api import swift
 from heat_deploy_dashboard.api import zaqar
 import heat_deploy_runner as runner
-from heat_deploy_runner import followers
+from heat_deploy_runner.following import followers
 
 _Need = namedtuple('_Need', 'service keyword client')
 

@@ -15,7 +15,7 @@
 One function per client call: views catch the client's exceptions, and unit
 tests mock these functions.
 
-A deployment is answered as a run (heat_deploy_runner.run.Run), the one shape every page
+A deployment is answered as a run (heat_deploy_runner.running.run.Run), the one shape every page
 reads. The one addition is the working project's scope. Heat shows an admin every
 project's software configs and deployments by id (its database layer drops
 the project filter for an admin's context), and neither says whose it is;
@@ -32,7 +32,7 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import pool
 from heat_deploy_dashboard import spare_cache
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import Run
 
 
 @memoized

@@ -16,7 +16,7 @@ an execution of its follow workflow, made with the operation's id.
 
 One function per thing done, as api.heat: each makes the request's clients (traced, pooled)
 and calls the runner, which holds every call to Mistral, and to Object Storage for the secret
-inputs Mistral must not hold (runner.workflow_clients). Mistral shows an admin every
+inputs Mistral must not hold (runner.workflows.workflow_clients). Mistral shows an admin every
 project's executions and workflows by id; these answer only the working project's, as Heat's
 calls do.
 """
@@ -28,11 +28,11 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 
 from heat_deploy_dashboard.api import pool
 from heat_deploy_dashboard.api import swift
-from heat_deploy_runner import executions
-from heat_deploy_runner.executions import Execution
-from heat_deploy_runner import rolling
-from heat_deploy_runner import schedules
-from heat_deploy_runner.workflow_clients import WorkflowClients
+from heat_deploy_runner.scheduling import schedules
+from heat_deploy_runner.workflows import executions
+from heat_deploy_runner.workflows.executions import Execution
+from heat_deploy_runner.workflows import rolling
+from heat_deploy_runner.workflows.workflow_clients import WorkflowClients
 
 SERVICE_TYPE = 'workflowv2'
 
@@ -61,10 +61,9 @@ def _workflow_clients(request):
 
 @profiler.trace
 def rolling_start(request, run_request, server_names=None, link=None):
-    """Start the runner.RunRequest in batches (runner.rolling.start): the execution whose id
-    is the operation's. Raises runner.InputError for secret inputs without Object Storage,
-    secret_store.NotKept when Object Storage refuses them, and Mistral's error as it
-    comes."""
+    """Start the runner.RunRequest in batches (runner.workflows.rolling.start): the execution whose
+    id is the operation's. Raises runner.InputError for secret inputs without Object Storage,
+    secret_store.NotKept when Object Storage refuses them, and Mistral's error as it comes."""
     return rolling.start(_workflow_clients(request), run_request, server_names, link)
 
 
@@ -78,12 +77,12 @@ def execution_get(request, execution_id):
 @profiler.trace
 def execution_cancel(request, execution_id):
     """Stop the rolling run: no batch starts after this (runs already started go on). Its
-    description says who cancelled it, and when (runner.rolling.cancel)."""
+    description says who cancelled it, and when (runner.workflows.rolling.cancel)."""
     return Execution(rolling.cancel(mistralclient(request), execution_id,
                                     request.user.username))
 
 
-# Schedules (runner.schedules): a cron trigger each, and an environment of the same name
+# Schedules (runner.scheduling.schedules): a cron trigger each, and an environment of the same name
 # holding the schedule's record.
 @profiler.trace
 def schedule_records(request):

@@ -24,8 +24,8 @@ from swiftclient import client as swift_client
 
 from heat_deploy_dashboard.api import pool
 from heat_deploy_dashboard import spare_cache
-from heat_deploy_runner import archive
-from heat_deploy_runner import secret_store
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner.workflows import secret_store
 
 
 class _PooledConnection(swift_client.Connection):
@@ -70,11 +70,11 @@ def answers(request):
 
 @profiler.trace
 def secrets_get(request, ref):
-    """The secret inputs of a schedule kept under ``ref`` (heat_deploy_runner.secret_store)."""
+    """The secret inputs of a schedule kept under ``ref`` (runner.workflows.secret_store)."""
     return secret_store.get(swift_connection(request), ref)
 
 
-# The archive of pruned runs (heat_deploy_runner.archive).
+# The archive of pruned runs (heat_deploy_runner.pruning.archive).
 
 # Archived records read for a page are kept this long, in the cache only (a record with
 # its outputs may be 100 KB or more: not in each worker too), so that the next view of an

@@ -20,7 +20,7 @@ from openstack_dashboard.contrib.developer.profiler import api as profiler
 from zaqarclient.queues.v2 import client as zaqar_v2
 
 from heat_deploy_dashboard.api import pool
-from heat_deploy_runner import notices
+from heat_deploy_runner.following import notices
 
 
 class _PooledClient(zaqar_v2.Client):
@@ -47,22 +47,22 @@ def zaqar_client(request):
         conf={'auth_opts': {'backend': 'keystone', 'options': options}})
 
 
-# Notices (runner.notices): who is told of an operation's outcome, as Zaqar's own
+# Notices (runner.following.notices): who is told of an operation's outcome, as Zaqar's own
 # subscriptions on the project's queues named after the subject (a component's config id, a
 # schedule's name or an operation id).
 
 
 @profiler.trace
 def notice_subscriptions(request, subject_id):
-    """The subject's subscriptions (runner.notices.Subscription), on failure first."""
+    """The subject's subscriptions (runner.following.notices.Subscription), on failure first."""
     return notices.subscriptions(zaqar_client(request), subject_id)
 
 
 @profiler.trace
 def notice_subscribe(request, subject_id, when, subscriber):
     """Subscribe ``subscriber`` to the subject's notices, on failure or always; the new
-    runner.notices.Subscription. Raises runner.InputError, before anything is made, for a bad
-    condition or subscriber, or one already told of the same."""
+    runner.following.notices.Subscription. Raises runner.InputError, before anything is made, for a
+    bad condition or subscriber, or one already told of the same."""
     return notices.subscribe(zaqar_client(request), subject_id, when, subscriber)
 
 

@@ -30,8 +30,8 @@ from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard import spare_cache
-from heat_deploy_runner.derived import as_dict
-from heat_deploy_runner import linking
+from heat_deploy_runner.components import linking
+from heat_deploy_runner.configs.derived import as_dict
 
 LOG = logging.getLogger(__name__)
 

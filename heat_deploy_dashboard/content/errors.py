@@ -25,7 +25,7 @@ from horizon.utils import memoized
 from openstack_dashboard.api import base
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import secret_store
+from heat_deploy_runner.workflows import secret_store
 
 # (the service as the sentence names it, the service's own name)
 HEAT = (gettext_lazy('the orchestration service'), 'Heat')
@@ -64,7 +64,7 @@ def poll_failed(request):
 
 def service_of(error):
     """The service a schedule's change failed at: Swift, where its secret inputs are kept
-    (runner.secret_store.NotKept), or Mistral."""
+    (runner.workflows.secret_store.NotKept), or Mistral."""
     return SWIFT if isinstance(error, secret_store.NotKept) else MISTRAL
 
 

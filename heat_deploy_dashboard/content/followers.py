@@ -11,8 +11,8 @@
 # under the License.
 
 """Following an operation to its end with no page open: a Mistral execution of its id
-(heat_deploy_runner.followers), made right after its runs start (api.deploy.start_runs), or
-the rolling execution that runs it in batches.
+(heat_deploy_runner.following.followers), made right after its runs start (api.deploy.start_runs),
+or the rolling execution that runs it in batches.
 
 What a notice tells beyond the runs goes with it: the servers' names, and the address of the
 operation's page on this dashboard, so that a notice links back to it.

@@ -25,7 +25,8 @@ HEAT_ID = r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 # Any text up to Heat's 36 characters but a slash, which ends a path segment, and control
 # characters, which no server id holds.
 SERVER_ID = r'[^/\x00-\x1f\x7f]{1,36}'
-# A schedule: its Mistral trigger's and environment's name (runner.schedules.SCHEDULE_PREFIX).
+# A schedule: its Mistral trigger's and environment's name
+# (runner.scheduling.schedules.SCHEDULE_PREFIX).
 SCHEDULE_ID = 'hdd-' + HEAT_ID
 
 _HEAT_ID = re.compile(HEAT_ID)

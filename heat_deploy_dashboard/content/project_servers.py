@@ -10,19 +10,18 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The servers of the project the user is working in (runner.servers: what a run may be sent
-to, and how they are found), read on the user's clients once per request. The project's
-stacks are listed once per request too: the components and the servers' names both need
-them."""
+"""The servers of the project the user is working in (runner.running.servers: what a run may be
+sent to, and how they are found), read on the user's clients once per request. The project's stacks
+are listed once per request too: the components and the servers' names both need them."""
 
 from horizon.utils.memoized import memoized
 from openstack_dashboard.api import base
 from openstack_dashboard.api import nova
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import servers as runner_servers
+from heat_deploy_runner.running import servers as runner_servers
 
-# Nested stacks are read this deep (runner.servers.NESTED_DEPTH).
+# Nested stacks are read this deep (runner.running.servers.NESTED_DEPTH).
 NESTED_DEPTH = runner_servers.NESTED_DEPTH
 
 
@@ -51,7 +50,7 @@ def _nova_servers(request):
 
 @memoized
 def of_project(request):
-    """The project's servers (runner.servers.ProjectServers), read once per request."""
+    """The project's servers (runner.running.servers.ProjectServers), read once per request."""
     return runner_servers.of_project(
         lambda: stacks(request),
         lambda stack, resource_type, **kwargs: api.heat.resources_list(

@@ -31,11 +31,11 @@ from heat_deploy_dashboard.content import followers
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import verbatim_forms
 import heat_deploy_runner as runner
-from heat_deploy_runner import definition
-from heat_deploy_runner import inputs as heat_inputs
+from heat_deploy_runner.configs import definition
+from heat_deploy_runner.configs import inputs as heat_inputs
 from heat_deploy_runner import masking
-from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
-from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
+from heat_deploy_runner.running.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.running.run_request import MAX_TIMEOUT_MINUTES
 
 # Input fields get this prefix so that no input name can collide with the
 # form's own fields.

@@ -11,7 +11,7 @@
 # under the License.
 
 """What a deployments table needs besides Heat's rows: each run's derived config (see
-heat_deploy_runner.run), read through the config cache (configs never change, so once read
+heat_deploy_runner.running.run), read through the config cache (configs never change, so once read
 they cost nothing on later pages and polls), the result a server sent where Heat does not
 look, and the timeout Heat does not enforce.
 

@@ -10,8 +10,8 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Schedules made, paused, resumed, changed and deleted (runner.schedules, which api.mistral
-calls): Run Action makes them, and the project's retention schedule with its first; the
+"""Schedules made, paused, resumed, changed and deleted (runner.scheduling.schedules, which
+api.mistral calls): Run Action makes them, and the project's retention schedule with its first; the
 Schedules panel (content/schedules/) does the rest."""
 
 import logging
@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from horizon import messages
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import retention
+from heat_deploy_runner.pruning import retention
 
 LOG = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ BAD_PATTERN = _("Give a cron pattern of five fields: minute, hour, day of the mo
 
 
 def create(request, record):
-    """Save the record and start its trigger (runner.schedules.create); its name. The
+    """Save the record and start its trigger (runner.scheduling.schedules.create); its name. The
     project's first schedule makes its retention schedule too: schedules are what fill
     Heat's caps with nobody watching."""
     name = api.mistral.schedule_create(request, record)

@@ -32,7 +32,7 @@ from horizon.utils.memoized import memoized
 
 from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard import spare_cache
-from heat_deploy_runner import servers as runner_servers
+from heat_deploy_runner.running import servers as runner_servers
 
 LOG = logging.getLogger(__name__)
 

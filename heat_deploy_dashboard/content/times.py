@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from horizon.utils import filters
 
-from heat_deploy_runner import runs
+from heat_deploy_runner.running import runs
 
 # Where there is no moment yet (a running run's update).
 NOT_YET = '\u2014'

@@ -12,10 +12,10 @@
 
 """Running actions of Heat software configs, without Django.
 
-The one place that builds derived configs and signal URLs. It works on the
-caller's own clients: a heatclient v1 Client and, for TEMP_URL_SIGNAL, a
-swiftclient Connection, for ZAQAR_SIGNED_URL_SIGNAL a zaqarclient v2 Client. Used alike by
-the dashboard's forms, the integration tests and the benchmark.
+The one place that builds derived configs and signal URLs. It works on the caller's own
+clients: a heatclient v1 Client and, for TEMP_URL_SIGNAL, a swiftclient Connection, for
+ZAQAR_SIGNED_URL_SIGNAL a zaqarclient v2 Client. Used alike by the dashboard's forms, the
+command line, Mistral's actions, the integration tests and the benchmark.
 
     find_transport = partial(transport_for, swift=swift)
     started = start(heat, find_transport, RunRequest(config_id=..., action='BACKUP',
@@ -24,35 +24,41 @@ the dashboard's forms, the integration tests and the benchmark.
     delete(heat, deployment_id, partial(transport_for, swift=swift))
     collect(heat, run, partial(transport_for, zaqar=zaqar))   # a Run with its config
     expire(heat, run)
+
+These entry points are imported from the package alone (``from heat_deploy_runner import
+start``), everything else from its module; the modules import each other directly. The
+subpackages, each a layer over the ones before it: configs, signalling, running, components,
+workflows, pruning, scheduling, following, outputs; then mistral (Mistral's actions) and osc
+(the command line), which use them all (doc/source/contributor/layout.rst).
 """
 
-from heat_deploy_runner.cancel import cancel
-from heat_deploy_runner.cancel import is_cancelled
-from heat_deploy_runner.cancel import late_result
-from heat_deploy_runner.deadlines import deadline
-from heat_deploy_runner.delete import delete
-from heat_deploy_runner.derived import build_derived_config
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.expiry import as_timed_out
-from heat_deploy_runner.expiry import expire
-from heat_deploy_runner.expiry import is_overdue
-from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
-from heat_deploy_runner.inputs import coerce_input_values
+from heat_deploy_runner.configs.derived import build_derived_config
+from heat_deploy_runner.configs.derived import derived_input_values
+from heat_deploy_runner.configs.inputs import coerce_input_values
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
-from heat_deploy_runner.operations import FOLLOWED
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner.operations import operation_of_run
-from heat_deploy_runner.results import collect
-from heat_deploy_runner.results import may_have_results
-from heat_deploy_runner.run import Run
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.settling import settle
-from heat_deploy_runner.signals import NotAnswering
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.starting import Started
-from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner.transports import TRANSPORT_NAMES
+from heat_deploy_runner.running.cancel import cancel
+from heat_deploy_runner.running.cancel import is_cancelled
+from heat_deploy_runner.running.cancel import late_result
+from heat_deploy_runner.running.delete import delete
+from heat_deploy_runner.running.expiry import as_timed_out
+from heat_deploy_runner.running.expiry import expire
+from heat_deploy_runner.running.expiry import is_overdue
+from heat_deploy_runner.running.expiry import TIMED_OUT_PREFIX
+from heat_deploy_runner.running.operations import FOLLOWED
+from heat_deploy_runner.running.operations import Operation
+from heat_deploy_runner.running.operations import operation_of_run
+from heat_deploy_runner.running.results import collect
+from heat_deploy_runner.running.results import may_have_results
+from heat_deploy_runner.running.run import Run
+from heat_deploy_runner.running.run_request import RunRequest
+from heat_deploy_runner.running.settling import settle
+from heat_deploy_runner.running.starting import start
+from heat_deploy_runner.running.starting import Started
+from heat_deploy_runner.signalling.deadlines import deadline
+from heat_deploy_runner.signalling.signals import NotAnswering
+from heat_deploy_runner.signalling.transports import transport_for
+from heat_deploy_runner.signalling.transports import TRANSPORT_NAMES
 
 __all__ = [
     'InputError', 'Message', 'NotAnswering', 'Operation', 'FOLLOWED', 'Run', 'RunRequest',

@@ -23,9 +23,9 @@ component, run and operation are this distribution's (osc/).
 from collections.abc import Mapping
 import shlex
 
-from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
-from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
-from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.running.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.running.run_request import DEFAULT_TRANSPORT
+from heat_deploy_runner.running.run_request import RunRequest
 
 DEFINITION_FILE = 'definition.yaml'
 BODY_FILE = 'config'

@@ -26,7 +26,7 @@ from keystoneauth1 import exceptions as ks_exc
 from swiftclient import client as swift_client
 from zaqarclient.queues.v2 import client as zaqar_client
 
-from heat_deploy_runner import transports
+from heat_deploy_runner.signalling import transports
 
 TIMEOUT_SECONDS = 30
 

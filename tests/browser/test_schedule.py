@@ -18,7 +18,7 @@ import time
 
 from selenium.webdriver.common.by import By
 
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 from tests.browser import pages
 
 # Mistral fires 1 to 2 s before each minute.

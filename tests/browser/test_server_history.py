@@ -16,7 +16,7 @@ them on a timeline."""
 from selenium.webdriver.common.by import By
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import runs
+from heat_deploy_runner.running import runs
 from tests.browser import pages
 from tests.integration import waiting
 

@@ -43,7 +43,7 @@ from selenium.webdriver.common.by import By
 
 from devcloud import credentials
 from devcloud.services import identity
-from heat_deploy_runner import schedules
+from heat_deploy_runner.scheduling import schedules
 from tests.browser import chromium
 from tests.browser import pages
 from tests.browser import screenshots

@@ -29,10 +29,10 @@ import pytest
 
 from devcloud import credentials
 import heat_deploy_runner as runner
-from heat_deploy_runner import archive
-from heat_deploy_runner import notices
-from heat_deploy_runner import operations
-from heat_deploy_runner import schedules
+from heat_deploy_runner.following import notices
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner.running import operations
+from heat_deploy_runner.scheduling import schedules
 from tests.integration import waiting
 
 
@@ -51,7 +51,7 @@ class Targets:
 
     def __init__(self, heat, swift, zaqar, find_transport, demo_resources, workflow):
         self.heat, self.swift, self.zaqar = heat, swift, zaqar
-        # The demo user's Mistral (with its Object Storage): runner.workflow_clients.
+        # The demo user's Mistral (with its Object Storage): runner.workflows.workflow_clients.
         self.workflow = workflow
         self.find_transport = find_transport
         self.resources = demo_resources

@@ -38,7 +38,7 @@ import pytest
 
 from devcloud import credentials
 from devcloud.services import identity
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 from tests.integration.bad_input_cases import BY_LABEL
 from tests.integration.bad_input_cases import Case
 from tests.integration.bad_input_cases import CHANGE

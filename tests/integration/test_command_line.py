@@ -27,7 +27,7 @@ from devcloud import credentials
 from devcloud import layout as layout_mod
 from devcloud.services import identity
 import heat_deploy_runner as runner
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 from tests.integration.command_line import json_of
 from tests.integration.command_line import openstack
 from tests.integration import waiting

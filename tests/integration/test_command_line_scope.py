@@ -30,7 +30,7 @@ import pytest
 from devcloud import credentials
 from devcloud.services import identity
 import heat_deploy_runner as runner
-from heat_deploy_runner import notices
+from heat_deploy_runner.following import notices
 from tests.integration.command_line import openstack
 
 # Longer than the cancel cases take (they run first), so that each of them is refused a run

@@ -21,7 +21,7 @@ from swiftclient import exceptions as swift_exc
 
 from devcloud import servers
 import heat_deploy_runner as runner
-from heat_deploy_runner import runs
+from heat_deploy_runner.running import runs
 from heat_deploy_runner import times
 from tests.integration import dashboard
 from tests.integration import waiting

@@ -16,8 +16,8 @@ import re
 import uuid
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import derived
-from heat_deploy_runner import tempurl
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner.signalling import tempurl
 from tests.integration import dashboard
 from tests.integration import waiting
 

@@ -25,9 +25,9 @@ import json
 
 import pytest
 
-from heat_deploy_runner import derived
-from heat_deploy_runner import orphans
-from heat_deploy_runner import tempurl
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner.pruning import orphans
+from heat_deploy_runner.signalling import tempurl
 from heat_deploy_runner import workflows
 from tests.integration import dashboard
 from tests.integration import test_outages

@@ -23,8 +23,8 @@ import uuid
 import pytest
 
 from devcloud import servers
-from heat_deploy_runner import derived
-from heat_deploy_runner import tempurl
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner.signalling import tempurl
 from tests.integration import dashboard
 from tests.integration import waiting
 

@@ -28,10 +28,10 @@ import uuid
 import pytest
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import archive
-from heat_deploy_runner import retention
-from heat_deploy_runner import schedules as runner_schedules
-from heat_deploy_runner.tempurl import signal_location
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner.pruning import retention
+from heat_deploy_runner.scheduling import schedules as runner_schedules
+from heat_deploy_runner.signalling.tempurl import signal_location
 from heat_deploy_runner import workflows
 from tests.integration.command_line import json_of
 from tests.integration.command_line import openstack

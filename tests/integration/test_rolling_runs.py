@@ -24,8 +24,8 @@ import pytest
 
 from devcloud import credentials
 import heat_deploy_runner as runner
-from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
+from heat_deploy_runner.workflows import secret_store
 from tests.integration import corpus
 from tests.integration import dashboard
 from tests.integration import waiting

@@ -26,8 +26,8 @@ import pytest
 
 from devcloud import credentials
 import heat_deploy_runner as runner
-from heat_deploy_runner import schedules as runner_schedules
-from heat_deploy_runner import secret_store
+from heat_deploy_runner.scheduling import schedules as runner_schedules
+from heat_deploy_runner.workflows import secret_store
 from tests.conftest import schedule_operations
 from tests.integration import corpus
 from tests.integration import dashboard

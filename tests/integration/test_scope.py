@@ -35,7 +35,7 @@ from swiftclient import client as swift_client
 
 from devcloud import credentials
 from devcloud.services import identity
-from heat_deploy_runner.workflow_clients import WorkflowClients
+from heat_deploy_runner.workflows.workflow_clients import WorkflowClients
 from tests.integration import corpus
 from tests.integration.scope_cases import BY_LABEL
 from tests.integration.scope_cases import CASES

@@ -21,7 +21,7 @@ import uuid
 import requests
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import tempurl
+from heat_deploy_runner.signalling import tempurl
 
 # Runs ending in one round of a poll's shows: more than its BURST (a round of its pool's shows,
 # 8), which makes it look again.

@@ -28,7 +28,7 @@ import pytest
 from devcloud import credentials
 from devcloud.services import identity
 import heat_deploy_runner as runner
-from heat_deploy_runner import followers
+from heat_deploy_runner.following import followers
 from heat_deploy_runner.mistral import trusts
 from heat_deploy_runner import session_clients
 from heat_deploy_runner import times

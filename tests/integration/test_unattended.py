@@ -31,10 +31,10 @@ import pytest
 
 from devcloud import servers
 import heat_deploy_runner as runner
-from heat_deploy_runner import deadlines
-from heat_deploy_runner import derived
-from heat_deploy_runner import notices
-from heat_deploy_runner import tempurl
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner.following import notices
+from heat_deploy_runner.signalling import deadlines
+from heat_deploy_runner.signalling import tempurl
 from heat_deploy_runner import workflows
 from tests.conftest import schedule_operations
 from tests.integration import corpus

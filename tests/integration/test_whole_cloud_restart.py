@@ -22,10 +22,10 @@ import json
 
 import pytest
 
-from heat_deploy_runner import derived
-from heat_deploy_runner import results
-from heat_deploy_runner import settling
-from heat_deploy_runner import tempurl
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner.running import results
+from heat_deploy_runner.running import settling
+from heat_deploy_runner.signalling import tempurl
 from tests.integration import dashboard
 from tests.integration import test_outages as outages
 from tests.integration import waiting

@@ -15,8 +15,8 @@
 import time
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import derived
-from heat_deploy_runner.run import Run
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner import Run
 
 
 def wait_for(what, check, timeout=60, interval=0.25):

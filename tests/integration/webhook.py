@@ -17,7 +17,7 @@ import http.server
 import json
 import threading
 
-from heat_deploy_runner import notices
+from heat_deploy_runner.following import notices
 
 
 class _Receiver(http.server.BaseHTTPRequestHandler):

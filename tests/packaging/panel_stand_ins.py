@@ -27,8 +27,8 @@ from heatclient.v1 import software_deployments
 from heatclient.v1 import stacks as heat_stacks
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import archive
-from heat_deploy_runner.run import Run
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner import Run
 
 
 def heat_id(label):

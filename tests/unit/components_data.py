@@ -26,7 +26,7 @@ from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 from heatclient.v1 import stacks
 
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import Run
 
 
 DB_1 = '30748cec-6559-436b-9a4d-f58e39b1ccf2'

@@ -26,7 +26,7 @@ from openstack_dashboard.test.test_data import exceptions as horizon_stubs
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import spare_cache
-from heat_deploy_runner import archive
+from heat_deploy_runner.pruning import archive
 from tests.unit import test_data
 
 create_mocks = helpers.create_mocks

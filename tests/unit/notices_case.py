@@ -17,7 +17,7 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import notices
+from heat_deploy_runner.following import notices
 from tests.unit import helpers
 from tests.unit import operation_data
 from tests.unit import test_data

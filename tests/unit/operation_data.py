@@ -16,8 +16,8 @@ operation page's tests and the policy tests share."""
 from heatclient.v1 import software_configs
 
 import heat_deploy_runner as runner
-from heat_deploy_runner.derived import OPERATION_OPTION
-from heat_deploy_runner import operations
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
+from heat_deploy_runner.running import operations
 from tests.unit import test_data
 
 RUN_IDS = [f'00000000-0000-4000-8000-00000000000{n}' for n in range(5)]

@@ -24,7 +24,7 @@ from heatclient import exc as heat_exc
 from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import Run
 
 DB_1 = '30748cec-6559-436b-9a4d-f58e39b1ccf2'
 DB_2 = '9597145b-0a95-4428-85b8-d52e98ecf8a2'

@@ -17,7 +17,7 @@ import datetime
 from django.test import override_settings
 
 from heat_deploy_dashboard.content.deployments import agent_polling
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import Run
 from tests.unit import helpers
 
 

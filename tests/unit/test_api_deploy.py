@@ -24,7 +24,7 @@ from openstack_auth import utils as auth_utils
 
 from heat_deploy_dashboard import api
 import heat_deploy_runner as runner
-from heat_deploy_runner import operations
+from heat_deploy_runner.running import operations
 from heat_deploy_runner import workflows
 from tests.unit.deploy.fakes import FakeHeat
 from tests.unit.deploy.fakes import FakeSwift
@@ -112,7 +112,7 @@ class ApiDeployTests(helpers.TestCase):
         self.mock_swift_connection.assert_not_called()
 
     def _sweeps(self):
-        """What the sweeps handed to Mistral were asked (runner.orphans.sweep_later)."""
+        """What the sweeps handed to Mistral were asked (runner.pruning.orphans.sweep_later)."""
         return [json.loads(each.input) for each in self.mistral.executions.rows.values()
                 if each.workflow_name == workflows.SWEEP_WORKFLOW]
 

@@ -22,9 +22,9 @@ from django.urls import reverse
 
 from heat_deploy_dashboard import api
 import heat_deploy_runner as runner
-from heat_deploy_runner import archive
-from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
 from heat_deploy_runner import masking
+from heat_deploy_runner.pruning import archive
 from tests.unit import components_case as case
 from tests.unit import components_data as data
 from tests.unit import helpers

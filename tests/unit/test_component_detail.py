@@ -17,7 +17,7 @@ import copy
 from django.urls import reverse
 from heatclient import exc as heat_exc
 
-from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
 
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url

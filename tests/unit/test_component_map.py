@@ -18,7 +18,7 @@ import re
 from django.urls import reverse
 
 import heat_deploy_runner as runner
-from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
 
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url

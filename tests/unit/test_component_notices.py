@@ -14,7 +14,7 @@
 id, never for another project's."""
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import notices
+from heat_deploy_runner.following import notices
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import detail_url
 from tests.unit.components_case import HEAT_MOCKS

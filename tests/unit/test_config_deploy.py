@@ -26,8 +26,8 @@ from openstack_dashboard.api import nova
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
-from heat_deploy_runner.messages import Message
-from heat_deploy_runner.starting import DEPLOYMENT_FAILED
+from heat_deploy_runner import Message
+from heat_deploy_runner.running.starting import DEPLOYMENT_FAILED
 from tests.unit import components_data as demo
 from tests.unit import configs_case as case
 from tests.unit import helpers

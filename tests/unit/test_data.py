@@ -21,7 +21,7 @@ from heatclient.v1 import software_configs
 from heatclient.v1 import software_deployments
 from openstack_dashboard.test.test_data import utils
 
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import Run
 
 # Horizon's test service catalog has no orchestration service, and the
 # panel requires one.

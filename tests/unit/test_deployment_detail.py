@@ -21,8 +21,8 @@ from heatclient.v1 import software_configs
 
 from heat_deploy_dashboard import api
 import heat_deploy_runner as runner
-from heat_deploy_runner.derived import OPERATION_OPTION
-from heat_deploy_runner import runs
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
+from heat_deploy_runner.running import runs
 from tests.unit import helpers
 from tests.unit import test_data
 

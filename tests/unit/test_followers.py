@@ -28,8 +28,8 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
-from heat_deploy_runner import operations
-from heat_deploy_runner import starting
+from heat_deploy_runner.running import operations
+from heat_deploy_runner.running import starting
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import HEAT_MOCKS
 from tests.unit.components_case import mysql_form

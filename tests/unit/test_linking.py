@@ -14,7 +14,7 @@
 
 import copy
 
-from heat_deploy_runner import linking
+from heat_deploy_runner.components import linking
 from tests.unit import components_data as data
 
 

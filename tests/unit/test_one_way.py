@@ -39,7 +39,7 @@ def test_secret_inputs_are_kept_only_through_the_runners_seam():
     # line alike (both hand it the project's Object Storage, or None); nothing else puts them.
     assert _calling(r'secret_store\.put\(') == set()
     assert _calling(r'secret_store\.keep\(') == {
-        'heat_deploy_runner/rolling.py', 'heat_deploy_runner/schedules.py'}
+        'heat_deploy_runner/workflows/rolling.py', 'heat_deploy_runner/scheduling/schedules.py'}
 
 
 def test_runs_in_batches_start_only_through_the_runners_start():
@@ -54,16 +54,17 @@ def test_a_rolling_workflows_input_is_read_only_by_run_request():
     # Its keys are a released shape (RunRequest.workflow_input); a panel or a command reads
     # them as Asked (an Execution's asked), never key by key.
     assert _calling(r'workflow_input\.get\(|workflow_input\[|asked\.get\(') == {
-        'heat_deploy_runner/run_request.py'}
-    assert _calling(r'json\.loads\([\w.]*\.input\b') == {'heat_deploy_runner/executions.py'}
+        'heat_deploy_runner/running/run_request.py'}
+    assert _calling(r'json\.loads\([\w.]*\.input\b') == {
+        'heat_deploy_runner/workflows/executions.py'}
 
 
 def test_a_schedule_of_retention_is_told_apart_only_by_its_kind():
-    # runner.schedule_kinds keeps all that sets it apart; other code asks a kind what it
-    # does (runs_on_servers, unchangeable, trigger_input), never whether it is retention.
+    # runner.scheduling.schedule_kinds keeps all that sets it apart; other code asks a kind what
+    # it does (runs_on_servers, unchangeable, trigger_input), never whether it is retention.
     assert _calling(r"is_retention|\.retention\b|RETENTION_KIND|(record|variables)"
                     r"(\.get\(|\[)'kind'") == {
-        'heat_deploy_runner/schedule_kinds.py'}
+        'heat_deploy_runner/scheduling/schedule_kinds.py'}
 
 
 def _counted(pattern):
@@ -77,7 +78,7 @@ def _counted(pattern):
     return found
 
 
-_SCHEDULES = 'heat_deploy_runner/schedules.py'
+_SCHEDULES = 'heat_deploy_runner/scheduling/schedules.py'
 _WORKFLOWS = 'heat_deploy_runner/workflows/__init__.py'
 # Every call of python-mistralclient's v2 client the product makes, written once: where.
 # The dashboard's api/mistral.py makes the client from the request and the command line from
@@ -90,15 +91,15 @@ MISTRAL_CALLS = {
     'cron_triggers.delete': {_SCHEDULES: 1},
     'workflows.list': {_WORKFLOWS: 1}, 'workflows.create': {_WORKFLOWS: 1},
     # A run in batches, and the sweep of a start Heat left unanswered: two workflows.
-    'executions.create': {'heat_deploy_runner/rolling.py': 1,
-                          'heat_deploy_runner/orphans.py': 1},
-    'executions._create': {'heat_deploy_runner/followers.py': 1},
-    'executions.get': {'heat_deploy_runner/executions.py': 1},
+    'executions.create': {'heat_deploy_runner/workflows/rolling.py': 1,
+                          'heat_deploy_runner/pruning/orphans.py': 1},
+    'executions._create': {'heat_deploy_runner/following/followers.py': 1},
+    'executions.get': {'heat_deploy_runner/workflows/executions.py': 1},
     # A cancel's two updates: Mistral takes the state and the description apart.
-    'executions.update': {'heat_deploy_runner/rolling.py': 2},
+    'executions.update': {'heat_deploy_runner/workflows/rolling.py': 2},
     # The project's latest operations in batches (the Schedules panel's), and those still
     # running (a schedule's firing).
-    'executions.list': {'heat_deploy_runner/executions.py': 1, _SCHEDULES: 1},
+    'executions.list': {'heat_deploy_runner/workflows/executions.py': 1, _SCHEDULES: 1},
 }
 
 
@@ -115,11 +116,11 @@ def test_each_mistral_call_is_written_once_in_the_runner():
 def test_object_storage_and_zaqar_are_called_by_the_runner_only_each_kind_by_one_module():
     # Signal objects (tempurl), secret inputs (secret_store), archived runs (archive).
     assert _calling(r'\b(put|get|head|delete)_(object|container)\(') == {
-        'heat_deploy_runner/tempurl.py', 'heat_deploy_runner/secret_store.py',
-        'heat_deploy_runner/archive.py'}
+        'heat_deploy_runner/signalling/tempurl.py', 'heat_deploy_runner/workflows/secret_store.py',
+        'heat_deploy_runner/pruning/archive.py'}
     # Signal queues (zaqar), notices' subscriptions and queues (notices).
     assert _calling(r'\b_?zaqar\.(queue|subscriptions?)\(') == {
-        'heat_deploy_runner/zaqar.py', 'heat_deploy_runner/notices.py'}
+        'heat_deploy_runner/signalling/zaqar.py', 'heat_deploy_runner/following/notices.py'}
 
 
 def test_the_dashboard_calls_the_runner_for_each_mistral_and_object_storage_call():

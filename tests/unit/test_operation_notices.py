@@ -15,9 +15,9 @@ subscriptions listed there; Zaqar asked only for the project's own operations an
 the messaging service in the catalog."""
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner.messages import InputError
-from heat_deploy_runner.messages import Message
-from heat_deploy_runner import notices
+from heat_deploy_runner.following import notices
+from heat_deploy_runner import InputError
+from heat_deploy_runner import Message
 from tests.unit import helpers
 from tests.unit.notices_case import ATTACK
 from tests.unit.notices_case import ATTACK_ESCAPED

@@ -22,7 +22,7 @@ from mistralclient.api.v2 import executions
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
-from heat_deploy_runner import operations
+from heat_deploy_runner.running import operations
 from tests.unit import helpers
 from tests.unit import operation_data
 from tests.unit import test_data

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from heat_deploy_dashboard import api
 import heat_deploy_runner as runner
-from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
 from tests.unit import helpers
 from tests.unit import operation_data
 from tests.unit import test_data

@@ -43,8 +43,8 @@ from django.utils import translation
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import times
-from heat_deploy_runner import archive
-from heat_deploy_runner import notices
+from heat_deploy_runner.following import notices
+from heat_deploy_runner.pruning import archive
 from tests.unit import components_data as data
 from tests.unit import configs_case
 from tests.unit import helpers

@@ -20,7 +20,7 @@ from django.contrib.messages import get_messages
 from django.test.utils import override_settings
 from django.urls import reverse
 
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 from heat_deploy_runner import workflows
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form

@@ -11,7 +11,7 @@
 # under the License.
 
 """Cancelling a run in batches says who cancelled it, and when, in its Mistral execution's
-description (runner.cancel.cancelled_description), where the operation's page reads it."""
+description (runner.running.cancel.cancelled_description), where the operation's page reads it."""
 
 from unittest import mock
 

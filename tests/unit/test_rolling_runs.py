@@ -23,8 +23,8 @@ from mistralclient.api.v2 import executions
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import server_names
-from heat_deploy_runner.derived import OPERATION_OPTION
-from heat_deploy_runner import rolling
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
+from heat_deploy_runner.workflows import rolling
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import TRIGGER_MOCKS

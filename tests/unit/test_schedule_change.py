@@ -20,8 +20,8 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import schedules as runner_schedules
-from heat_deploy_runner import secret_store
+from heat_deploy_runner.scheduling import schedules as runner_schedules
+from heat_deploy_runner.workflows import secret_store
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit import components_data as data
@@ -193,7 +193,8 @@ class ChangeScheduleTests(ComponentsTestCase):
         self.mock_rolling_runs_list.return_value = []
         self.workflow.keep(record(other))
 
-        # The panel's read of a schedule, as the command line's (runner.schedules.record_get).
+        # The panel's read of a schedule, as the command line's
+        # (runner.scheduling.schedules.record_get).
         with self.assertRaises(LookupError):
             api.mistral.schedule_record_get(mock.Mock(**{'user.project_id': '1'}), other)
         # Change's address takes a schedule's name only; the table's actions, its rows'.

@@ -15,7 +15,7 @@ entry, escaped: a username is anyone's text), and the history its form and actio
 
 import re
 
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import trigger_url

@@ -19,7 +19,7 @@ from unittest import mock
 from mistralclient.api.v2 import environments
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 from tests.unit import components_data as data
 from tests.unit import helpers
 from tests.unit.notices_case import ATTACK

@@ -29,10 +29,10 @@ from mistralclient.api.v2 import executions
 from openstack_auth import policy
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import cron
-from heat_deploy_runner import retention
-from heat_deploy_runner import schedule_kinds
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.pruning import retention
+from heat_deploy_runner.scheduling import cron
+from heat_deploy_runner.scheduling import schedule_kinds
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 from tests.unit.components_case import TRIGGER_MOCKS
 from tests.unit import components_data as data
 from tests.unit import helpers
@@ -63,7 +63,7 @@ def record(name=NAME, project='1', **changes):
 
 
 def retention_record():
-    """The project's retention schedule, as runner.schedules.create keeps it."""
+    """The project's retention schedule, as runner.scheduling.schedules.create keeps it."""
     return environments.Environment(None, {
         'name': runner_schedules.RETENTION, 'project_id': '1', 'variables': dict(
             schedule_kinds.RETENTION.record(retention.Policy()), owner='test_user',

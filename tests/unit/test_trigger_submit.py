@@ -23,8 +23,8 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard.content import directory
 import heat_deploy_runner as runner
-from heat_deploy_runner.starting import DEPLOYMENT_FAILED
-from heat_deploy_runner.starting import SIGNAL_FAILED
+from heat_deploy_runner.running.starting import DEPLOYMENT_FAILED
+from heat_deploy_runner.running.starting import SIGNAL_FAILED
 from tests.unit.components_case import ComponentsTestCase
 from tests.unit.components_case import mysql_form
 from tests.unit.components_case import TRIGGER_MOCKS

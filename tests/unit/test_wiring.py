@@ -14,7 +14,7 @@
 Heat lists."""
 
 from heat_deploy_dashboard import wiring
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import Run
 
 ROOT = 'root-id'
 NESTED = 'nested-id'

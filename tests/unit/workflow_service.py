@@ -19,8 +19,8 @@ import json
 from unittest import mock
 
 from heat_deploy_dashboard import api
-from heat_deploy_runner import secret_store
 from heat_deploy_runner import workflows
+from heat_deploy_runner.workflows import secret_store
 from tests.unit.deploy.fakes import FakeSwift
 from tests.unit.deploy.mistral_fakes import FakeMistral
 

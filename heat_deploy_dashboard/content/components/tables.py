@@ -143,7 +143,7 @@ def _outcome(recent):
 
 
 class OperationsTable(empty.ExplainingTable):
-    """Operations (runner.recent_operations.Recent), newest first."""
+    """Operations (runner.following.recent_operations.Recent), newest first."""
 
     operation = tables.Column(lambda recent: format_html(
         '<code title="{}">{}</code>', recent.id, recent.id[:8]),

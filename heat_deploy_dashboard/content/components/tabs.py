@@ -20,7 +20,7 @@ from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import stack_maps
-from heat_deploy_runner import recent_operations
+from heat_deploy_runner.following import recent_operations
 
 # The rules of every page that draws a map: it shows components and their runs.
 MAP_RULES = (("orchestration", "software_configs:show"),

@@ -23,10 +23,10 @@ from horizon import messages
 from heat_deploy_dashboard.content import run_form
 import heat_deploy_runner as runner
 from heat_deploy_runner import cli
-from heat_deploy_runner import linking
-from heat_deploy_runner import run_request
-from heat_deploy_runner import servers as runner_servers
-from heat_deploy_runner.starting import derived_name
+from heat_deploy_runner.components import linking
+from heat_deploy_runner.running import run_request
+from heat_deploy_runner.running import servers as runner_servers
+from heat_deploy_runner.running.starting import derived_name
 
 DEFAULT_ACTION = 'CREATE'
 # A server's id is 36 characters, and the field takes a server's name too: a name's bound.
@@ -68,7 +68,7 @@ class DeployConfigForm(run_form.RunForm):
 
     def __init__(self, request, *args, config, project_servers, **kwargs):
         """project_servers: called, gives the project's servers
-        (runner.servers.ProjectServers)."""
+        (runner.running.servers.ProjectServers)."""
         super().__init__(request, *args, **kwargs)
         self.config = config
         self.project_servers = project_servers

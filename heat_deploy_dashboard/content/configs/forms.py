@@ -26,9 +26,9 @@ from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import verbatim_forms
 from heat_deploy_runner import cli
-from heat_deploy_runner import definition
-from heat_deploy_runner import derived
-from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.configs import definition
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner import InputError
 
 # Offered, not imposed: a group names the hook on the server that runs the
 # config, and a server may have hooks of its own.

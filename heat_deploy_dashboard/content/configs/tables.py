@@ -18,7 +18,7 @@ from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
-from heat_deploy_runner import linking
+from heat_deploy_runner.components import linking
 
 CREATE_RULES = (("orchestration", "software_configs:create"),)
 DEPLOY_RULES = (

@@ -17,11 +17,11 @@ from heat_deploy_dashboard.content.configs import forms
 from heat_deploy_dashboard.content.configs import tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import run_form
-from heat_deploy_runner import derived
-from heat_deploy_runner import inputs as heat_inputs
-from heat_deploy_runner import linking
+from heat_deploy_runner.components import linking
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner.configs import inputs as heat_inputs
 from heat_deploy_runner import masking
-from heat_deploy_runner import runs
+from heat_deploy_runner.running import runs
 
 SHOW_RULES = (("orchestration", "software_configs:show"),)
 

@@ -39,8 +39,8 @@ from heat_deploy_dashboard.content import project_servers
 from heat_deploy_dashboard.content import run_form
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_runner import cli
-from heat_deploy_runner import derived
-from heat_deploy_runner import linking
+from heat_deploy_runner.components import linking
+from heat_deploy_runner.configs import derived
 
 INDEX_URL = 'horizon:project:configs:index'
 DETAIL_URL = 'horizon:project:configs:detail'

@@ -23,9 +23,9 @@ from django.conf import settings
 from django.utils.translation import gettext
 
 from heat_deploy_dashboard.content import times
-from heat_deploy_runner import runs
-from heat_deploy_runner.signals import IN_PROGRESS
-from heat_deploy_runner.signals import NoSignal
+from heat_deploy_runner.running import runs
+from heat_deploy_runner.signalling.signals import IN_PROGRESS
+from heat_deploy_runner.signalling.signals import NoSignal
 
 DEFAULT_POLLING_INTERVAL = 30
 

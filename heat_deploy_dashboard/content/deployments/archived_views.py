@@ -10,8 +10,8 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The project's archived runs (heat_deploy_runner.archive): their list, each one's page and
-outputs, and Run Again from them. Read from the project's Object Storage only: a member of
+"""The project's archived runs (heat_deploy_runner.pruning.archive): their list, each one's page
+and outputs, and Run Again from them. Read from the project's Object Storage only: a member of
 another project, or the admin, reads their own project's archive, where these ids are not."""
 
 from django import http
@@ -30,8 +30,8 @@ from heat_deploy_dashboard.content.policy import PolicyRequiredMixin
 from heat_deploy_dashboard.content.runs import archived_tables
 from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import tables as run_tables
-from heat_deploy_runner import archive
 from heat_deploy_runner import cli
+from heat_deploy_runner.pruning import archive
 
 # Who may list and read runs in Heat may read them in the archive.
 READ_RULES = (("orchestration", "software_deployments:index"),)

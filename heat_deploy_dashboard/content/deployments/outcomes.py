@@ -11,8 +11,8 @@
 # under the License.
 
 """What an operation's page shows of the Mistral execution that follows it (a rolling run's, or
-a follower's: heat_deploy_runner.followers) and of the outcome it recorded
-(heat_deploy_runner.outcome), or that nothing follows it."""
+a follower's: heat_deploy_runner.following.followers) and of the outcome it recorded
+(heat_deploy_runner.following.outcome), or that nothing follows it."""
 
 from django.utils.translation import gettext_lazy as _
 

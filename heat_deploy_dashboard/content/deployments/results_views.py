@@ -29,10 +29,10 @@ from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import results
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
-from heat_deploy_runner import archive
 from heat_deploy_runner import cli
-from heat_deploy_runner import output_compare
-from heat_deploy_runner import output_search
+from heat_deploy_runner.outputs import output_compare
+from heat_deploy_runner.outputs import output_search
+from heat_deploy_runner.pruning import archive
 
 
 class OperationResults(PolicyRequiredMixin):

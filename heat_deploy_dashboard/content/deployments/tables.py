@@ -28,7 +28,7 @@ from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import times
-from heat_deploy_runner import runs
+from heat_deploy_runner.running import runs
 
 
 def _time_left(run):

@@ -19,7 +19,7 @@ from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
 import heat_deploy_runner as runner
-from heat_deploy_runner import runs
+from heat_deploy_runner.running import runs
 
 
 def exit_code_shown(run):

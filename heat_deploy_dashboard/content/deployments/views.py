@@ -51,7 +51,7 @@ from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import stack_maps
 import heat_deploy_runner as runner
 from heat_deploy_runner import cli
-from heat_deploy_runner import runs
+from heat_deploy_runner.running import runs
 
 
 # What Heat checks for the calls a run's page makes: the deployment and its derived config.

@@ -19,7 +19,7 @@ from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content.notices import subjects
 import heat_deploy_runner as runner
-from heat_deploy_runner import notices
+from heat_deploy_runner.following import notices
 
 WHEN_CHOICES = tuple(subjects.WHEN_SHOWN.items())
 # How the success message says when the subscriber is told.

@@ -10,9 +10,10 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""Notices (runner.notices) as the pages show them: what a subject is (one of the project's
-components, schedules or operations, by its id), who may see and change its subscriptions,
-and the subscriptions its page lists (subscriptions_context, for notices/_subscriptions.html).
+"""Notices (runner.following.notices) as the pages show them: what a subject is (one of the
+project's components, schedules or operations, by its id), who may see and change its
+subscriptions, and the subscriptions its page lists (subscriptions_context, for
+notices/_subscriptions.html).
 
 Zaqar keeps the subscriptions and delivers the notices: without the messaging service in the
 catalog nothing of notices is offered.
@@ -33,9 +34,9 @@ from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids
 from heat_deploy_dashboard.content.runs import operations
-from heat_deploy_runner import notices
-from heat_deploy_runner import schedule_kinds
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.following import notices
+from heat_deploy_runner.scheduling import schedule_kinds
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 
 LOG = logging.getLogger(__name__)
 

@@ -29,15 +29,15 @@ from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import scheduling
 from heat_deploy_dashboard.content import server_names
 import heat_deploy_runner as runner
-from heat_deploy_runner import choosing
 from heat_deploy_runner import cli
-from heat_deploy_runner import cron
-from heat_deploy_runner import linking
-from heat_deploy_runner import rolling
-from heat_deploy_runner.run_request import MAX_RETRIES
-from heat_deploy_runner.run_request import MAX_RETRY_DELAY
-from heat_deploy_runner.run_request import MAX_SERVERS
-from heat_deploy_runner import secret_store
+from heat_deploy_runner.components import choosing
+from heat_deploy_runner.components import linking
+from heat_deploy_runner.running.run_request import MAX_RETRIES
+from heat_deploy_runner.running.run_request import MAX_RETRY_DELAY
+from heat_deploy_runner.running.run_request import MAX_SERVERS
+from heat_deploy_runner.scheduling import cron
+from heat_deploy_runner.workflows import rolling
+from heat_deploy_runner.workflows import secret_store
 
 
 class RunActionForm(run_form.RunForm):

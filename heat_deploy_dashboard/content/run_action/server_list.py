@@ -13,7 +13,7 @@
 """Run Action's list of servers, made for fleets: above the checkboxes, a filter by name, by
 stack and by how the chosen action last went on each server, and buttons that choose all,
 none, or exactly the servers shown (run_action/_servers_field.html, server_choice.js; hidden
-without scripts, when the list is the plain one). The rules are runner.choosing's, which
+without scripts, when the list is the plain one). The rules are runner.components.choosing's, which
 `component run --stack --last-status` follows."""
 
 import json
@@ -21,7 +21,7 @@ import json
 from django.utils.translation import gettext_lazy as _
 from horizon import forms
 
-from heat_deploy_runner import choosing
+from heat_deploy_runner.components import choosing
 
 # How the action's last run on a server went, as the filter offers it.
 LAST_STATUS_LABELS = {

@@ -16,7 +16,7 @@ produced it since."""
 
 import dataclasses
 
-from heat_deploy_runner import inputs as heat_inputs
+from heat_deploy_runner.configs import inputs as heat_inputs
 
 
 @dataclasses.dataclass(frozen=True)

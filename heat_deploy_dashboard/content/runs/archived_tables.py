@@ -11,7 +11,7 @@
 # under the License.
 
 """The table of archived runs: the runs retention took out of Heat into the project's
-archive (heat_deploy_runner.archive), read from Swift a page at a time."""
+archive (heat_deploy_runner.pruning.archive), read from Swift a page at a time."""
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -28,8 +28,8 @@ from heat_deploy_dashboard.content import policy
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
-from heat_deploy_runner import archive
 from heat_deploy_runner import cli
+from heat_deploy_runner.pruning import archive
 
 
 def archived_url(run_id):

@@ -11,7 +11,7 @@
 # under the License.
 
 """An operation's runs, found among the project's deployments by what their input values say
-(runner.operations): Heat lists no more than a project's deployments, whole, and a listing
+(runner.running.operations): Heat lists no more than a project's deployments, whole, and a listing
 tells each run's operation without a config read."""
 
 import dataclasses
@@ -28,8 +28,8 @@ from heat_deploy_dashboard.content import directory
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import project_runs
 import heat_deploy_runner as runner
-from heat_deploy_runner import archive
-from heat_deploy_runner import linking
+from heat_deploy_runner.components import linking
+from heat_deploy_runner.pruning import archive
 
 LOG = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ ARCHIVED_SHOWN = 100
 def runs_of(request, operation_id, archived_at_most=ARCHIVED_SHOWN):
     """(the operation's runs, their derived configs by id, the operation, None when no run
     of it is left, whether its archived runs could not be read): those in Heat, then those
-    retention archived (runner.archive), read from the project's Object Storage where the
+    retention archived (runner.pruning.archive), read from the project's Object Storage where the
     catalog has it."""
     described, configs = described_runs(
         request, [run for run in project_runs.deployments(request)

@@ -13,7 +13,7 @@
 """The results of many runs as data (an operation's, a server's): the runs filtered by
 status, exit code and an output's value, searched (every line of their outputs holding a
 text, each a link to that line of the run's output), grouped by what one output said (times
-and ids masked), and downloaded as CSV or JSON (runner.results_export: what `openstack
+and ids masked), and downloaded as CSV or JSON (runner.outputs.results_export: what `openstack
 software operation results` prints). A panel's view gives the runs (``results``) and what
 the page is of (``subject``)."""
 
@@ -29,11 +29,11 @@ from horizon import views as horizon_views
 from heat_deploy_dashboard.content.runs import results_forms
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
-from heat_deploy_runner.cancel import shown_status
-from heat_deploy_runner import output_compare
-from heat_deploy_runner import output_search
-from heat_deploy_runner import results_export
-from heat_deploy_runner import runs
+from heat_deploy_runner.outputs import output_compare
+from heat_deploy_runner.outputs import output_search
+from heat_deploy_runner.outputs import results_export
+from heat_deploy_runner.running.cancel import shown_status
+from heat_deploy_runner.running import runs
 
 # The groups of servers shown, largest first; the rest are counted.
 GROUPS_SHOWN = 20

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from heat_deploy_dashboard.content.runs import tables as run_tables
-from heat_deploy_runner import output_search
+from heat_deploy_runner.outputs import output_search
 
 STREAMS = ('deploy_stdout', 'deploy_stderr')
 

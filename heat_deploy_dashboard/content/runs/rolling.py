@@ -16,7 +16,7 @@ rolling workflow): how it stands, why it stopped, and the servers it has not sta
 from django.utils.translation import gettext_lazy as _
 
 from heat_deploy_runner import masking
-from heat_deploy_runner import runs
+from heat_deploy_runner.running import runs
 
 STATES = {
     'IDLE': _("Starting"),

@@ -38,10 +38,10 @@ from heat_deploy_dashboard.content import run_rows
 from heat_deploy_dashboard.content import server_names
 from heat_deploy_dashboard.content import times
 import heat_deploy_runner as runner
-from heat_deploy_runner.cancel import CANCELLED
-from heat_deploy_runner.cancel import shown_status
 from heat_deploy_runner import cli
-from heat_deploy_runner import runs
+from heat_deploy_runner.running.cancel import CANCELLED
+from heat_deploy_runner.running.cancel import shown_status
+from heat_deploy_runner.running import runs
 
 LOG = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ def status_counts(statuses):
 
 
 def operation_url(operation_id):
-    """The page of one operation (runner.operations)."""
+    """The page of one operation (runner.running.operations)."""
     return reverse('horizon:project:deployments:operation', args=[operation_id])
 
 

@@ -10,8 +10,8 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The Schedules panel's schedules (runner.schedules: what a schedule is), listed and shown;
-content/scheduling.py makes, pauses, resumes, changes and deletes them."""
+"""The Schedules panel's schedules (runner.scheduling.schedules: what a schedule is), listed and
+shown; content/scheduling.py makes, pauses, resumes, changes and deletes them."""
 
 import dataclasses
 import datetime
@@ -22,15 +22,15 @@ from django.utils.translation import gettext_lazy as _
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content import server_names
-from heat_deploy_runner import schedule_kinds
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.scheduling import schedule_kinds
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 
 # A firing this late with no operation made means Mistral could not act (see problem()).
 LATE = datetime.timedelta(minutes=3)
 STATES = {runner_schedules.ACTIVE: _("Active"), runner_schedules.PAUSED: _("Paused"),
           runner_schedules.DONE: _("Done"),
           runner_schedules.NO_TRIGGER: _("No trigger in Mistral")}
-# What a schedule's history says was done (runner.schedules.with_history), as shown.
+# What a schedule's history says was done (runner.scheduling.schedules.with_history), as shown.
 CHANGES = {runner_schedules.CREATED: _("created"), runner_schedules.PAUSED: _("paused"),
            runner_schedules.RESUMED: _("resumed"), runner_schedules.CHANGED: _("changed")}
 
@@ -75,8 +75,8 @@ class Schedule:
 
     @property
     def runs_on_servers(self):
-        """Whether its firings run on servers (runner.schedule_kinds): operations to be told
-        of, and what Run Action's form changes."""
+        """Whether its firings run on servers (runner.scheduling.schedule_kinds): operations to be
+        told of, and what Run Action's form changes."""
         return schedule_kinds.kind_of(self.record).runs_on_servers
 
     @property
@@ -120,8 +120,8 @@ class Schedule:
 
 
 class RetentionSchedule(Schedule):
-    """The project's retention schedule (runner.schedule_kinds.RETENTION): it archives the
-    project's runs past the bound, on no server, with no component."""
+    """The project's retention schedule (runner.scheduling.schedule_kinds.RETENTION): it archives
+    the project's runs past the bound, on no server, with no component."""
 
     component_url = None
 

@@ -29,8 +29,8 @@ from heat_deploy_dashboard.content.runs import rolling
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content.schedules import schedules
 from heat_deploy_dashboard.content import scheduling
-from heat_deploy_runner import runs
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.running import runs
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 from heat_deploy_runner.times import UTC_TIME
 
 

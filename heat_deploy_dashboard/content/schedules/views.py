@@ -32,10 +32,10 @@ from heat_deploy_dashboard.content.schedules import forms as project_forms
 from heat_deploy_dashboard.content.schedules import schedules
 from heat_deploy_dashboard.content.schedules import tables as project_tables
 from heat_deploy_dashboard.content import scheduling
-from heat_deploy_runner import cron
-from heat_deploy_runner import inputs as heat_inputs
-from heat_deploy_runner import schedule_kinds
-from heat_deploy_runner import schedules as runner_schedules
+from heat_deploy_runner.configs import inputs as heat_inputs
+from heat_deploy_runner.scheduling import cron
+from heat_deploy_runner.scheduling import schedule_kinds
+from heat_deploy_runner.scheduling import schedules as runner_schedules
 
 INDEX_URL = 'horizon:project:schedules:index'
 

@@ -23,7 +23,7 @@ from heat_deploy_dashboard.content import project_runs
 from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import results
 from heat_deploy_dashboard.content import server_names
-from heat_deploy_runner import archive
+from heat_deploy_runner.pruning import archive
 
 
 class ServerResults(PolicyRequiredMixin):

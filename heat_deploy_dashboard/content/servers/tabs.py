@@ -33,10 +33,10 @@ from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content.servers import tables as project_tables
 from heat_deploy_dashboard.content.servers import timeline
 from heat_deploy_dashboard.content import times as content_times
-from heat_deploy_runner import archive
 from heat_deploy_runner import cli
 from heat_deploy_runner import masking
-from heat_deploy_runner import runs
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner.running import runs
 from heat_deploy_runner import times
 
 # What the history could not do when Heat fails it (errors.heat_failed).

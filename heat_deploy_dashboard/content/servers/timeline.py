@@ -32,7 +32,7 @@ import heapq
 import math
 import re
 
-from heat_deploy_runner import runs as run_views
+from heat_deploy_runner.running import runs as run_views
 
 WIDTH = 960
 MARGIN = 12

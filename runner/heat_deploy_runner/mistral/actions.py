@@ -43,7 +43,7 @@ from mistral_lib import actions
 from swiftclient import exceptions as swift_exc
 
 import heat_deploy_runner as runner
-from heat_deploy_runner.cancel import is_cancelled
+from heat_deploy_runner.following import side_by_side
 from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.messages import InputError
 from heat_deploy_runner.messages import Message
@@ -52,20 +52,20 @@ from heat_deploy_runner.mistral import following
 from heat_deploy_runner.mistral import kept
 from heat_deploy_runner.mistral import service
 from heat_deploy_runner.mistral import trusts
-from heat_deploy_runner import operations
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner import retention
-from heat_deploy_runner.run import Run
-from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
-from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner import schedules
-from heat_deploy_runner import secret_store
-from heat_deploy_runner import settling
-from heat_deploy_runner import side_by_side
-from heat_deploy_runner.signals import FAILED
-from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner.pruning import retention
+from heat_deploy_runner.running.cancel import is_cancelled
+from heat_deploy_runner.running import operations
+from heat_deploy_runner.running.operations import Operation
+from heat_deploy_runner.running.run import Run
+from heat_deploy_runner.running.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.running.run_request import DEFAULT_TRANSPORT
+from heat_deploy_runner.running.run_request import RunRequest
+from heat_deploy_runner.running import settling
+from heat_deploy_runner.scheduling import schedules
+from heat_deploy_runner.signalling.signals import FAILED
+from heat_deploy_runner.signalling.signals import IN_PROGRESS
 from heat_deploy_runner import times
+from heat_deploy_runner.workflows import secret_store
 
 LOG = logging.getLogger(__name__)
 

@@ -19,15 +19,15 @@ import time
 from heatclient import exc as heat_exc
 from mistral_lib import actions
 
-from heat_deploy_runner import derived
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner.following import notices
+from heat_deploy_runner.following import outcome
+from heat_deploy_runner.following import side_by_side
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner.mistral import following
 from heat_deploy_runner.mistral import kept
 from heat_deploy_runner.mistral import service
-from heat_deploy_runner import notices
-from heat_deploy_runner import outcome
-from heat_deploy_runner import side_by_side
-from heat_deploy_runner.signals import FAILED
+from heat_deploy_runner.signalling.signals import FAILED
 
 LOG = logging.getLogger(__name__)
 

@@ -23,11 +23,11 @@ from keystoneauth1 import exceptions as ks_exc
 import requests
 from swiftclient import exceptions as swift_exc
 
-from heat_deploy_runner import deadlines
-from heat_deploy_runner.expiry import is_overdue
-from heat_deploy_runner import results
-from heat_deploy_runner import settling
-from heat_deploy_runner.signals import NotAnswering
+from heat_deploy_runner.running.expiry import is_overdue
+from heat_deploy_runner.running import results
+from heat_deploy_runner.running import settling
+from heat_deploy_runner.signalling import deadlines
+from heat_deploy_runner.signalling.signals import NotAnswering
 from heat_deploy_runner import times
 
 # A look where results arrive costs a request per place (results.places): a submit's

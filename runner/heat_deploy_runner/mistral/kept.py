@@ -14,8 +14,8 @@
 a new action object per call: the derived configs they read (kept_configs), and the runs a
 wait saw ended, for the conclusion after it (ended_runs)."""
 
-from heat_deploy_runner import kept_configs
 from heat_deploy_runner.mistral import ended_runs
+from heat_deploy_runner.mistral import kept_configs
 
 CONFIGS = kept_configs.KeptConfigs()
 ENDED = ended_runs.EndedRuns()

@@ -18,7 +18,7 @@ import json
 
 from keystoneauth1 import exceptions as ks_exc
 
-from heat_deploy_runner import schedules
+from heat_deploy_runner.scheduling import schedules
 
 _WORKFLOW_SERVICE = {'service_type': 'workflowv2', 'interface': 'public'}
 # Mistral's API restarts (an upgrade, a host moved) while its engine fires a schedule: a

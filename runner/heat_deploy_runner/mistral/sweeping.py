@@ -20,7 +20,7 @@ from mistral_lib import actions
 
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner.mistral import following
-from heat_deploy_runner import orphans
+from heat_deploy_runner.pruning import orphans
 
 
 class SweepAction(actions.Action):

@@ -21,11 +21,10 @@ from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
-from heat_deploy_runner.cancel import shown_status
-from heat_deploy_runner import definition
-from heat_deploy_runner import followers
-from heat_deploy_runner import linking
-from heat_deploy_runner import listing
+from heat_deploy_runner.components import linking
+from heat_deploy_runner.components import listing
+from heat_deploy_runner.configs import definition
+from heat_deploy_runner.following import followers
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.request_options import add_how_it_runs
 from heat_deploy_runner.osc.request_options import add_request_arguments
@@ -34,14 +33,15 @@ from heat_deploy_runner.osc.request_options import server_names
 from heat_deploy_runner.osc.request_options import transport
 from heat_deploy_runner.osc.request_options import typed_inputs
 from heat_deploy_runner.osc import waiting
-from heat_deploy_runner import rolling
-from heat_deploy_runner.run_request import MAX_NAME
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner import runs
-from heat_deploy_runner import secret_store
-from heat_deploy_runner.signals import COMPLETE
-from heat_deploy_runner.starting import derived_name
-from heat_deploy_runner.workflow_clients import WorkflowClients
+from heat_deploy_runner.running.cancel import shown_status
+from heat_deploy_runner.running.run_request import MAX_NAME
+from heat_deploy_runner.running.run_request import RunRequest
+from heat_deploy_runner.running import runs
+from heat_deploy_runner.running.starting import derived_name
+from heat_deploy_runner.signalling.signals import COMPLETE
+from heat_deploy_runner.workflows import rolling
+from heat_deploy_runner.workflows import secret_store
+from heat_deploy_runner.workflows.workflow_clients import WorkflowClients
 
 
 class StartingCommand(command.ShowOne):

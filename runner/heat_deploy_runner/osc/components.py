@@ -16,9 +16,9 @@ their custom and lifecycle actions, declared inputs and servers."""
 from osc_lib.cli import format_columns
 from osc_lib.command import command
 
-from heat_deploy_runner.cancel import shown_status
-from heat_deploy_runner import listing
+from heat_deploy_runner.components import listing
 from heat_deploy_runner.osc import failures
+from heat_deploy_runner.running.cancel import shown_status
 
 COMPONENT_HELP = ('The component: its name as the dashboard shows it (the resource in its '
                   'stack, e.g. mysql), Heat\'s name of its config, or its ID.')

@@ -11,8 +11,8 @@
 # under the License.
 
 """`openstack software notice create | list | delete`: who is told of an operation's outcome
-(runner.notices), by a web address posted to or an email, on failure or always. Its subject
-is one of the project's components (every operation of its actions), schedules (every
+(runner.following.notices), by a web address posted to or an email, on failure or always. Its
+subject is one of the project's components (every operation of its actions), schedules (every
 firing) or operations.
 
 The project's messaging service (Zaqar) keeps the subscriptions and delivers the notices;
@@ -24,16 +24,16 @@ import dataclasses
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
-from heat_deploy_runner import listing
-from heat_deploy_runner import notices
+from heat_deploy_runner.components import listing
+from heat_deploy_runner.following import notices
 from heat_deploy_runner.osc.components import COMPONENT_HELP
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.operations import find_operation
 from heat_deploy_runner.osc.operations import OPERATION_HELP
 from heat_deploy_runner.osc.schedules import NO_MISTRAL
 from heat_deploy_runner.osc.schedules import SCHEDULE_HELP
-from heat_deploy_runner import schedule_kinds
-from heat_deploy_runner import schedules
+from heat_deploy_runner.scheduling import schedule_kinds
+from heat_deploy_runner.scheduling import schedules
 from heat_deploy_runner import workflows
 
 ZAQAR = ('the messaging service (Zaqar)', 'Zaqar')

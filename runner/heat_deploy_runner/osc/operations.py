@@ -12,9 +12,9 @@
 
 """`openstack software operation list | show | cancel | rerun-failed`: the operations the
 dashboard's pages show (one submit of Run Action or Deploy, a run in batches, a schedule's
-firing), found by what their runs' deployments say (runner.operations), and the Mistral
+firing), found by what their runs' deployments say (runner.running.operations), and the Mistral
 execution of the operation's id that follows it (a run in batches', or a follower's: see
-runner.followers) with the outcome it recorded (runner.outcome)."""
+runner.following.followers) with the outcome it recorded (runner.following.outcome)."""
 
 import collections
 
@@ -22,29 +22,29 @@ from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
-from heat_deploy_runner.cancel import cancel
-from heat_deploy_runner.cancel import CANCELLED
-from heat_deploy_runner.cancel import shown_status
-from heat_deploy_runner import executions
-from heat_deploy_runner import inputs
-from heat_deploy_runner import listing
-from heat_deploy_runner.operations import FOLLOWED
+from heat_deploy_runner.components import listing
+from heat_deploy_runner.configs import inputs
+from heat_deploy_runner.following.outcome import last_tries
+from heat_deploy_runner.following.recent_operations import recent
 from heat_deploy_runner.osc.component_run import StartingCommand
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.request_options import add_input_file
 from heat_deploy_runner.osc.request_options import given_texts
 from heat_deploy_runner.osc.request_options import transport
 from heat_deploy_runner.osc.request_options import whole_number
-from heat_deploy_runner.outcome import last_tries
-from heat_deploy_runner.recent_operations import recent
-from heat_deploy_runner import rolling
-from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
-from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner import runs
-from heat_deploy_runner.signals import FAILED
-from heat_deploy_runner.signals import IN_PROGRESS
-from heat_deploy_runner.transports import TRANSPORT_NAMES
+from heat_deploy_runner.running.cancel import cancel
+from heat_deploy_runner.running.cancel import CANCELLED
+from heat_deploy_runner.running.cancel import shown_status
+from heat_deploy_runner.running.operations import FOLLOWED
+from heat_deploy_runner.running.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.running.run_request import MAX_TIMEOUT_MINUTES
+from heat_deploy_runner.running.run_request import RunRequest
+from heat_deploy_runner.running import runs
+from heat_deploy_runner.signalling.signals import FAILED
+from heat_deploy_runner.signalling.signals import IN_PROGRESS
+from heat_deploy_runner.signalling.transports import TRANSPORT_NAMES
+from heat_deploy_runner.workflows import executions
+from heat_deploy_runner.workflows import rolling
 
 OPERATION_HELP = 'The operation: its ID, as `component run` and `operation list` show it.'
 NOT_FOLLOWED = 'not followed: nothing records its timeouts while no page or --wait watches'
@@ -135,7 +135,7 @@ def _following(clients, operation_id, found, execution):
 
 
 def _recorded(outcome, names):
-    """The fields of an outcome the follower recorded (runner.outcome), as shown."""
+    """The fields of an outcome the follower recorded (runner.following.outcome), as shown."""
     def named(server_id):
         return names.get(server_id) or server_id
     shown = {

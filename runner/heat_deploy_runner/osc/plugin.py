@@ -17,8 +17,8 @@ import logging
 
 from osc_lib import utils
 
-from heat_deploy_runner import listing
-from heat_deploy_runner import servers
+from heat_deploy_runner.components import listing
+from heat_deploy_runner.running import servers
 from heat_deploy_runner import session_clients
 
 API_NAME = 'software_runs'
@@ -101,7 +101,7 @@ class Clients:
 
     @functools.cached_property
     def servers(self) -> servers.ProjectServers:
-        """The project's servers, as the dashboard's forms find them (runner.servers): an
+        """The project's servers, as the dashboard's forms find them (runner.running.servers): an
         admin's stack listing holds every project's, whose servers are not the project's."""
         compute = session_clients.endpoint(self.session, 'compute', **self.where)
         return servers.of_project(

@@ -24,20 +24,20 @@ import yaml
 from osc_lib import exceptions as osc_exc
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import choosing
-from heat_deploy_runner import inputs
-from heat_deploy_runner import linking
-from heat_deploy_runner import listing
+from heat_deploy_runner.components import choosing
+from heat_deploy_runner.components import linking
+from heat_deploy_runner.components import listing
+from heat_deploy_runner.configs import inputs
 from heat_deploy_runner import masking
 from heat_deploy_runner.osc.components import COMPONENT_HELP
 from heat_deploy_runner.osc import failures
-from heat_deploy_runner.run_request import DEFAULT_TIMEOUT_MINUTES
-from heat_deploy_runner.run_request import DEFAULT_TRANSPORT
-from heat_deploy_runner.run_request import MAX_RETRIES
-from heat_deploy_runner.run_request import MAX_RETRY_DELAY
-from heat_deploy_runner.run_request import MAX_SERVERS
-from heat_deploy_runner.run_request import MAX_TIMEOUT_MINUTES
-from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.running.run_request import DEFAULT_TIMEOUT_MINUTES
+from heat_deploy_runner.running.run_request import DEFAULT_TRANSPORT
+from heat_deploy_runner.running.run_request import MAX_RETRIES
+from heat_deploy_runner.running.run_request import MAX_RETRY_DELAY
+from heat_deploy_runner.running.run_request import MAX_SERVERS
+from heat_deploy_runner.running.run_request import MAX_TIMEOUT_MINUTES
+from heat_deploy_runner.running.run_request import RunRequest
 
 
 def input_texts(pairs, ask=None):

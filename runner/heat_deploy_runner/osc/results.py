@@ -20,17 +20,17 @@ import uuid
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
-from heat_deploy_runner import archive
-from heat_deploy_runner.cancel import shown_status
-from heat_deploy_runner import listing
+from heat_deploy_runner.components import listing
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.operations import OPERATION_HELP
 from heat_deploy_runner.osc.runs import find_run
 from heat_deploy_runner.osc.runs import RUN_HELP
-from heat_deploy_runner import output_compare
-from heat_deploy_runner import output_search
-from heat_deploy_runner import results_export
-from heat_deploy_runner import servers
+from heat_deploy_runner.outputs import output_compare
+from heat_deploy_runner.outputs import output_search
+from heat_deploy_runner.outputs import results_export
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner.running.cancel import shown_status
+from heat_deploy_runner.running import servers
 
 # A server's archived runs read at most, to find its previous run.
 SERVER_ARCHIVED_READ = 100

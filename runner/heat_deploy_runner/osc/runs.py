@@ -18,17 +18,17 @@ from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
-from heat_deploy_runner import archive
-from heat_deploy_runner.cancel import cancel
-from heat_deploy_runner.cancel import is_cancelled
-from heat_deploy_runner.cancel import shown_status
-from heat_deploy_runner.delete import delete
-from heat_deploy_runner import listing
+from heat_deploy_runner.components import listing
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.request_options import whole_number
-from heat_deploy_runner import retention
-from heat_deploy_runner import runs
-from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner.pruning import retention
+from heat_deploy_runner.running.cancel import cancel
+from heat_deploy_runner.running.cancel import is_cancelled
+from heat_deploy_runner.running.cancel import shown_status
+from heat_deploy_runner.running.delete import delete
+from heat_deploy_runner.running import runs
+from heat_deploy_runner.signalling.signals import IN_PROGRESS
 
 RUN_HELP = 'The run: its ID (a software deployment\'s), as the dashboard and `list` show it.'
 

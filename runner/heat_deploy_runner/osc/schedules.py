@@ -11,7 +11,7 @@
 # under the License.
 
 """`openstack software schedule list | show | create | pause | resume | delete`: the Schedules
-panel's schedules (runner.schedules), made and changed by the same code, with the same
+panel's schedules (runner.scheduling.schedules), made and changed by the same code, with the same
 fields; secret inputs kept in Object Storage and shown masked, as the panel keeps them."""
 
 import logging
@@ -20,15 +20,15 @@ from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
-from heat_deploy_runner import cron
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.request_options import add_request_arguments
 from heat_deploy_runner.osc.request_options import run_request
-from heat_deploy_runner import retention
-from heat_deploy_runner import schedule_kinds
-from heat_deploy_runner import schedules
-from heat_deploy_runner import secret_store
-from heat_deploy_runner.workflow_clients import WorkflowClients
+from heat_deploy_runner.pruning import retention
+from heat_deploy_runner.scheduling import cron
+from heat_deploy_runner.scheduling import schedule_kinds
+from heat_deploy_runner.scheduling import schedules
+from heat_deploy_runner.workflows import secret_store
+from heat_deploy_runner.workflows.workflow_clients import WorkflowClients
 
 LOG = logging.getLogger(__name__)
 SCHEDULE_HELP = 'The schedule: its name (hdd-...), as `schedule list` shows it.'

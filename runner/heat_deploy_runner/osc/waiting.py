@@ -18,16 +18,16 @@ import time
 
 from heatclient import exc as heat_exc
 
-from heat_deploy_runner.cancel import shown_status
-from heat_deploy_runner import deadlines
-from heat_deploy_runner import executions
-from heat_deploy_runner import listing
-from heat_deploy_runner import runs
-from heat_deploy_runner.settling import settled
-from heat_deploy_runner.signals import COMPLETE
-from heat_deploy_runner.signals import IN_PROGRESS
+from heat_deploy_runner.components import listing
+from heat_deploy_runner.running.cancel import shown_status
+from heat_deploy_runner.running import runs
+from heat_deploy_runner.running.settling import settled
+from heat_deploy_runner.signalling import deadlines
+from heat_deploy_runner.signalling.signals import COMPLETE
+from heat_deploy_runner.signalling.signals import IN_PROGRESS
 from heat_deploy_runner import times
 from heat_deploy_runner import workflows
+from heat_deploy_runner.workflows import executions
 
 POLL_SECONDS = times.PAGE_POLL_SECONDS
 # A rolling operation's execution is asked about this often (its batches start on Mistral).

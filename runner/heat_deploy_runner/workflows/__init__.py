@@ -18,7 +18,7 @@ triggers made for the old one keep running what they were made for.
 
 from importlib import resources
 
-from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner.running.run_request import RunRequest
 
 ROLLING_WORKFLOW = 'heat_deploy.rolling_v5'
 # Every rolling workflow released: triggers made for an older one keep firing it.

@@ -20,11 +20,11 @@ from bench import agent_result
 from bench import fleet_agents
 from bench import fleet_scale
 from bench import report
-from heat_deploy_runner import derived
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner import tempurl
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner.signalling import tempurl
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 from tests.unit.deploy.fakes import FakeHeat
 from tests.unit.deploy.fakes import FakeSwift
 

@@ -18,7 +18,7 @@ import datetime
 from bench import report
 from bench import report_storage
 from bench import schedule_calls
-from heat_deploy_runner import cron
+from heat_deploy_runner.scheduling import cron
 from heat_deploy_runner import workflows
 
 NAME = 'hdd-3f2a1b0c-9d8e-4f7a-8b6c-5d4e3f2a1b0c'

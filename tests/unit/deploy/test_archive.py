@@ -18,10 +18,10 @@ import json
 
 import pytest
 
-from heat_deploy_runner import archive
 from heat_deploy_runner import masking
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import Operation
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner import Run
 
 OPERATION = Operation('op-1', 'alice', '2026-11-26T08:00:00Z', source='c')
 CONFIG = {'name': 'mysql-BACKUP', 'group': 'component', 'config': 'echo',

@@ -17,16 +17,16 @@ import time
 
 import pytest
 
-from heat_deploy_runner.cancel import cancel
-from heat_deploy_runner.cancel import cancel_reason
-from heat_deploy_runner.cancel import is_cancelled
-from heat_deploy_runner.cancel import late_result
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.run import Run
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.tempurl import signal_location
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import cancel
+from heat_deploy_runner import derived_input_values
+from heat_deploy_runner import is_cancelled
+from heat_deploy_runner import late_result
+from heat_deploy_runner import Run
+from heat_deploy_runner.running.cancel import cancel_reason
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner.signalling.tempurl import signal_location
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, 0, 999999,

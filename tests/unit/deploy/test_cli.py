@@ -16,7 +16,7 @@ import shlex
 import subprocess
 
 from heat_deploy_runner import cli
-from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner import RunRequest
 
 
 def _run_in_shell(script):

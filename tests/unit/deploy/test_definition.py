@@ -14,8 +14,8 @@
 
 import pytest
 
-from heat_deploy_runner import definition
-from heat_deploy_runner.messages import InputError
+from heat_deploy_runner.configs import definition
+from heat_deploy_runner import InputError
 
 
 def test_yaml_and_json_both_load_and_dates_stay_text():

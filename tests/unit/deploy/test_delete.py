@@ -16,13 +16,13 @@ from heatclient import exc as heat_exc
 import pytest
 from swiftclient.exceptions import ClientException
 
-from heat_deploy_runner.delete import delete
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.tempurl import signal_location
-from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner import zaqar as zaqar_mod
+from heat_deploy_runner import delete
+from heat_deploy_runner import derived_input_values
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner.signalling.tempurl import signal_location
+from heat_deploy_runner.signalling import zaqar as zaqar_mod
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 
 
 @pytest.fixture

@@ -16,12 +16,12 @@ from heatclient.common import deployment_utils
 from heatclient.v1.software_configs import SoftwareConfig
 import pytest
 
-from heat_deploy_runner.derived import build_derived_config
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.derived import is_derived_for
-from heat_deploy_runner.derived import tool_of
-from heat_deploy_runner.derived import values_as
-from heat_deploy_runner.tempurl import TempUrlSignal
+from heat_deploy_runner import build_derived_config
+from heat_deploy_runner.configs.derived import is_derived_for
+from heat_deploy_runner.configs.derived import tool_of
+from heat_deploy_runner.configs.derived import values_as
+from heat_deploy_runner import derived_input_values
+from heat_deploy_runner.signalling.tempurl import TempUrlSignal
 
 from .fakes import FakeSwift
 

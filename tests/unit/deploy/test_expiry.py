@@ -15,15 +15,15 @@ import functools
 
 import pytest
 
-from heat_deploy_runner.cancel import cancel
-from heat_deploy_runner.deadlines import deadline
-from heat_deploy_runner.expiry import expire
-from heat_deploy_runner.expiry import is_overdue
-from heat_deploy_runner.expiry import TIMED_OUT_PREFIX
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.tempurl import signal_location
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import cancel
+from heat_deploy_runner import deadline
+from heat_deploy_runner import expire
+from heat_deploy_runner import is_overdue
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner.signalling.tempurl import signal_location
+from heat_deploy_runner import start
+from heat_deploy_runner import TIMED_OUT_PREFIX
+from heat_deploy_runner import transport_for
 
 UTC = datetime.timezone.utc
 MINUTE = datetime.timedelta(minutes=1)

@@ -25,14 +25,14 @@ from mistralclient.api.v2 import executions as mistral_executions
 import pytest
 import yaml
 
-from heat_deploy_runner import followers
-from heat_deploy_runner import operations
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.starting import Started
+from heat_deploy_runner.following import followers
+from heat_deploy_runner import Operation
+from heat_deploy_runner.running import operations
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner import start
+from heat_deploy_runner import Started
 from heat_deploy_runner import times
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import transport_for
 from heat_deploy_runner import workflows
 
 from .mistral_fakes import FakeMistral

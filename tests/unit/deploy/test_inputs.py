@@ -12,9 +12,9 @@
 
 import pytest
 
-from heat_deploy_runner.inputs import coerce_input_values
-from heat_deploy_runner.inputs import coerce_value
-from heat_deploy_runner.messages import InputError
+from heat_deploy_runner import coerce_input_values
+from heat_deploy_runner.configs.inputs import coerce_value
+from heat_deploy_runner import InputError
 
 
 @pytest.mark.parametrize('value, expected', [
@@ -179,7 +179,7 @@ def test_an_input_needs_a_name():
 
 
 def test_as_text_is_what_a_person_types_for_each_type():
-    from heat_deploy_runner.inputs import as_text
+    from heat_deploy_runner.configs.inputs import as_text
     assert as_text('Boolean', True) == 'true'
     assert as_text('CommaDelimitedList', ['a', 'b']) == 'a,b'
     assert as_text('Json', {'b': 1, 'a': [2]}) == '{\n  "a": [\n    2\n  ],\n  "b": 1\n}'
@@ -188,7 +188,7 @@ def test_as_text_is_what_a_person_types_for_each_type():
 
 
 def test_as_text_shows_json_text_as_typed_not_escaped():
-    from heat_deploy_runner.inputs import as_text
+    from heat_deploy_runner.configs.inputs import as_text
     value = {'greeting': 'Grüß dich', 'cities': ['Zürich', '東京']}
     text = as_text('Json', value)
     assert text == ('{\n  "cities": [\n    "Zürich",\n    "東京"\n  ],\n'

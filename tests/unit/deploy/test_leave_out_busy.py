@@ -18,12 +18,12 @@ import datetime
 
 import pytest
 
-from heat_deploy_runner import expiry
-from heat_deploy_runner.messages import InputError
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner import settling
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import InputError
+from heat_deploy_runner.running import expiry
+from heat_deploy_runner.running import settling
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 
 
 @pytest.fixture

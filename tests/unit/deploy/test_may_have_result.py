@@ -18,13 +18,13 @@ import functools
 import pytest
 import requests
 
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.results import may_have_results
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.signals import NotAnswering
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.tempurl import signal_location
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import derived_input_values
+from heat_deploy_runner import may_have_results
+from heat_deploy_runner import NotAnswering
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner.signalling.tempurl import signal_location
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 
 
 def _run_configs(heat, find, transport_name, servers=('s1',), name='mysql'):

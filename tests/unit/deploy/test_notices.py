@@ -15,10 +15,10 @@ message an operation's outcome posts to the subscribed queues only."""
 
 import pytest
 
-from heat_deploy_runner.messages import InputError
-from heat_deploy_runner import notices
-from heat_deploy_runner import outcome
-from heat_deploy_runner.run import Run
+from heat_deploy_runner.following import notices
+from heat_deploy_runner.following import outcome
+from heat_deploy_runner import InputError
+from heat_deploy_runner import Run
 
 OPERATION = '4f1c2a7e-9b3d-4e5f-8a6b-7c8d9e0f1a2b'
 COMPONENT = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'

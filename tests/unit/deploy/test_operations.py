@@ -19,15 +19,15 @@ from datetime import timezone
 
 import pytest
 
-from heat_deploy_runner.derived import build_derived_config
-from heat_deploy_runner.derived import OPERATION_OPTION
-from heat_deploy_runner.operations import FOLLOWED
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner.operations import operation_of_run
-from heat_deploy_runner.run import Run
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import build_derived_config
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
+from heat_deploy_runner import FOLLOWED
+from heat_deploy_runner import Operation
+from heat_deploy_runner import operation_of_run
+from heat_deploy_runner import Run
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 
 SOURCE = {'name': 'mysql', 'group': 'script', 'config': 'true', 'inputs': [],
           'options': {'enable_hiera': True}}

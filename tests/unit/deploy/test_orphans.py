@@ -22,15 +22,15 @@ from heatclient import exc as heat_exc
 from keystoneauth1 import exceptions as ks_exc
 import pytest
 
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner import orphans
-from heat_deploy_runner import retention
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.starting import unanswered
-from heat_deploy_runner.tempurl import signal_location
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import derived_input_values
+from heat_deploy_runner import Operation
+from heat_deploy_runner.pruning import orphans
+from heat_deploy_runner.pruning import retention
+from heat_deploy_runner.running.starting import unanswered
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner.signalling.tempurl import signal_location
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 from heat_deploy_runner import workflows
 from tests.unit.deploy.mistral_fakes import FakeMistral
 

@@ -17,12 +17,12 @@ from datetime import datetime
 from datetime import timedelta
 from datetime import timezone
 
-from heat_deploy_runner.cancel import cancel_reason
-from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
+from heat_deploy_runner.following import outcome
 from heat_deploy_runner import masking
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner import outcome
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import Operation
+from heat_deploy_runner import Run
+from heat_deploy_runner.running.cancel import cancel_reason
 
 SECRET = 'hunter2-the-long-one'
 TEMP_URL = 'http://swift/v1/AUTH_p/c/o?temp_url_sig=5f3a9c0d1e&temp_url_expires=1'

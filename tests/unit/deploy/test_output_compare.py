@@ -14,10 +14,10 @@
 
 import pytest
 
-from heat_deploy_runner import derived
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner import output_compare
-from heat_deploy_runner.run import Run
+from heat_deploy_runner.configs import derived
+from heat_deploy_runner import Operation
+from heat_deploy_runner.outputs import output_compare
+from heat_deploy_runner import Run
 
 
 def _run(run_id, stdout='', server='s1', action='BACKUP', source='mysql',

@@ -15,8 +15,8 @@
 import pytest
 
 from heat_deploy_runner import masking
-from heat_deploy_runner import output_search
-from heat_deploy_runner.run import Run
+from heat_deploy_runner.outputs import output_search
+from heat_deploy_runner import Run
 
 
 def _run(run_id, stdout='', stderr='', config=None, **outputs):

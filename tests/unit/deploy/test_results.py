@@ -19,15 +19,15 @@ from heatclient import exc as heat_exc
 import pytest
 from zaqarclient.transport import errors as zaqar_errors
 
-from heat_deploy_runner.cancel import cancel_reason
-from heat_deploy_runner.cancel import late_result
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.results import collect
-from heat_deploy_runner.results import outcome
-from heat_deploy_runner.run import Run
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import collect
+from heat_deploy_runner import derived_input_values
+from heat_deploy_runner import late_result
+from heat_deploy_runner import Run
+from heat_deploy_runner.running.cancel import cancel_reason
+from heat_deploy_runner.running.results import outcome
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 
 
 NOON = datetime.datetime(2024, 5, 1, 12, 0, 0)

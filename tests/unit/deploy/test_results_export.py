@@ -16,11 +16,11 @@ import csv
 import io
 import json
 
-from heat_deploy_runner import derived
+from heat_deploy_runner.configs import derived
 from heat_deploy_runner import masking
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner import results_export
-from heat_deploy_runner.run import Run
+from heat_deploy_runner import Operation
+from heat_deploy_runner.outputs import results_export
+from heat_deploy_runner import Run
 
 CONFIG = {'inputs': [{'name': 'db_password', 'type': 'String', 'value': 'hunter22'}],
           'outputs': [{'name': 'table_count'}, {'name': 'api_token'}]}

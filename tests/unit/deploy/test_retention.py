@@ -17,15 +17,15 @@ import functools
 
 import pytest
 
-from heat_deploy_runner import archive
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner import retention
-from heat_deploy_runner.run import Run
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.tempurl import signal_location
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import derived_input_values
+from heat_deploy_runner import Operation
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner.pruning import retention
+from heat_deploy_runner import Run
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner.signalling.tempurl import signal_location
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 
 NOW = datetime.datetime(2026, 11, 27, 12, tzinfo=datetime.timezone.utc)
 

@@ -16,10 +16,10 @@ from unittest import mock
 
 from heatclient.v1 import software_deployments
 
-from heat_deploy_runner.derived import COMPONENT_GROUP
-from heat_deploy_runner.derived import OPERATION_OPTION
-from heat_deploy_runner.operations import Operation
-from heat_deploy_runner.run import Run
+from heat_deploy_runner.configs.derived import COMPONENT_GROUP
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
+from heat_deploy_runner import Operation
+from heat_deploy_runner import Run
 
 RUNNING = {'id': 'd1', 'server_id': 's1', 'config_id': 'c1', 'action': 'BACKUP',
            'status': 'IN_PROGRESS', 'status_reason': 'None', 'input_values': None,

@@ -20,9 +20,9 @@ import pytest
 import yaml
 
 from heat_deploy_runner.mistral import actions
-from heat_deploy_runner import rolling
-from heat_deploy_runner.run_request import RunRequest
+from heat_deploy_runner import RunRequest
 from heat_deploy_runner import workflows
+from heat_deploy_runner.workflows import rolling
 
 REQUEST = RunRequest(config_id='component-1', action='BACKUP', server_ids=('s1', 's2'),
                      input_values={'retention_days': 3, 'tables': ['users']},

@@ -13,8 +13,8 @@
 import datetime
 
 from heat_deploy_runner import masking
-from heat_deploy_runner.run import Run
-from heat_deploy_runner import runs
+from heat_deploy_runner import Run
+from heat_deploy_runner.running import runs
 
 UTC = datetime.timezone.utc
 CONFIG = {

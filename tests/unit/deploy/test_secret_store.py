@@ -12,7 +12,7 @@
 
 """Secret inputs of runs Mistral starts, kept in the project's Swift instead of Mistral."""
 
-from heat_deploy_runner import secret_store
+from heat_deploy_runner.workflows import secret_store
 
 
 def test_inputs_named_as_secrets_are_split_off():

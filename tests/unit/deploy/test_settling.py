@@ -16,8 +16,8 @@ from unittest import mock
 
 import pytest
 
-from heat_deploy_runner.run import Run
-from heat_deploy_runner.settling import settle
+from heat_deploy_runner import Run
+from heat_deploy_runner import settle
 
 PAST, FUTURE = '2025-03-02T11:40:00Z', '2100-01-01T00:00:00Z'
 

@@ -18,8 +18,8 @@ import threading
 
 import pytest
 
+from heat_deploy_runner.following import side_by_side
 from heat_deploy_runner import session_clients
-from heat_deploy_runner import side_by_side
 from tests.unit.deploy import fakes
 
 

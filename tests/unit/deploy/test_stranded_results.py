@@ -22,17 +22,17 @@ import json
 
 import pytest
 
-from heat_deploy_runner.cancel import cancel
-from heat_deploy_runner.cancel import late_result
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.results import collect
-from heat_deploy_runner.run import Run
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.settling import settled
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.tempurl import signal_location
-from heat_deploy_runner.tempurl import TempUrlSignal
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import cancel
+from heat_deploy_runner import collect
+from heat_deploy_runner import derived_input_values
+from heat_deploy_runner import late_result
+from heat_deploy_runner import Run
+from heat_deploy_runner.running.settling import settled
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner.signalling.tempurl import signal_location
+from heat_deploy_runner.signalling.tempurl import TempUrlSignal
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 
 ARRIVED = datetime.datetime(2026, 11, 27, 10, 0, 5, tzinfo=datetime.timezone.utc)
 SENT = {'deploy_stdout': 'backed up\n', 'deploy_stderr': '', 'deploy_status_code': 0,

@@ -22,11 +22,11 @@ from swiftclient.client import Connection
 from swiftclient.exceptions import ClientException
 import urllib3
 
-from heat_deploy_runner.signals import NotAnswering
-from heat_deploy_runner.tempurl import LEFT
-from heat_deploy_runner.tempurl import signal_location
-from heat_deploy_runner.tempurl import storage_url
-from heat_deploy_runner.tempurl import TempUrlSignal
+from heat_deploy_runner import NotAnswering
+from heat_deploy_runner.signalling.tempurl import LEFT
+from heat_deploy_runner.signalling.tempurl import signal_location
+from heat_deploy_runner.signalling.tempurl import storage_url
+from heat_deploy_runner.signalling.tempurl import TempUrlSignal
 
 from .fakes import FakeSwift
 

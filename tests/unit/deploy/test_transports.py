@@ -12,14 +12,14 @@
 
 import pytest
 
-from heat_deploy_runner.messages import InputError
-from heat_deploy_runner.signals import NoSignal
-from heat_deploy_runner.tempurl import TempUrlSignal
-from heat_deploy_runner.transports import transport_for
-from heat_deploy_runner.transports import TRANSPORT_NAMES
-from heat_deploy_runner.transports import transport_of
+from heat_deploy_runner import InputError
+from heat_deploy_runner.signalling.signals import NoSignal
+from heat_deploy_runner.signalling.tempurl import TempUrlSignal
+from heat_deploy_runner.signalling.transports import transport_of
+from heat_deploy_runner import transport_for
+from heat_deploy_runner import TRANSPORT_NAMES
 
-from heat_deploy_runner.zaqar import ZaqarSignedUrlSignal
+from heat_deploy_runner.signalling.zaqar import ZaqarSignedUrlSignal
 
 from .fakes import FakeSwift
 from .zaqar_fakes import FakeZaqar

@@ -18,12 +18,12 @@ from keystoneauth1 import exceptions as ks_exc
 import pytest
 from swiftclient.exceptions import ClientException
 
-from heat_deploy_runner.derived import derived_input_values
-from heat_deploy_runner.messages import InputError
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.tempurl import signal_location
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import derived_input_values
+from heat_deploy_runner import InputError
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner.signalling.tempurl import signal_location
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 
 
 SECRET = 'a secret only the log may see'

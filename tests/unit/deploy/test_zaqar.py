@@ -17,8 +17,8 @@ import pytest
 from zaqarclient.transport import errors as zaqar_errors
 
 from heat_deploy_runner import masking
-from heat_deploy_runner import zaqar
-from heat_deploy_runner.zaqar import ZaqarSignedUrlSignal
+from heat_deploy_runner.signalling import zaqar
+from heat_deploy_runner.signalling.zaqar import ZaqarSignedUrlSignal
 
 from .zaqar_fakes import FakeZaqar
 from .zaqar_fakes import MESSAGING_PROJECT

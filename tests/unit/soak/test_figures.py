@@ -18,8 +18,8 @@ from datetime import datetime
 from datetime import timedelta
 from datetime import timezone
 
-from heat_deploy_runner.derived import OPERATION_OPTION
-from heat_deploy_runner.run import Run
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
+from heat_deploy_runner import Run
 from soak import figures
 
 NOW = datetime(2026, 11, 28, 1, 0, tzinfo=timezone.utc)

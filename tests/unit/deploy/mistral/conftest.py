@@ -20,13 +20,13 @@ from unittest import mock
 import pytest
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import kept_configs as kept_configs_mod
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner.mistral import conclusion
 from heat_deploy_runner.mistral import ended_runs as ended_runs_mod
 from heat_deploy_runner.mistral import following
 from heat_deploy_runner.mistral import kept as kept_mod
+from heat_deploy_runner.mistral import kept_configs as kept_configs_mod
 from heat_deploy_runner import session_clients
 from tests.unit.deploy.mistral.case import EXECUTION_ID
 

@@ -22,10 +22,10 @@ from keystoneauth1 import loading
 from oslo_config import cfg
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import archive
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import clients as clients_mod
-from heat_deploy_runner import operations
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner.running import operations
 from heat_deploy_runner import session_clients
 from heat_deploy_runner import workflows
 

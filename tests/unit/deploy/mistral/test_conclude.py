@@ -20,13 +20,13 @@ import pytest
 from zaqarclient.transport import errors as zaqar_errors
 
 import heat_deploy_runner as runner
+from heat_deploy_runner.following import notices
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import conclusion
 from heat_deploy_runner.mistral import ended_runs as ended_runs_mod
 from heat_deploy_runner.mistral import following
-from heat_deploy_runner import notices
-from heat_deploy_runner.run import Run
-from heat_deploy_runner import secret_store
+from heat_deploy_runner import Run
+from heat_deploy_runner.workflows import secret_store
 from tests.unit.deploy.mistral.case import ended
 from tests.unit.deploy.mistral.case import EXECUTION_ID
 

@@ -21,7 +21,7 @@ import json
 import pytest
 
 from heat_deploy_runner.mistral import actions
-from heat_deploy_runner import secret_store
+from heat_deploy_runner.workflows import secret_store
 from tests.unit.deploy.mistral.case import EXECUTION_ID
 
 

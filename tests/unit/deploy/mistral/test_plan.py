@@ -17,9 +17,9 @@ settled."""
 import datetime
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import expiry
 from heat_deploy_runner.mistral import actions
-from heat_deploy_runner import settling
+from heat_deploy_runner.running import expiry
+from heat_deploy_runner.running import settling
 
 
 def test_batches_keep_the_order_and_size_zero_is_one_batch():

@@ -17,10 +17,10 @@ a server, and posts no second notice. Mistral's count of the task's action execu
 
 import pytest
 
+from heat_deploy_runner.following import notices
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import conclusion
-from heat_deploy_runner import notices
-from heat_deploy_runner import operations
+from heat_deploy_runner.running import operations
 from tests.unit.deploy.mistral.case import ended
 from tests.unit.deploy.mistral.case import EXECUTION_ID
 

@@ -19,11 +19,11 @@ import json
 from mistral_lib import actions as mistral_actions
 import pytest
 
-from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import conclusion
-from heat_deploy_runner import operations
-from heat_deploy_runner import secret_store
+from heat_deploy_runner.running import operations
+from heat_deploy_runner.workflows import secret_store
 from tests.unit.deploy.mistral.case import EXECUTION_ID
 
 

@@ -24,7 +24,7 @@ from mistral_lib import actions as mistral_actions
 import pytest
 import yaml
 
-from heat_deploy_runner.messages import Message
+from heat_deploy_runner import Message
 from heat_deploy_runner.mistral import clients as clients_mod
 from heat_deploy_runner.mistral import trusts
 from heat_deploy_runner import workflows

@@ -23,12 +23,12 @@ import pytest
 import requests
 
 import heat_deploy_runner as runner
-from heat_deploy_runner import derived
-from heat_deploy_runner import kept_configs as kept_configs_mod
+from heat_deploy_runner.configs import derived
 from heat_deploy_runner.mistral import actions
 from heat_deploy_runner.mistral import following
-from heat_deploy_runner.run import Run
-from heat_deploy_runner import tempurl
+from heat_deploy_runner.mistral import kept_configs as kept_configs_mod
+from heat_deploy_runner import Run
+from heat_deploy_runner.signalling import tempurl
 
 
 def test_wait_returns_done_with_the_failed_servers(cloud, context, heat, component):

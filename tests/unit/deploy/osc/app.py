@@ -19,8 +19,8 @@ import io
 
 from heatclient.v1 import stacks
 
-from heat_deploy_runner import servers as runner_servers
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.running import servers as runner_servers
+from heat_deploy_runner import transport_for
 
 PROJECT = 'project-1'
 USER = 'alice'

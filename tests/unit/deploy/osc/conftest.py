@@ -16,9 +16,9 @@ commands need Mistral or Zaqar gives its own), and Mistral's in-memory API."""
 
 import pytest
 
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 from tests.unit.deploy.mistral_fakes import FakeMistral
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import PROJECT

@@ -23,16 +23,16 @@ from heatclient import exc as heat_exc
 from osc_lib import exceptions as osc_exc
 import pytest
 
-from heat_deploy_runner.cancel import CANCEL_REASON_PREFIX
-from heat_deploy_runner.derived import OPERATION_OPTION
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import plugin
 from heat_deploy_runner.osc import request_options
 from heat_deploy_runner.osc import waiting
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner import secret_store
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.running.cancel import CANCEL_REASON_PREFIX
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
+from heat_deploy_runner.workflows import secret_store
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command
 from tests.unit.deploy.osc.app import new_runs
@@ -316,10 +316,10 @@ def test_the_runners_log_is_shown_on_the_command_line_with_debug_only():
         root.setLevel(logging.DEBUG)
         console.setLevel(logging.WARNING)
         plugin.quiet_runner_log([console])
-        logging.getLogger('heat_deploy_runner.starting').error('quiet')
+        logging.getLogger('heat_deploy_runner.running.starting').error('quiet')
         logging.getLogger('keystoneauth1.session').warning('kept')
         console.setLevel(logging.DEBUG)
-        logging.getLogger('heat_deploy_runner.starting').error('told')
+        logging.getLogger('heat_deploy_runner.running.starting').error('told')
     finally:
         root.removeHandler(console)
         root.setLevel(level)

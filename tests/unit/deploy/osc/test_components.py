@@ -17,9 +17,9 @@ from osc_lib import exceptions as osc_exc
 import pytest
 
 from heat_deploy_runner.osc import components as osc_components
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 from tests.unit.deploy.osc.app import App
 
 

@@ -10,9 +10,10 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""An operation started at once from the command line, followed by Mistral (runner.followers)
-where it is in the catalog; what `operation show` says of what follows an operation and of
-the outcome recorded; and the tries of a run in batches (--retries, --retry-delay)."""
+"""An operation started at once from the command line, followed by Mistral
+(runner.following.followers) where it is in the catalog; what `operation show` says of what follows
+an operation and of the outcome recorded; and the tries of a run in batches (--retries,
+--retry-delay)."""
 
 import json
 from unittest import mock
@@ -22,16 +23,16 @@ from mistralclient.api import base as mistral_base
 from osc_lib import exceptions as osc_exc
 import pytest
 
-from heat_deploy_runner.derived import OPERATION_OPTION
-from heat_deploy_runner import operations
+from heat_deploy_runner.configs.derived import OPERATION_OPTION
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import operations as osc_operations
 from heat_deploy_runner.osc import schedules as osc_schedules
-from heat_deploy_runner import rolling as rolling_mod
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.running import operations
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 from heat_deploy_runner import workflows
+from heat_deploy_runner.workflows import rolling as rolling_mod
 from tests.unit.deploy.mistral_fakes import FakeMistral
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command

@@ -11,18 +11,18 @@
 # under the License.
 
 """`openstack software notice create | list | delete`, on the in-memory clouds: Zaqar
-subscriptions (runner.notices) of the project's own components, schedules and operations,
+subscriptions (runner.following.notices) of the project's own components, schedules and operations,
 and refusals that say what is wrong and leave nothing subscribed."""
 
 from osc_lib import exceptions as osc_exc
 import pytest
 from zaqarclient.transport import errors as zaqar_errors
 
-from heat_deploy_runner import notices
+from heat_deploy_runner.following import notices
 from heat_deploy_runner.osc import component_run
 from heat_deploy_runner.osc import notices as osc_notices
 from heat_deploy_runner.osc import schedules as osc_schedules
-from heat_deploy_runner import schedules
+from heat_deploy_runner.scheduling import schedules
 from tests.unit.deploy.mistral_fakes import FakeMistral
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command

@@ -15,14 +15,14 @@
 from osc_lib import exceptions as osc_exc
 import pytest
 
-from heat_deploy_runner import archive
-from heat_deploy_runner import listing
+from heat_deploy_runner.components import listing
 from heat_deploy_runner import masking
-from heat_deploy_runner.operations import Operation
+from heat_deploy_runner import Operation
 from heat_deploy_runner.osc import results
-from heat_deploy_runner.run_request import RunRequest
-from heat_deploy_runner.starting import start
-from heat_deploy_runner.transports import transport_for
+from heat_deploy_runner.pruning import archive
+from heat_deploy_runner import RunRequest
+from heat_deploy_runner import start
+from heat_deploy_runner import transport_for
 from tests.unit.deploy.fakes import FakeSwift
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command

@@ -11,8 +11,8 @@
 # under the License.
 
 """Who did what: a schedule's record keeps who made, paused, resumed and changed it, and when
-(runner.schedules' history), which `schedule show` shows; a run in batches the command line
-cancels says who cancelled it, and when (runner.cancel.cancelled_description)."""
+(runner.scheduling.schedules' history), which `schedule show` shows; a run in batches the command
+line cancels says who cancelled it, and when (runner.running.cancel.cancelled_description)."""
 
 import datetime
 import itertools
@@ -21,11 +21,11 @@ from unittest import mock
 
 import pytest
 
-from heat_deploy_runner.cancel import cancel_reason
-from heat_deploy_runner.cancel import cancelled_description
 from heat_deploy_runner.osc import operations as osc_operations
 from heat_deploy_runner.osc import schedules as osc_schedules
-from heat_deploy_runner import schedules
+from heat_deploy_runner.running.cancel import cancel_reason
+from heat_deploy_runner.running.cancel import cancelled_description
+from heat_deploy_runner.scheduling import schedules
 from heat_deploy_runner import workflows
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import PROJECT

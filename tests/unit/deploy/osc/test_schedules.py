@@ -11,7 +11,7 @@
 # under the License.
 
 """`openstack software schedule list | show | create | pause | resume | delete`, on the
-in-memory clouds: the panel's schedules, made by the same code (runner.schedules)."""
+in-memory clouds: the panel's schedules, made by the same code (runner.scheduling.schedules)."""
 
 import dataclasses
 import datetime
@@ -21,10 +21,10 @@ import pytest
 
 from heat_deploy_runner import masking
 from heat_deploy_runner.osc import schedules as osc_schedules
-from heat_deploy_runner import retention
-from heat_deploy_runner import schedules
-from heat_deploy_runner import secret_store
+from heat_deploy_runner.pruning import retention
+from heat_deploy_runner.scheduling import schedules
 from heat_deploy_runner import workflows
+from heat_deploy_runner.workflows import secret_store
 from tests.unit.deploy.osc.app import App
 from tests.unit.deploy.osc.app import command
 from tests.unit.deploy.osc.app import SERVERS
