@@ -25,18 +25,18 @@ demo: install
 	$(BIN)/python -m devcloud
 
 # The integration and browser tests share one local cloud, started once by the first test
-# that needs it, but for the modules that stop or restart services (stops_services), which
-# share a second one (build/testcloud-services, ports from 22000) beside it: a stopped
-# service would fail the others' tests. The unit tests (pytest-xdist, a process per core)
+# that needs it, but for the modules marked second_cloud, which share a second one
+# (build/testcloud-services, ports from 22000) beside it: those that stop services (which
+# would fail the others' tests), change users, or wait minutes on Mistral. The unit tests (pytest-xdist, a process per core)
 # and the packaging tests, which need no cloud, run beside them too; their output follows.
 test: install lint conventions
 	@mkdir -p build; \
 	$(BIN)/python -m pytest -n auto tests/unit > build/unit-tests.log 2>&1 & unit=$$!; \
 	$(BIN)/python -m pytest tests/packaging > build/packaging-tests.log 2>&1 & packaging=$$!; \
 	TESTCLOUD_DIR=$(CURDIR)/build/testcloud-services TESTCLOUD_PORT_BASE=22000 \
-		$(BIN)/python -m pytest --durations=10 -m stops_services tests/integration \
+		$(BIN)/python -m pytest --durations=10 -m second_cloud tests/integration \
 		> build/services-tests.log 2>&1 & services=$$!; \
-	$(BIN)/python -m pytest --durations=25 -m 'not stops_services' tests/integration \
+	$(BIN)/python -m pytest --durations=25 -m 'not second_cloud' tests/integration \
 		tests/browser; others=$$?; \
 	wait $$services; services_status=$$?; \
 	wait $$unit; unit_status=$$?; wait $$packaging; packaging_status=$$?; \

@@ -16,7 +16,7 @@ needs it (integration and browser tests; unit tests never do).
 It runs beside any `make demo` cloud: its own data directory (wiped first, so every run
 starts from a fresh machine's state) and its own ports. TESTCLOUD_DIR and
 TESTCLOUD_PORT_BASE move them, so two test runs can share a machine: make test runs the
-modules that stop services (marked stops_services) on a second cloud, beside the others.
+modules that stop services (marked second_cloud) on a second cloud, beside the others.
 """
 
 import functools
@@ -49,9 +49,9 @@ def pytest_configure(config):
         'markers', 'restarts_cloud: stops and starts the whole shared cloud; run after every '
         'other test, so that a restart that went wrong fails only itself')
     config.addinivalue_line(
-        'markers', 'stops_services: stops or restarts services of the cloud (a module\'s '
-        'pytestmark); make test runs these modules on a second cloud of their own, beside '
-        'the others, which a stopped service would fail')
+        'markers', 'second_cloud: a module (its pytestmark) that make test runs on a second '
+        'cloud of its own, beside the others: it stops or restarts services, which would fail '
+        'the others, or changes users\' passwords and roles, or waits minutes on Mistral')
 
 
 def pytest_collection_modifyitems(items):

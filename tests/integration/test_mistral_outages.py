@@ -39,7 +39,7 @@ from tests.integration import waiting
 from tests.integration import webhook
 
 # It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
-pytestmark = pytest.mark.stops_services
+pytestmark = pytest.mark.second_cloud
 
 # The longest the engine's checker waits for an action's heartbeat (first_heartbeat_timeout),
 # and a minute more for the workflow to go on.

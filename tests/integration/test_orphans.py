@@ -33,7 +33,7 @@ from tests.integration import dashboard
 from tests.integration import test_outages
 from tests.integration import waiting
 
-pytestmark = pytest.mark.stops_services
+pytestmark = pytest.mark.second_cloud
 
 NAME = 'mysql-BACKUP'
 

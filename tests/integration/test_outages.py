@@ -29,7 +29,7 @@ from tests.integration import dashboard
 from tests.integration import waiting
 
 # It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
-pytestmark = pytest.mark.stops_services
+pytestmark = pytest.mark.second_cloud
 
 ZAQAR = 'ZAQAR_SIGNED_URL_SIGNAL'
 

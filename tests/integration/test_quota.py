@@ -31,7 +31,7 @@ from tests.integration import dashboard
 from tests.integration.test_command_line import _made
 
 # It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
-pytestmark = pytest.mark.stops_services
+pytestmark = pytest.mark.second_cloud
 
 
 @pytest.fixture(scope='module')

@@ -35,7 +35,7 @@ from tests.integration import test_outages as outages
 from tests.integration import waiting
 
 # It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
-pytestmark = pytest.mark.stops_services
+pytestmark = pytest.mark.second_cloud
 
 EVERY_MINUTE = '* * * * *'
 # Mistral fires 1 to 2 s before each minute: the first firing is at most a minute away.

@@ -29,7 +29,7 @@ from tests.integration import test_outages as outages
 from tests.integration import waiting
 
 # It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
-pytestmark = pytest.mark.stops_services
+pytestmark = pytest.mark.second_cloud
 
 # The page's poller gives up on a reply after 20 s (deployment_poller.js).
 PAGE_PATIENCE = 20

@@ -47,7 +47,7 @@ from tests.integration import waiting
 from tests.integration import webhook
 
 # It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
-pytestmark = pytest.mark.stops_services
+pytestmark = pytest.mark.second_cloud
 
 TOKEN_SECONDS = 30
 # Past two token lives: the last poll and the conclusion come with no token of the start.

@@ -19,7 +19,7 @@ import heat_deploy_runner as runner
 from tests.integration import waiting
 
 # It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
-pytestmark = pytest.mark.stops_services
+pytestmark = pytest.mark.second_cloud
 
 # Heat stores server ids in 36 characters: a longer one makes Heat's database refuse the
 # deployment, after its derived config and its Swift container were made.

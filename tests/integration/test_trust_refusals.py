@@ -36,6 +36,9 @@ from heat_deploy_runner import workflows
 from tests.integration.test_unattended import _runs_of
 from tests.integration import waiting
 
+# It changes the starter's password, disables users and takes roles away.
+pytestmark = pytest.mark.second_cloud
+
 RUN_SECONDS = 30
 # How long the first case changes the starter's password for.
 FIRST_SECONDS = 3

@@ -43,6 +43,9 @@ from tests.integration import test_schedules
 from tests.integration import waiting
 from tests.integration import webhook as webhook_mod
 
+# Its operations wait minutes on Mistral's tries and notices.
+pytestmark = pytest.mark.second_cloud
+
 
 @pytest.fixture
 def webhook():

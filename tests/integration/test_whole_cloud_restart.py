@@ -31,7 +31,7 @@ from tests.integration import test_outages as outages
 from tests.integration import waiting
 
 # It stops or restarts services: make test runs it on a cloud of its own (tests/conftest.py).
-pytestmark = pytest.mark.stops_services
+pytestmark = pytest.mark.second_cloud
 
 
 # How long after the services are back a result that reached Swift may take to end its run: a
