@@ -97,7 +97,7 @@ class RunInBatchesTests(ComponentsTestCase):
                              'backup_file': ''},
             'transport': 'TEMP_URL_SIGNAL', 'timeout_minutes': 60, 'batch_size': 1,
             'max_failures': 0, 'secret_ref': None, 'retries': 2, 'retry_delay': 10,
-            'skip_busy': False,
+            'skip_busy': False, 'live': False,
             # What its notices name and link to.
             'server_names': {data.DB_1: 'demo-db-1', data.DB_2: 'demo-db-2'},
             'link': 'http://testserver/project/deployments/operations/{operation}/'}],

@@ -220,7 +220,7 @@ class StartAction(actions.Action):
     def __init__(self, config_id, action_name, server_ids, started_by, started_at,
                  name=None, input_values=None, transport=DEFAULT_TRANSPORT,
                  timeout_minutes=DEFAULT_TIMEOUT_MINUTES, secret_ref=None, try_number=None,
-                 tries=None, trust_id=None):
+                 tries=None, trust_id=None, live=False):
         super().__init__()
         self.config_id = config_id
         self.action_name = action_name
@@ -237,12 +237,15 @@ class StartAction(actions.Action):
         self.try_number = try_number
         self.tries = tries
         self.trust_id = trust_id
+        # Given by rolling_v6 and later.
+        self.live = live
 
     def run_request(self):
         return RunRequest(config_id=self.config_id, action=self.action_name,
                           server_ids=tuple(self.server_ids),
                           input_values=dict(self.input_values), transport=self.transport,
-                          timeout_minutes=self.timeout_minutes, name=self.name)
+                          timeout_minutes=self.timeout_minutes, name=self.name,
+                          live=bool(self.live))
 
     @clients_mod.stops_where_trust_refused
     def run(self, context):

@@ -26,6 +26,7 @@ import functools
 from heat_deploy_runner.configs import derived
 from heat_deploy_runner.running import operations
 from heat_deploy_runner.signalling import deadlines
+from heat_deploy_runner.signalling import live
 
 # The keys of Heat's software deployment, as its API names them.
 HEAT_KEYS = ('id', 'server_id', 'config_id', 'action', 'status', 'status_reason',
@@ -100,6 +101,11 @@ class Run:
         if not self.config:
             return None
         return derived.derived_input_values(self.config).get(derived.SIGNAL_TRANSPORT)
+
+    @property
+    def live(self) -> bool:
+        """Whether its server was given a live target (signalling/live.py)."""
+        return bool(self.config) and live.is_live(derived.derived_input_values(self.config))
 
     @property
     def rerunnable(self) -> bool:

@@ -60,6 +60,9 @@ class RunRequest:
     # Servers still running an earlier run are left out, as a schedule's firings leave them
     # (settling.busy_servers), instead of running a second run beside it.
     leave_out_busy: bool = False
+    # Each server is given a live target its streaming hook sends the output to as the script
+    # writes it (signalling/live.py).
+    live: bool = False
 
     def workflow_input(self, started_by: str, secret_ref: str | None = None) -> dict:
         """The rolling workflow's input for this request, started for ``started_by``, with
@@ -70,7 +73,7 @@ class RunRequest:
                 'timeout_minutes': self.timeout_minutes, 'batch_size': self.batch_size,
                 'max_failures': self.max_failures, 'secret_ref': secret_ref,
                 'retries': self.retries, 'retry_delay': self.retry_delay,
-                'skip_busy': self.leave_out_busy}
+                'skip_busy': self.leave_out_busy, 'live': self.live}
 
     @classmethod
     def from_workflow_input(cls, workflow_input: dict) -> 'RunRequest':
@@ -85,7 +88,7 @@ class RunRequest:
                    name=given.get('name'), batch_size=given.get('batch_size') or 0,
                    max_failures=given.get('max_failures') or 0,
                    retries=given.get('retries') or 0, retry_delay=given.get('retry_delay') or 0,
-                   leave_out_busy=bool(given.get('skip_busy')))
+                   leave_out_busy=bool(given.get('skip_busy')), live=bool(given.get('live')))
 
     def record(self) -> dict:
         """The request as a schedule's record keeps it (see from_record)."""
@@ -93,7 +96,7 @@ class RunRequest:
                 'server_ids': list(self.server_ids), 'input_values': dict(self.input_values),
                 'transport': self.transport, 'timeout_minutes': self.timeout_minutes,
                 'batch_size': self.batch_size, 'max_failures': self.max_failures,
-                'retries': self.retries, 'retry_delay': self.retry_delay}
+                'retries': self.retries, 'retry_delay': self.retry_delay, 'live': self.live}
 
     @classmethod
     def from_record(cls, record: dict) -> 'RunRequest':
@@ -105,7 +108,7 @@ class RunRequest:
                    name=record.get('run_name'), batch_size=record.get('batch_size') or 0,
                    max_failures=record.get('max_failures') or 0,
                    retries=record.get('retries') or 0,
-                   retry_delay=record.get('retry_delay') or 0)
+                   retry_delay=record.get('retry_delay') or 0, live=bool(record.get('live')))
 
 
 @dataclasses.dataclass(frozen=True)

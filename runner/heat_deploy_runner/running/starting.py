@@ -39,6 +39,7 @@ from heat_deploy_runner.running.run import Run
 from heat_deploy_runner.running.run_request import RunRequest
 from heat_deploy_runner.running import servers as servers_mod
 from heat_deploy_runner.running import settling
+from heat_deploy_runner.signalling import live as live_mod
 from heat_deploy_runner.signalling.signals import SignalTransport
 
 LOG = logging.getLogger(__name__)
@@ -214,7 +215,7 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
             deployment, config = _start_one(
                 heat, transport, source, run_name=run_name, action=action,
                 server_id=server_id, values=values,
-                timeout_minutes=request.timeout_minutes,
+                timeout_minutes=request.timeout_minutes, live=request.live,
                 operation=operation, server=servers_mod.called(server_id, server_names))
         except _ServerFailed as failure:
             if failure.unreachable is not None and not result.created:
@@ -231,21 +232,24 @@ def start(heat, find_transport: Callable[[str], SignalTransport], request: RunRe
 
 def _start_one(heat, transport: SignalTransport, source: dict, *,
                run_name: str, action: str, server_id: str,
-               values: dict, timeout_minutes: int,
+               values: dict, timeout_minutes: int, live: bool,
                operation: Operation | None, server: str):
     # (what, how to remove it, whether what was made before it must stay when that fails)
     undo: list[tuple[str, Callable[[], object], bool]] = []
     failed_step = SIGNAL_FAILED
     try:
-        target = transport.prepare(run_name, timeout_minutes)
+        target = transport.prepare(run_name, timeout_minutes, live)
         undo.append(('signal target', lambda: transport.cleanup(target.values), False))
 
         failed_step = CONFIG_FAILED
-        config = heat.software_configs.create(**derived.build_derived_config(
+        body = derived.build_derived_config(
             source, name=run_name, action=action, server_id=server_id,
             input_values=values, signal_transport=transport.name,
             signal_inputs=target.inputs,
-            operation_option=operation.as_option() if operation else None))
+            operation_option=operation.as_option() if operation else None)
+        if live_mod.is_live(target.values):
+            body['inputs'].append(live_mod.secrets_input(body['inputs']))
+        config = heat.software_configs.create(**body)
         undo.append(('derived config %s' % config.id,
                      lambda: heat.software_configs.delete(config.id), False))
 

@@ -83,8 +83,9 @@ class SignalTransport(abc.ABC):
     name: str
 
     @abc.abstractmethod
-    def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
-        """Create the signal target for one run named ``name``.
+    def prepare(self, name: str, timeout_minutes: int, live: bool = False) -> SignalTarget:
+        """Create the signal target for one run named ``name``, and its live target (live.py)
+        when ``live``.
 
         On failure, whatever was made so far is removed before raising.
         """
@@ -121,6 +122,15 @@ class SignalTransport(abc.ABC):
         (look_place), does."""
         return [self.may_have_result(each) for each in many]
 
+    def live_output(self, input_values: Mapping[str, object]):
+        """The run's latest live.Snapshot; None before the first, or without a live target."""
+        return None
+
+    def live_lines(self, many: Sequence[Mapping[str, object]]) -> list[str | None]:
+        """The last line live output gave of each of ``many`` (input values), in order; one
+        look per place where the transport can (look_place)."""
+        return [getattr(self.live_output(each), 'last_line', None) for each in many]
+
     def claim_result(self, input_values: Mapping[str, object]
                      ) -> ClaimedResult | None:
         """The result for the dashboard to apply, or None.
@@ -154,7 +164,7 @@ class NoSignal(SignalTransport):
 
     name = 'NO_SIGNAL'
 
-    def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
+    def prepare(self, name: str, timeout_minutes: int, live: bool = False) -> SignalTarget:
         return SignalTarget()
 
     def initial_status(self) -> tuple[str, str]:

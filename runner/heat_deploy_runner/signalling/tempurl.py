@@ -48,14 +48,22 @@ import uuid
 
 import requests
 from swiftclient import exceptions as swift_exc
-from swiftclient import utils as swift_utils
 import urllib3
 
 from heat_deploy_runner.configs import derived
+from heat_deploy_runner.signalling.live import line_of
+from heat_deploy_runner.signalling.live import live_inputs
+from heat_deploy_runner.signalling.live import LIVE_PREFIX
+from heat_deploy_runner.signalling.live import LIVE_URL
+from heat_deploy_runner.signalling.live import object_name as live_object
+from heat_deploy_runner.signalling.live import signal_object_of
+from heat_deploy_runner.signalling.live import Snapshot
 from heat_deploy_runner.signalling.signals import NotAnswering
 from heat_deploy_runner.signalling.signals import SignalTarget
 from heat_deploy_runner.signalling.signals import SignalTransport
 from heat_deploy_runner.signalling.signals import unique_name
+from heat_deploy_runner.signalling.swift_urls import signed_put_url
+from heat_deploy_runner.signalling.swift_urls import storage_url
 from heat_deploy_runner import times
 
 LOG = logging.getLogger(__name__)
@@ -100,35 +108,6 @@ def signal_location(input_values: Mapping[str, object]) -> tuple[str, str]:
     return container, object_name
 
 
-def storage_url(swift) -> str:
-    """The account's storage URL of a swiftclient Connection.
-
-    ``url`` is the preauthurl or the URL of the last authentication; after a
-    401 swiftclient clears it, but keeps a preauthurl in os_options.
-    """
-    url = swift.url or swift.os_options.get('object_storage_url')
-    if not url:
-        url, _token = swift.get_auth()
-    return url
-
-
-def signed_put_url(storage: str, container: str, object_name: str,
-                   seconds: int, key: str) -> str:
-    """Absolute PUT TempURL of one object.
-
-    Swift's tempurl middleware checks the signature against the path it
-    sees, "/v1/<account>/<container>/<object>". A storage URL may carry a
-    prefix before that (a proxy path such as "/swift/v1/AUTH_x"); the prefix
-    belongs in the URL the server calls but not in what is signed.
-    """
-    parsed = parse.urlparse(storage)
-    prefix, version, account = parsed.path.rstrip('/').rsplit('/', 2)
-    signed = swift_utils.generate_temp_url(
-        f'/{version}/{account}/{container}/{object_name}', seconds, key,
-        'PUT')
-    return f'{parsed.scheme}://{parsed.netloc}{prefix}{signed}'
-
-
 def signal_inputs(url: str) -> tuple[dict, dict]:
     return (
         derived.string_input(SIGNAL_ID, url,
@@ -140,9 +119,12 @@ def signal_inputs(url: str) -> tuple[dict, dict]:
 
 
 def _signal_object_of(listed_name: str) -> str:
-    """The signal object a listed name is, or is an old version of: Swift's object versioning
-    keeps old copies as "<len:03x><name>/<ts>" (Heat turns it on for signals that may arrive
-    more than once)."""
+    """The signal object a listed name is, is an old version of, or is the live object of
+    (live.py): Swift's object versioning keeps old copies as "<len:03x><name>/<ts>" (Heat
+    turns it on for signals that may arrive more than once)."""
+    live = signal_object_of(listed_name)
+    if live:
+        return live
     if re.match('[0-9a-f]{3}', listed_name):
         length = int(listed_name[:3], 16)
         if listed_name[3 + length:4 + length] == '/':
@@ -189,7 +171,7 @@ class TempUrlSignal(SignalTransport):
         self._containers: dict[str, str] = {}
         self._swept = False
 
-    def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
+    def prepare(self, name: str, timeout_minutes: int, live: bool = False) -> SignalTarget:
         self._sweep()
         container = self._containers.setdefault(name, container_name(name))
         object_name = str(uuid.uuid4())
@@ -199,9 +181,9 @@ class TempUrlSignal(SignalTransport):
             # An empty object makes "nothing sent yet" a 200 with no body,
             # which both Heat and read_result take as no signal.
             self._swift.put_object(container, object_name, b'')
-            url = signed_put_url(storage_url(self._swift), container,
-                                 object_name, timeout_minutes * 60,
-                                 self._account_key())
+            url, live_url = (signed_put_url(storage_url(self._swift), container, each,
+                                            timeout_minutes * 60, self._account_key())
+                             for each in (object_name, live_object(object_name)))
         except Exception:
             try:
                 self._remove(container, object_name)
@@ -209,7 +191,7 @@ class TempUrlSignal(SignalTransport):
                 LOG.warning('Could not remove signal container %s after a '
                             'failed prepare', container, exc_info=True)
             raise
-        return SignalTarget(signal_inputs(url))
+        return SignalTarget(signal_inputs(url) + live_inputs({LIVE_URL: live_url}, live))
 
     def read_result(self, input_values: Mapping[str, object]) -> dict | None:
         container, object_name = signal_location(input_values)
@@ -263,6 +245,22 @@ class TempUrlSignal(SignalTransport):
             return [True] * len(many)
         sizes = {listed['name']: listed['bytes'] for listed in found[1]}
         return [sizes.get(object_name) != 0 for _container, object_name in locations]
+
+    def live_output(self, input_values: Mapping[str, object]) -> Snapshot | None:
+        container, object_name = signal_location(input_values)
+        found = self._got(container, live_object(object_name))
+        return None if found is None else Snapshot.of(found[1])
+
+    def live_lines(self, many: Sequence[Mapping[str, object]]) -> list[str | None]:
+        # One listing per container: each live object's Content-Type carries its last line.
+        lines = {}
+        for container in {signal_location(each)[0] for each in many}:
+            found = self._looked(lambda: self._swift.get_container(
+                container, prefix=LIVE_PREFIX, full_listing=True)) or ({}, [])
+            lines.update({(container, listed['name']): line_of(listed.get('content_type'))
+                          for listed in found[1]})
+        return [lines.get((container, live_object(object_name)))
+                for container, object_name in map(signal_location, many)]
 
     @staticmethod
     def _looked(look):

@@ -50,6 +50,13 @@ import re
 from zaqarclient.transport import errors as zaqar_errors
 
 from heat_deploy_runner.configs import derived
+from heat_deploy_runner.signalling.live import LIVE_EXPIRES
+from heat_deploy_runner.signalling.live import live_inputs
+from heat_deploy_runner.signalling.live import LIVE_METHODS
+from heat_deploy_runner.signalling.live import LIVE_PATHS
+from heat_deploy_runner.signalling.live import LIVE_QUEUE
+from heat_deploy_runner.signalling.live import LIVE_SIGNATURE
+from heat_deploy_runner.signalling.live import Snapshot
 from heat_deploy_runner.signalling.signals import ClaimedResult
 from heat_deploy_runner.signalling.signals import SignalTarget
 from heat_deploy_runner.signalling.signals import SignalTransport
@@ -70,6 +77,8 @@ SIGNATURE = 'deploy_zaqar_signature'
 # Zaqar's rule for queue names: at most 64 of these characters.
 _UNSAFE_QUEUE_CHARACTERS = re.compile(r'[^A-Za-z0-9_-]+')
 _QUEUE_NAME_LENGTH = 64
+# A run's live queue (live.py) is named after the run too, after this.
+LIVE_QUEUE_PREFIX = 'live-'
 _UUID_LENGTH = 36
 
 # The most messages Zaqar lists at once.
@@ -110,6 +119,12 @@ def _signal_inputs(endpoint: str, queue: str, signed: Mapping) -> tuple:
     )
 
 
+def _live_values(queue: str, signed: Mapping) -> dict:
+    return {LIVE_QUEUE: queue, LIVE_PATHS: ','.join(signed['paths']),
+            LIVE_METHODS: ','.join(signed['methods']), LIVE_EXPIRES: signed['expires'],
+            LIVE_SIGNATURE: signed['signature']}
+
+
 def _time(value) -> datetime.datetime | None:
     """A time Zaqar or a note wrote (ISO 8601, naive UTC), None when there is none."""
     try:
@@ -142,21 +157,32 @@ class ZaqarSignedUrlSignal(SignalTransport):
         self._zaqar = zaqar
         self._swept = False
 
-    def prepare(self, name: str, timeout_minutes: int) -> SignalTarget:
+    def prepare(self, name: str, timeout_minutes: int, live: bool = False) -> SignalTarget:
         self._sweep()
-        queue = self._zaqar.queue(queue_name(name), force_create=True)
+        made = []
         try:
+            queue = self._zaqar.queue(queue_name(name), force_create=True)
+            made.append(queue)
             signed = queue.signed_url(['messages'], methods=['POST'],
                                       ttl_seconds=timeout_minutes * 60)
+            live_values = {}
+            if live:
+                # The hook deletes each snapshot once it has sent the next (live.py).
+                live_queue = self._zaqar.queue(queue_name(LIVE_QUEUE_PREFIX + name),
+                                               force_create=True)
+                made.append(live_queue)
+                live_values = _live_values(live_queue.name, live_queue.signed_url(
+                    ['messages'], methods=['POST', 'DELETE'], ttl_seconds=timeout_minutes * 60))
         except Exception:
-            try:
-                queue.delete()
-            except Exception:
-                LOG.warning('Could not remove signal queue %s after a '
-                            'failed prepare', queue.name, exc_info=True)
+            for each in made:
+                try:
+                    each.delete()
+                except Exception:
+                    LOG.warning('Could not remove signal queue %s after a '
+                                'failed prepare', each.name, exc_info=True)
             raise
-        return SignalTarget(_signal_inputs(self._zaqar.api_url, queue.name,
-                                           signed))
+        return SignalTarget(_signal_inputs(self._zaqar.api_url, queue.name, signed)
+                            + live_inputs(live_values, live))
 
     def read_result(self, input_values: Mapping[str, object]) -> dict | None:
         """The newest of the first messages on the queue, left where it is.
@@ -176,6 +202,18 @@ class ZaqarSignedUrlSignal(SignalTransport):
             if result is not None:
                 return result
         return None
+
+    def live_output(self, input_values: Mapping[str, object]) -> Snapshot | None:
+        # The hook keeps one snapshot or two on the queue: the newest of the first page.
+        if not input_values.get(LIVE_QUEUE):
+            return None
+        queue = self._zaqar.queue(input_values[LIVE_QUEUE], auto_create=False)
+        try:
+            found = [Snapshot.of(each.body) for each in queue.messages(echo=True,
+                                                                       limit=MAX_PAGE)]
+        except zaqar_errors.ResourceNotFound:
+            return None
+        return max(filter(None, found), key=lambda snapshot: snapshot.seq, default=None)
 
     def may_have_result(self, input_values: Mapping[str, object]) -> bool:
         # One look at the queue's counts, where a show in Heat and a claim cost two calls.
@@ -209,16 +247,19 @@ class ZaqarSignedUrlSignal(SignalTransport):
 
     def cleanup(self, input_values: Mapping[str, object],
                 may_still_report: bool = False) -> None:
-        self._delete_queue(input_values[QUEUE])
+        queues = [name for name in (input_values[QUEUE], input_values.get(LIVE_QUEUE)) if name]
+        for queue in queues:
+            self._delete_queue(queue)
         expires = _time(input_values.get(EXPIRES))
         if not may_still_report or expires is None or expires <= _now():
             # Nothing can make this queue again: no note, and no sweep on a delete's way.
             return
         self._sweep()
         seconds = (expires - _now()).total_seconds() + NOTE_MARGIN_SECONDS
-        self._zaqar.queue(DELETED_QUEUES).post({
-            'body': {'queue': input_values[QUEUE], 'until': expires.isoformat()},
-            'ttl': int(min(seconds, MAX_NOTE_SECONDS))})
+        for queue in queues:
+            self._zaqar.queue(DELETED_QUEUES).post({
+                'body': {'queue': queue, 'until': expires.isoformat()},
+                'ttl': int(min(seconds, MAX_NOTE_SECONDS))})
 
     def _delete_queue(self, name: str) -> None:
         try:

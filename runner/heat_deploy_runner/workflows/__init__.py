@@ -20,10 +20,11 @@ from importlib import resources
 
 from heat_deploy_runner.running.run_request import RunRequest
 
-ROLLING_WORKFLOW = 'heat_deploy.rolling_v5'
+ROLLING_WORKFLOW = 'heat_deploy.rolling_v6'
 # Every rolling workflow released: triggers made for an older one keep firing it.
 ROLLING_WORKFLOWS = ('heat_deploy.rolling_v1', 'heat_deploy.rolling_v2',
-                     'heat_deploy.rolling_v3', 'heat_deploy.rolling_v4', ROLLING_WORKFLOW)
+                     'heat_deploy.rolling_v3', 'heat_deploy.rolling_v4', 'heat_deploy.rolling_v5',
+                     ROLLING_WORKFLOW)
 # An operation started at once, followed to its end (followers.py).
 FOLLOW_WORKFLOW = 'heat_deploy.follow_v3'
 # Every follow workflow released: executions of an older one still running end as it says.

@@ -215,6 +215,8 @@ class FakeSwift(_Failures):
         self.versioned = set()
         # The headers each object was last put with, by (container, object).
         self.object_headers = {}
+        # Each object's Content-Type, by (container, object), as a listing shows it.
+        self.content_types = {}
         # Each object's Last-Modified header, by (container, object): as Swift, the time it
         # was put rounded up to whole seconds.
         self.modified = {}
@@ -256,7 +258,8 @@ class FakeSwift(_Failures):
             names = [name for name in names
                      if (name > end_marker if reverse else name < end_marker)]
         return ({'x-container-object-count': str(len(objects))},
-                [{'name': name, 'bytes': len(objects[name])}
+                [{'name': name, 'bytes': len(objects[name]),
+                  'content_type': self.content_types.get((container, name))}
                  for name in names[:limit]])
 
     def delete_container(self, container, response_dict=None,
@@ -266,12 +269,14 @@ class FakeSwift(_Failures):
             raise _swift_error(409)
         del self.containers[container]
 
-    def put_object(self, container, obj, contents, headers=None, **kwargs):
+    def put_object(self, container, obj, contents, headers=None, content_type=None,
+                   **kwargs):
         self._call('put_object', container, obj)
         if isinstance(contents, str):
             contents = contents.encode()
         self._container(container)[obj] = contents
         self.object_headers[container, obj] = dict(headers or {})
+        self.content_types[container, obj] = content_type or 'application/octet-stream'
         self.modified[container, obj] = email.utils.format_datetime(
             datetime.datetime.fromtimestamp(math.ceil(time.time()), datetime.timezone.utc),
             usegmt=True)

@@ -23,9 +23,9 @@ from swiftclient.exceptions import ClientException
 import urllib3
 
 from heat_deploy_runner import NotAnswering
+from heat_deploy_runner.signalling.swift_urls import storage_url
 from heat_deploy_runner.signalling.tempurl import LEFT
 from heat_deploy_runner.signalling.tempurl import signal_location
-from heat_deploy_runner.signalling.tempurl import storage_url
 from heat_deploy_runner.signalling.tempurl import TempUrlSignal
 
 from .fakes import FakeSwift

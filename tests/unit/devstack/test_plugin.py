@@ -270,8 +270,8 @@ def test_stack_extra_restarts_running_mistral_on_the_runners_actions_and_makes_w
         for action in actions]
     files = devstack.checkout / 'runner' / 'heat_deploy_runner' / 'workflows'
     assert rest[1 + len(actions):] == [
-        os + ['workflow', 'show', 'heat_deploy.rolling_v5', '-f', 'value', '-c', 'ID'],
-        os + ['workflow', 'create', str(files / 'rolling_v5.yaml')],
+        os + ['workflow', 'show', 'heat_deploy.rolling_v6', '-f', 'value', '-c', 'ID'],
+        os + ['workflow', 'create', str(files / 'rolling_v6.yaml')],
         os + ['workflow', 'show', 'heat_deploy.follow_v3', '-f', 'value', '-c', 'ID'],
         os + ['workflow', 'show', 'heat_deploy.retention_v1', '-f', 'value', '-c', 'ID'],
         os + ['workflow', 'create', str(files / 'retention_v1.yaml')],
