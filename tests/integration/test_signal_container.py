@@ -95,7 +95,7 @@ def test_deletes_racing_their_results_leave_nothing(
         assert runner.delete(heat, made[0].id, find_transport) == []
         _answer(urls[0])
         _at_once(*(functools.partial(step, *args) for run, url in zip(made[1:], urls[1:])
-                   for step, args in ((runner.running.delete, (heat, run.id, find_transport)),
+                   for step, args in ((runner.delete, (heat, run.id, find_transport)),
                                       (_answer, (url,)))))
 
         assert _containers(swift, container) == []
