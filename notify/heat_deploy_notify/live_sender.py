@@ -13,9 +13,10 @@
 """Sends a running script's output to its live target, on a thread of its own.
 
 The reader of the script's pipes only hands output over (``add``): a target that is slow,
-unreachable or refusing never holds the script nor its result. At most one send a second,
-the final one too: what a script writes while a send is on its way, or within a second of
-the last, goes with the next (live_output bounds it). A send waits at most SEND_TIMEOUT to
+unreachable or refusing never holds the script nor its result. At most one send a second
+while the script runs, and the final one as soon as it has exited: what a script writes
+while a send is on its way, or within a second of the last, goes with the next (live_output
+bounds it). A send waits at most SEND_TIMEOUT to
 connect and as long for an answer. A send that fails pauses sending (FIRST_PAUSE, doubling
 up to LAST_PAUSE); a refusal (a 4xx: a URL expired or not this run's) stops it. Once the
 script has exited, ``finish`` waits at most FINAL_BOUND for the final send, and logs what went
@@ -124,9 +125,6 @@ class LiveSender:
     def _send_final(self):
         if self._stopped:
             return
-        if self._last is not None:
-            time.sleep(max(0.0, min(self._last + self._interval, self._deadline)
-                           - time.monotonic()))
         remaining = self._deadline - time.monotonic()
         if remaining > 0:
             self._send(final=True, timeout=min(remaining, SEND_TIMEOUT))

@@ -34,9 +34,10 @@ runs, to the run's live target, never to its signal target:
 Each send's body is JSON: ``{"seq": n, "final": false, "status_code": null, "stdout": text,
 "stderr": text, "skipped_stdout": bytes, "skipped_stderr": bytes}`` (live_output says each
 field precisely); the values of the inputs ``deploy_live_secrets`` names (a JSON list) are
-masked. At most one send a second, each with at most 64 KiB of each stream (the newest), the
-last (``final``, with the exit status) at most two seconds after the script exits; a target
-that fails or is slow never delays nor fails the run (live_sender).
+masked. At most one send a second while the script runs, each with at most 64 KiB of each
+stream (the newest), and the last (``final``, with the exit status) as soon as it exits,
+waited for two seconds at most; a target that fails or is slow never fails the run nor
+delays it more (live_sender).
 
 Usage (as 55-heat-config runs a hook): heat-deploy-script-hook < config.json
 """
