@@ -9,26 +9,27 @@
 # WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
 # License for the specific language governing permissions and limitations
 # under the License.
+"""A script's output on its way to a live target: secrets masked, whole characters, a
+snapshot at a time.
 
-"""A script's output on its way to a live target: bounded, secrets masked, whole characters.
+Each stream is masked as it is read: each secret value (of SCRUBBED_LENGTH characters or
+more) replaced by MASK, as the runner masks a result (heat_deploy_runner.masking), also where
+a secret is split across two reads; bytes that may begin a secret, or begin a character not
+ended yet, wait for what follows (until the script has exited). Text is UTF-8 decoded with
+replacement. Of the masked stream, a StreamTail keeps its end (at most TAIL bytes, cut before
+a whole character) and how many bytes it holds in all.
 
-Each stream keeps at most LIMIT bytes of output not sent yet, the newest: a script that
-writes faster than sends go has the beginning of what it wrote since the last send left out,
-and counted. What is sent has each secret value (of SCRUBBED_LENGTH characters or more)
-replaced by MASK, as the runner masks a result (heat_deploy_runner.masking), also where a
-secret is split across two reads or two sends; text is UTF-8 decoded with replacement, and no
-character is split between two sends.
-
-The body of a send, JSON (UTF-8)::
+The body of a send, JSON (UTF-8), is a snapshot of both streams, not a piece of them::
 
     {"seq": n, "final": false, "status_code": null,
-     "stdout": "<text>", "stderr": "<text>", "skipped_stdout": 0, "skipped_stderr": 0}
+     "stdout": "<text>", "stderr": "<text>", "stdout_bytes": 0, "stderr_bytes": 0}
 
-- ``seq``: 1, 2, ... one per send tried; a gap is a send that failed (its text is counted in
-  the next send's skipped_*) or that may have landed late.
-- ``stdout``/``stderr``: what the stream wrote after the previous send's text, masked.
-- ``skipped_stdout``/``skipped_stderr``: bytes of the stream (counted after masking) written
-  between the previous send's text and this one's that no send carries.
+- ``seq``: 1, 2, ... one per send tried; a gap is a send that failed or landed late.
+- ``stdout``/``stderr``: the end of everything the stream wrote so far, masked: at most TAIL
+  bytes of UTF-8 (less where JSON's escapes would take the body past MAX_BODY).
+- ``stdout_bytes``/``stderr_bytes``: how many bytes (UTF-8) the masked stream holds in all,
+  what the text no longer holds included: a reader who saw an earlier snapshot takes the
+  last ``new - old`` bytes of the text as what is new, and missed only what scrolled past.
 - ``final``: true on the last send, made once the script has exited; ``status_code`` is then
   its exit status (deploy_status_code of the result), null before.
 """
@@ -37,10 +38,12 @@ import json
 
 MASK = b'********'
 SCRUBBED_LENGTH = 4
-# Per stream and send.
-LIMIT = 64 * 1024
+# Per stream: the runner's heat_deploy_runner.signalling.live.TAIL_BYTES.
+TAIL = 64 * 1024
 # Zaqar's default max_messages_post_size (256 KiB) less room for the message's envelope.
 MAX_BODY = 256 * 1024 - 1024
+# The last line a Swift listing carries (live_target): a screen's line, in a header.
+LINE_BYTES = 200
 
 
 def _is_continuation(byte):
@@ -59,13 +62,20 @@ def _incomplete_tail(data):
     return 0
 
 
-def _whole_characters_from(data, start):
+def _character_start(data, start):
     """``start`` moved past the (at most three) bytes that continue a character begun before
     it."""
     end = min(len(data), start + 3)
     while start < end and _is_continuation(data[start]):
         start += 1
     return start
+
+
+def _character_end(data, end):
+    """``end`` moved back before a character it would split."""
+    while end > 0 and end < len(data) and _is_continuation(data[end]):
+        end -= 1
+    return end
 
 
 class Scrubber:
@@ -107,7 +117,7 @@ class Scrubber:
         return held
 
     def scrub(self, data, final):
-        """(masked bytes to send, bytes to scrub again with what comes next)."""
+        """(masked bytes, bytes to scrub again with what comes next)."""
         spans = self._spans(data)
         held = len(data) if final else self._held_from(data, spans)
         out, at = [], 0
@@ -119,83 +129,68 @@ class Scrubber:
         out.append(data[at:held])
         return b''.join(out), data[held:]
 
-    def partial_head(self, data):
-        """How many bytes at the start of data may end a secret whose start was left out."""
-        longest = 0
-        for secret in self.secrets:
-            for size in range(min(len(secret) - 1, len(data)), longest, -1):
-                if secret.endswith(data[:size]):
-                    longest = size
-                    break
-        return longest
 
+class StreamTail:
+    """One stream's masked output: its end and its size. Its owner serialises ``add``,
+    ``close`` and ``snapshot`` (the reader adds, the sender takes snapshots)."""
 
-class StreamOutput:
-    """One stream's output not sent yet. ``add`` and ``drain`` are for the caller to
-    serialise (the reader adds, the sender drains); ``text`` is the sender's alone."""
-
-    def __init__(self, scrubber, limit=LIMIT):
+    def __init__(self, scrubber, tail=TAIL):
         self._scrubber = scrubber
-        self._limit = limit
-        self._raw = bytearray()
-        self._dropped = 0
-        # Read but not sent: the start of a secret or of a character not ended yet.
-        self._carried = b''
-        self._skipped = 0
+        self._limit = tail
+        # Read but not masked yet: the start of a secret or of a character not ended yet.
+        self._held = b''
+        self._tail = bytearray()
+        self.size = 0
 
-    def add(self, data):
-        self._raw += data
-        excess = len(self._raw) - self._limit
-        if excess > 0:
-            del self._raw[:excess]
-            self._dropped += excess
-
-    def drain(self):
-        raw, dropped = bytes(self._raw), self._dropped
-        self._raw.clear()
-        self._dropped = 0
-        return raw, dropped
-
-    def text(self, raw, dropped, final):
-        """(masked bytes of whole characters, bytes left out before them)."""
-        if dropped:
-            # What was carried and what the cut may have split ends before the cut.
-            cut = self._scrubber.partial_head(raw)
-            cut = _whole_characters_from(raw, cut)
-            self._skipped += len(self._carried) + dropped + cut
-            self._carried, raw = b'', raw[cut:]
-        out, carried = self._scrubber.scrub(self._carried + raw, final)
+    def add(self, data, final=False):
+        """Mask what was read; whether the masked stream grew."""
+        out, self._held = self._scrubber.scrub(self._held + data, final)
         incomplete = 0 if final else _incomplete_tail(out)
         if incomplete:
-            out, carried = out[:-incomplete], out[-incomplete:] + carried
-        self._carried = carried
-        skipped, self._skipped = self._skipped, 0
-        return out, skipped
+            out, self._held = out[:-incomplete], out[-incomplete:] + self._held
+        # Bytes that are no UTF-8 count as the replacement character a reader sees.
+        out = out.decode('utf-8', 'replace').encode('utf-8')
+        self._tail += out
+        self.size += len(out)
+        excess = len(self._tail) - self._limit
+        if excess > 0:
+            del self._tail[:_character_start(self._tail, excess)]
+        return bool(out)
 
-    def lost(self, size):
-        """A send that failed carried this many bytes: left out, then."""
-        self._skipped += size
+    def close(self):
+        """The script has exited: what was held back is no secret's start after all."""
+        return self.add(b'', final=True)
+
+    def snapshot(self):
+        """(the end of the masked stream, its whole size)."""
+        return bytes(self._tail), self.size
 
 
-def _fitted(out, skipped, limit):
-    """The newest ``limit`` bytes of out, from a whole character, as text."""
-    if len(out) > limit:
-        cut = _whole_characters_from(out, len(out) - limit)
-        skipped, out = skipped + cut, out[cut:]
-    return out.decode('utf-8', 'replace'), skipped, len(out)
+def _end(tail, limit):
+    """The last ``limit`` bytes of tail at most, from a whole character, as text."""
+    return tail[_character_start(tail, max(0, len(tail) - limit)):].decode('utf-8')
 
 
-def body(seq, final, status_code, streams, limit=LIMIT):
-    """(the send's JSON body, {stream: bytes left out if the send fails}); ``streams`` maps
-    "stdout" and "stderr" to (masked bytes, skipped) from StreamOutput.text."""
+def body(seq, final, status_code, streams, limit=TAIL):
+    """The send's JSON body; ``streams`` maps "stdout" and "stderr" to StreamTail.snapshot()
+    of each."""
     while True:
         fields = {'seq': seq, 'final': final, 'status_code': status_code}
-        lost = {}
-        for name, (out, skipped) in streams.items():
-            text, skipped, size = _fitted(out, skipped, limit)
-            fields[name], fields[f'skipped_{name}'], lost[name] = text, skipped, skipped + size
+        for name, (tail, size) in streams.items():
+            fields[name], fields[f'{name}_bytes'] = _end(tail, limit), size
         data = json.dumps(fields, ensure_ascii=False).encode('utf-8')
         # Text that JSON escapes (control characters) may take up to six times its size.
         if len(data) <= MAX_BODY or limit < 1024:
-            return data, lost
+            return data
         limit //= 2
+
+
+def last_line(tails):
+    """The last line that is not blank of the first of ``tails`` (bytes) that has one, at
+    most LINE_BYTES of it, cut before a whole character."""
+    for tail in tails:
+        lines = [line for line in tail.decode('utf-8').splitlines() if line.strip()]
+        if lines:
+            line = lines[-1].encode('utf-8')
+            return line[:_character_end(line, LINE_BYTES)].decode('utf-8')
+    return ''

@@ -12,15 +12,16 @@
 
 """Sends a running script's output to its live target, on a thread of its own.
 
-The reader of the script's pipes only hands output over (``add``): a target that is slow,
-unreachable or refusing never holds the script nor its result. At most one send a second
-while the script runs, and the final one as soon as it has exited: what a script writes
-while a send is on its way, or within a second of the last, goes with the next (live_output
-bounds it). A send waits at most SEND_TIMEOUT to
-connect and as long for an answer. A send that fails pauses sending (FIRST_PAUSE, doubling
-up to LAST_PAUSE); a refusal (a 4xx: a URL expired or not this run's) stops it. Once the
-script has exited, ``finish`` waits at most FINAL_BOUND for the final send, and logs what went
-wrong once (the thread itself never writes: it may still be on its way when the hook exits).
+The reader of the script's pipes only hands output over (``add``, which masks it into each
+stream's tail): a target that is slow, unreachable or refusing never holds the script nor its
+result. Each send is a snapshot of both streams (live_output). At most one send a second
+while the script runs, and only when a stream has grown since the last send that landed; the
+final one as soon as it has exited. A send waits at most SEND_TIMEOUT to connect and as long
+for an answer. A send that fails pauses sending (FIRST_PAUSE, doubling up to LAST_PAUSE); the
+next snapshot holds all its text. A refusal (a 4xx: a URL expired or not this run's) stops
+sending. Once the script has exited, ``finish`` waits at most FINAL_BOUND for the final send,
+and logs what went wrong once (the thread itself never writes: it may still be on its way
+when the hook exits).
 """
 
 import logging
@@ -56,9 +57,11 @@ class LiveSender:
         self._target = target
         self._interval = interval
         scrubber = live_output.Scrubber(secrets)
-        self._streams = {name: live_output.StreamOutput(scrubber) for name in STREAMS}
         self._changed = threading.Condition()
         # Guarded by _changed: what the reader and finish hand over.
+        self._streams = {name: live_output.StreamTail(scrubber) for name in STREAMS}
+        # The stream written to last first: the last line is its.
+        self._latest = list(STREAMS)
         self._fresh = False
         self._closing = False
         self._status_code = None
@@ -79,14 +82,21 @@ class LiveSender:
 
     def add(self, name, data):
         with self._changed:
-            self._streams[name].add(data)
-            self._fresh = True
-            self._changed.notify()
+            if self._streams[name].add(data):
+                self._wrote(name)
+
+    def _wrote(self, name):
+        self._latest.sort(key=lambda each: each != name)
+        self._fresh = True
+        self._changed.notify()
 
     def finish(self, status_code):
         """The script has exited with status_code: the final send, waited for
         FINAL_BOUND at most."""
         with self._changed:
+            for name, stream in self._streams.items():
+                if stream.close():
+                    self._wrote(name)
             self._closing = True
             self._status_code = status_code
             self._deadline = time.monotonic() + FINAL_BOUND
@@ -131,25 +141,22 @@ class LiveSender:
 
     def _send(self, final, timeout):
         with self._changed:
-            drained = {name: stream.drain() for name, stream in self._streams.items()}
+            snapshots = {name: stream.snapshot() for name, stream in self._streams.items()}
+            latest = [snapshots[name][0] for name in self._latest]
             self._fresh = False
             status_code = self._status_code if final else None
-        streams = {name: self._streams[name].text(raw, dropped, final)
-                   for name, (raw, dropped) in drained.items()}
-        if not final and not any(out or skipped for out, skipped in streams.values()):
-            # All held back (the start of a secret or of a character): goes with what follows.
-            return
         self._seq += 1
-        data, lost = live_output.body(self._seq, final, status_code, streams)
+        data = live_output.body(self._seq, final, status_code, snapshots)
         self._last = time.monotonic()
         try:
-            self._target.send(self._seq, data, timeout=(timeout, timeout))
+            self._target.send(data, live_output.last_line(latest), timeout=(timeout, timeout))
         except live_target.Refused as error:
             self._stopped = True
             self._note(f'Live output stopped: send {self._seq} refused ({_why(error)})')
         except (requests.RequestException, OSError) as error:
-            for name, size in lost.items():
-                self._streams[name].lost(size)
+            with self._changed:
+                # Not landed: the next snapshot is due even if nothing more is written.
+                self._fresh = True
             if not self._failed:
                 self._failed = True
                 self._note(f'Live output: send {self._seq} failed ({_why(error)}); sending '

@@ -22,20 +22,21 @@ deploy_stdout, deploy_stderr, deploy_status_code JSON on standard output. A conf
 live inputs sends nothing.
 
 With live inputs (live_target), the output written so far is also sent, while the script
-runs, to the run's live target, never to its signal target:
+runs, to the run's live target, never to its signal target, a snapshot at a time that takes
+the place of the one before:
 
-- a Swift prefix TempURL (``deploy_live_url``): send n is the object ``<prefix><n>``, n
-  zero-padded to six digits from 000001, PUT through the URL with the object's name
-  completed after its path and the same query;
+- a Swift PUT TempURL of one object (``deploy_live_url``): each send PUTs the snapshot
+  there, its Content-Type carrying the snapshot's last line;
 - or a Zaqar queue (``deploy_live_zaqar_queue``, ``_paths``, ``_methods``, ``_expires``,
-  ``_signature``, with ``deploy_zaqar_endpoint`` and ``deploy_zaqar_project_id``): send n is
-  one message posted through the pre-signed URL, its body the send's body.
+  ``_signature``, with ``deploy_zaqar_endpoint`` and ``deploy_zaqar_project_id``): each send
+  posts one message through the pre-signed URL, its body the snapshot, then deletes the
+  message before.
 
-Each send's body is JSON: ``{"seq": n, "final": false, "status_code": null, "stdout": text,
-"stderr": text, "skipped_stdout": bytes, "skipped_stderr": bytes}`` (live_output says each
-field precisely); the values of the inputs ``deploy_live_secrets`` names (a JSON list) are
-masked. At most one send a second while the script runs, each with at most 64 KiB of each
-stream (the newest), and the last (``final``, with the exit status) as soon as it exits,
+Each snapshot is JSON: ``{"seq": n, "final": false, "status_code": null, "stdout": text,
+"stderr": text, "stdout_bytes": size, "stderr_bytes": size}``: the end of each stream so far
+(at most 64 KiB) and its whole size (live_output says each field precisely); the values of
+the inputs ``deploy_live_secrets`` names (a JSON list) are masked. At most one send a second
+while the script runs, and the last (``final``, with the exit status) as soon as it exits,
 waited for two seconds at most; a target that fails or is slow never fails the run nor
 delays it more (live_sender).
 

@@ -68,7 +68,8 @@ def config(script, inputs=(), outputs=(), config_id='c1'):
 
 class _Target(http.server.BaseHTTPRequestHandler):
     """Writes each request down, then answers with server.answer(request): a status (after
-    server.hold is set, which a test may keep clear to hold the answer back)."""
+    server.hold is set, which a test may keep clear to hold the answer back). A POST that
+    succeeds is answered as Zaqar answers one: with the path of the message it made."""
 
     protocol_version = 'HTTP/1.1'
 
@@ -77,11 +78,17 @@ class _Target(http.server.BaseHTTPRequestHandler):
         request = Request(self.command, self.path, dict(self.headers), body)
         self.server.requests.append(request)
         self.server.hold.wait(60)
-        self.send_response(self.server.answer(request))
-        self.send_header('Content-Length', '0')
+        status = self.server.answer(request)
+        made = b''
+        if self.command == 'POST' and status < 300:
+            made = json.dumps({'resources': [
+                f'{self.path}/m{len(self.server.requests)}']}).encode()
+        self.send_response(status)
+        self.send_header('Content-Length', str(len(made)))
         self.end_headers()
+        self.wfile.write(made)
 
-    do_PUT = do_POST = _any
+    do_PUT = do_POST = do_DELETE = _any
 
     def log_message(self, *args):
         pass
@@ -108,7 +115,9 @@ class LiveTarget:
         return list(self.server.requests)
 
     def bodies(self):
-        return [json.loads(request.body) for request in self.requests]
+        """What each PUT or POST sent, as JSON."""
+        return [json.loads(request.body) for request in self.requests
+                if request.method in ('PUT', 'POST')]
 
     def close(self):
         self.server.hold.set()
@@ -116,18 +125,20 @@ class LiveTarget:
         self.server.server_close()
 
 
-def swift_inputs(target, secrets=None, prefix='run-'):
-    """A prefix TempURL's inputs, as the runner gives them."""
+LIVE_OBJECT = '/v1/AUTH_p/signals-1/live/o1'
+LIVE_QUERY = 'temp_url_sig=5ec12e7&temp_url_expires=1900000000'
+
+
+def swift_inputs(target, secrets=None):
+    """A PUT TempURL's inputs, as the runner gives them."""
     inputs = [{'name': 'deploy_signal_transport', 'value': 'TEMP_URL_SIGNAL'},
-              {'name': 'deploy_live_url',
-               'value': f'{target.url}/v1/AUTH_p/live/{prefix}?temp_url_sig=5ec12e7&'
-                        f'temp_url_expires=1900000000&temp_url_prefix={prefix}'}]
+              {'name': 'deploy_live_url', 'value': f'{target.url}{LIVE_OBJECT}?{LIVE_QUERY}'}]
     if secrets is not None:
         inputs.append({'name': 'deploy_live_secrets', 'value': json.dumps(secrets)})
     return inputs
 
 
-def zaqar_inputs(target):
+def zaqar_inputs(target, expires='2030-01-01T00:00:00'):
     paths = '/v2/queues/live-1/messages'
     return [{'name': name, 'value': value} for name, value in (
         ('deploy_signal_transport', 'ZAQAR_SIGNED_URL_SIGNAL'),
@@ -135,6 +146,6 @@ def zaqar_inputs(target):
         ('deploy_zaqar_project_id', 'p1'),
         ('deploy_live_zaqar_queue', 'live-1'),
         ('deploy_live_zaqar_paths', paths),
-        ('deploy_live_zaqar_methods', 'POST'),
-        ('deploy_live_zaqar_expires', '2030-01-01T00:00:00'),
+        ('deploy_live_zaqar_methods', 'POST,DELETE'),
+        ('deploy_live_zaqar_expires', expires),
         ('deploy_live_zaqar_signature', '5ec12e7'))]

@@ -11,10 +11,12 @@
 # under the License.
 
 """heat-deploy-script-hook sending a running script's output to a live target (a local HTTP
-server here): in order, masked, coalesced, and never in the way of the run."""
+server here): snapshots in order, masked, bounded, and never in the way of the run."""
 
+import datetime
 import json
 import time
+from urllib import parse
 
 import pytest
 
@@ -30,6 +32,7 @@ sleep 1.5
 echo three >&2
 exit 2
 '''
+ZAQAR_PATH = '/v2/queues/live-1/messages'
 
 
 @pytest.fixture
@@ -39,11 +42,21 @@ def target():
     live.close()
 
 
-def _joined(bodies, stream):
-    return ''.join(body[stream] for body in bodies)
+def _live_notes(run):
+    return [line for line in run.stderr.splitlines() if '(heat-config.live)' in line]
 
 
-def test_output_goes_to_prefix_objects_in_order_while_the_script_runs(target, tmp_path):
+def _grows(bodies):
+    """Each snapshot holds the one before: its text ends with what is new by the sizes."""
+    for before, after in zip(bodies, bodies[1:]):
+        for stream in ('stdout', 'stderr'):
+            new = after[f'{stream}_bytes'] - before[f'{stream}_bytes']
+            assert new >= 0
+            text = after[stream].encode()
+            assert before[stream].encode() + text[len(text) - new:] == text
+
+
+def test_each_send_puts_a_snapshot_over_the_one_before(target, tmp_path):
     config = hooks.config(SLOW_SCRIPT, inputs=[
         {'name': 'password', 'value': PASSWORD}, {'name': 'other', 'value': 'not masked'},
         *hooks.swift_inputs(target, secrets=['password'])])
@@ -52,45 +65,87 @@ def test_output_goes_to_prefix_objects_in_order_while_the_script_runs(target, tm
 
     requests, bodies = target.requests, target.bodies()
     assert len(requests) >= 3
-    assert [request.method for request in requests] == ['PUT'] * len(requests)
-    assert [request.path for request in requests] == [
-        f'/v1/AUTH_p/live/run-{seq:06d}?temp_url_sig=5ec12e7&temp_url_expires=1900000000&'
-        f'temp_url_prefix=run-' for seq in range(1, len(requests) + 1)]
+    assert {(request.method, request.path) for request in requests} == {
+        ('PUT', f'{hooks.LIVE_OBJECT}?{hooks.LIVE_QUERY}')}
+    assert {request.headers['X-Delete-At'] for request in requests} == {'1900000000'}
     assert [body['seq'] for body in bodies] == list(range(1, len(bodies) + 1))
     assert [body['final'] for body in bodies] == [False] * (len(bodies) - 1) + [True]
     assert [body['status_code'] for body in bodies] == [None] * (len(bodies) - 1) + [2]
-    # The first line went before the script ended.
-    assert bodies[0]['stdout'] == 'one ********\n'
-    assert _joined(bodies, 'stdout') == 'one ********\ntwo\n'
-    assert _joined(bodies, 'stderr') == 'three\n'
-    assert {body['skipped_stdout'] + body['skipped_stderr'] for body in bodies} == {0}
+    # The first line went before the script ended, masked.
+    assert (bodies[0]['stdout'], bodies[0]['stdout_bytes']) == ('one ********\n', 13)
+    _grows(bodies)
+    assert {key: bodies[-1][key] for key in ('stdout', 'stderr', 'stdout_bytes',
+                                             'stderr_bytes')} == {
+        'stdout': 'one ********\ntwo\n', 'stderr': 'three\n', 'stdout_bytes': 17,
+        'stderr_bytes': 6}
+    # The last line of the stream written to last, for a listing to show.
+    assert requests[0].headers['Content-Type'] == (
+        'application/json; line=one%20%2A%2A%2A%2A%2A%2A%2A%2A')
+    assert requests[-1].headers['Content-Type'] == 'application/json; line=three'
     # The result is hook-script's: the script's own output, unmasked.
     assert run.result == {'deploy_stdout': f'one {PASSWORD}\ntwo\n', 'deploy_stderr': 'three\n',
                           'deploy_status_code': 2}
 
 
-def test_output_goes_to_a_zaqar_queue_as_messages(target, tmp_path):
+def test_each_send_posts_a_message_and_deletes_the_one_before(target, tmp_path):
     config = hooks.config(SLOW_SCRIPT, inputs=hooks.zaqar_inputs(target))
 
     hooks.run_hook(hooks.OURS, config, tmp_path / 'hook')
 
     requests = target.requests
-    assert len(requests) >= 3
+    posts = [request for request in requests if request.method == 'POST']
+    assert len(posts) >= 3
+    # POST, then DELETE of the message the POST before made (the target names it m<n>).
+    made = [f'm{at + 1}' for at, request in enumerate(requests) if request.method == 'POST']
+    assert [(request.method, request.path) for request in requests] == [
+        ('POST', ZAQAR_PATH)] + [step for gone in made[:-1] for step in (
+            ('POST', ZAQAR_PATH), ('DELETE', f'{ZAQAR_PATH}?ids={gone}'))]
     for request in requests:
-        assert (request.method, request.path) == ('POST', '/v2/queues/live-1/messages')
         assert (request.headers['URL-Signature'], request.headers['URL-Methods'],
                 request.headers['URL-Paths'], request.headers['URL-Expires'],
                 request.headers['X-Project-ID']) == (
-            '5ec12e7', 'POST', '/v2/queues/live-1/messages', '2030-01-01T00:00:00', 'p1')
-        assert request.headers['Client-ID']
-    messages = [json.loads(request.body)['messages'] for request in requests]
+            '5ec12e7', 'POST,DELETE', ZAQAR_PATH, '2030-01-01T00:00:00', 'p1')
+        assert request.headers['Client-ID'] == requests[0].headers['Client-ID']
+    messages = [json.loads(request.body)['messages'] for request in posts]
     assert {len(each) for each in messages} == {1}
+    # Zaqar's longest TTL, the URL's expiry being further off.
     assert {each[0]['ttl'] for each in messages} == {14 * 24 * 3600}
     bodies = [each[0]['body'] for each in messages]
     assert [body['seq'] for body in bodies] == list(range(1, len(bodies) + 1))
     assert bodies[-1]['final'] is True
+    _grows(bodies)
     # No secret named: the password goes as it is.
-    assert _joined(bodies, 'stdout') == 'one \ntwo\n'
+    assert bodies[-1]['stdout'] == 'one \ntwo\n'
+
+
+@pytest.mark.parametrize('seconds_left, ttl', [(7200, (7190, 7200)), (10, (60, 60)),
+                                               (-3600, (60, 60))])
+def test_a_message_lives_until_the_url_expires_and_a_minute_at_least(target, tmp_path,
+                                                                     seconds_left, ttl):
+    expires = (datetime.datetime.now(datetime.timezone.utc)
+               + datetime.timedelta(seconds=seconds_left)).strftime('%Y-%m-%dT%H:%M:%S')
+    config = hooks.config('#!/bin/sh\necho hi\n', inputs=hooks.zaqar_inputs(target, expires))
+
+    hooks.run_hook(hooks.OURS, config, tmp_path / 'hook')
+
+    sent = [body['messages'][0]['ttl'] for body in target.bodies()]
+    assert sent and all(ttl[0] <= each <= ttl[1] for each in sent)
+
+
+def test_a_failed_delete_changes_nothing(tmp_path):
+    target = hooks.LiveTarget(answer=lambda request: 500 if request.method == 'DELETE' else 201)
+    try:
+        run = hooks.run_hook(hooks.OURS, hooks.config(SLOW_SCRIPT,
+                                                      inputs=hooks.zaqar_inputs(target)),
+                             tmp_path / 'hook')
+    finally:
+        target.close()
+
+    bodies = [body['messages'][0]['body'] for body in target.bodies()]
+    assert len(bodies) >= 3
+    assert [body['seq'] for body in bodies] == list(range(1, len(bodies) + 1))
+    assert bodies[-1]['stdout'] == 'one \ntwo\n'
+    assert _live_notes(run) == []
 
 
 def test_a_chatty_script_makes_at_most_one_bounded_send_a_second(target, tmp_path):
@@ -103,14 +158,17 @@ def test_a_chatty_script_makes_at_most_one_bounded_send_a_second(target, tmp_pat
     seconds = time.monotonic() - started
 
     bodies = target.bodies()
-    assert len(run.result['deploy_stdout']) == 10485760 + len('last line\n')
+    stdout = run.result['deploy_stdout']
+    assert len(stdout) == 10485760 + len('last line\n')
     assert 1 <= len(bodies) <= seconds + 2
     for body in bodies:
         assert len(body['stdout'].encode()) <= 64 * 1024
-    assert (sum(len(body['stdout']) + body['skipped_stdout'] for body in bodies)
-            == len(run.result['deploy_stdout']))
-    assert bodies[-1]['stdout'].endswith('last line\n')
-    assert _joined(bodies, 'stderr') == 'err\n'
+    final = bodies[-1]
+    assert final['stdout_bytes'] == len(stdout)
+    assert len(final['stdout']) == 64 * 1024 and stdout.endswith(final['stdout'])
+    assert (final['stderr'], final['stderr_bytes']) == ('err\n', 4)
+    line = parse.unquote(target.requests[-1].headers['Content-Type'].partition('line=')[2])
+    assert line == 'err'
 
 
 def test_a_target_that_never_answers_holds_neither_the_script_nor_the_result(target, tmp_path):
@@ -137,12 +195,12 @@ def test_a_refusal_stops_sending_and_is_logged_once_without_the_url(tmp_path):
         target.close()
 
     assert len(target.requests) == 1
-    [said] = [line for line in run.stderr.splitlines() if '(heat-config.live)' in line]
+    [said] = _live_notes(run)
     assert said.endswith('Live output stopped: send 1 refused (HTTP 401)')
     assert run.result['deploy_stdout'] == 'one \ntwo\n'
 
 
-def test_a_failed_send_pauses_and_its_text_is_counted_in_the_next(tmp_path):
+def test_a_failed_send_pauses_and_the_next_snapshot_holds_its_text(tmp_path):
     answers = iter([503])
     target = hooks.LiveTarget(answer=lambda request: next(answers, 201))
     try:
@@ -155,9 +213,9 @@ def test_a_failed_send_pauses_and_its_text_is_counted_in_the_next(tmp_path):
     # The first send failed; the pause lasts past the script: the final send alone follows.
     first, final = target.bodies()
     assert first['stdout'] == 'one \n'
-    assert (final['seq'], final['final'], final['stdout']) == (2, True, 'two\n')
-    assert final['skipped_stdout'] == len('one \n')
-    [said] = [line for line in run.stderr.splitlines() if '(heat-config.live)' in line]
+    assert (final['seq'], final['final'], final['stdout'], final['stdout_bytes']) == (
+        2, True, 'one \ntwo\n', 9)
+    [said] = _live_notes(run)
     assert 'send 1 failed (HTTP 503)' in said
 
 
