@@ -123,6 +123,8 @@ def _refusal(case, response, requested):
             return None
         if answer.get('rows') or answer.get('running'):
             return 'the status poll answered with rows for the demo project\'s runs'
+        if 'live' in answer or answer.get('lines'):
+            return 'the status poll answered with the live output of the demo project\'s runs'
         if not set(requested) <= set(answer.get('gone') or ()):
             return 'the status poll did not report the runs as gone'
         return None
