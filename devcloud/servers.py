@@ -32,6 +32,12 @@ OS_REFRESH_CONFIG_BASE_DIR, OS_CONFIG_APPLIER_TEMPLATES...) and os-refresh-confi
 templates lie under the server's own path inside the templates folder: what it renders lands
 in the server's folder.
 
+Some servers (a choice of the demo: devcloud.demo.LIVE_HOOK_SERVERS) carry
+heat-deploy-script-hook (notify/ too) over heat-agents' script hook, installed as an operator
+installs it (notify/README.md): `hooks/script` is a link to the program, which sends a
+running script's output to a live target when a run names one and is hook-script otherwise.
+The other servers are stock.
+
 What differs from a stock image is configuration, not code: the agent polls every second
 (os-collect-config's default is 30 s), so a run starts within a second, and Horizon's
 HEAT_DEPLOY_AGENT_POLLING_INTERVAL says so to the dashboard; and a UTF-8 locale is set, as
@@ -55,6 +61,7 @@ ELEMENTS_ROOT = layout_mod.REPO_ROOT / 'build' / 'heat-agents'
 HOOKS = {'script': 'heat-config-script/install.d/hook-script.py',
          'json-file': 'heat-config-json-file/install.d/hook-json-file.py',
          'ansible': 'heat-config-ansible/install.d/hook-ansible.py'}
+LIVE_HOOK = 'heat-deploy-script-hook'
 
 
 def pinned_version(name, constraints=layout_mod.REPO_ROOT / 'constraints.txt'):
@@ -97,9 +104,9 @@ def deployed_marker(layout, name, config_id):
     return root(layout, name) / 'var/lib/heat-config/deployed' / f'{config_id}.json'
 
 
-def image_files(server_root, elements):
+def image_files(server_root, elements, live_hook=False):
     """{where on the server: the element's file}, as diskimage-builder installs the
-    heat-config elements."""
+    heat-config elements; with live_hook, without the script hook it replaces."""
     config = elements / 'heat-config'
     files = {server_root / 'usr/libexec/os-refresh-config/configure.d' / script.name: script
              for script in (config / 'os-refresh-config/configure.d').iterdir()}
@@ -108,16 +115,27 @@ def image_files(server_root, elements):
                   / template.relative_to(templates): template
                   for template in templates.rglob('*') if template.is_file()})
     files[server_root / 'usr/local/bin/heat-config-notify'] = config / 'bin/heat-config-notify'
-    files.update({server_root / 'var/lib/heat-config/hooks' / hook: elements / source
-                  for hook, source in HOOKS.items()})
+    files.update({hook_path(server_root, hook): elements / source
+                  for hook, source in HOOKS.items() if not (live_hook and hook == 'script')})
     return files
 
 
-def lay_out(server_root, elements):
-    for target, source in image_files(server_root, elements).items():
+def hook_path(server_root, hook):
+    return server_root / 'var/lib/heat-config/hooks' / hook
+
+
+def lay_out(server_root, elements, live_hook=False):
+    for target, source in image_files(server_root, elements, live_hook).items():
         target.parent.mkdir(parents=True, exist_ok=True)
+        # Never through a link a server laid out with live_hook left: it is the program's.
+        target.unlink(missing_ok=True)
         shutil.copyfile(source, target)
         target.chmod(0o644 if _templates(server_root) in target.parents else 0o755)
+    if live_hook:
+        # As an operator's image build does: ln -sf "$(command -v ...)" .../hooks/script
+        script = hook_path(server_root, 'script')
+        script.unlink(missing_ok=True)
+        script.symlink_to(layout_mod.venv_bin(LIVE_HOOK))
 
 
 def _templates(server_root):
@@ -164,10 +182,11 @@ def agent_command(server_root, collector):
             '--cachedir', str(cache), '--backup-cachedir', str(cache) + '-backup', *collector]
 
 
-def start(layout, sup, name, collector):
-    """Start the server `name`'s agent; returns its process."""
+def start(layout, sup, name, collector, live_hook=False):
+    """Start the server `name`'s agent, with heat-deploy-script-hook as its script hook when
+    live_hook; returns its process."""
     server_root = root(layout, name)
-    lay_out(server_root, fetch_elements())
+    lay_out(server_root, fetch_elements(), live_hook)
     for folder in ('root', 'var/run', 'var/lib/os-collect-config'):
         (server_root / folder).mkdir(parents=True, exist_ok=True)
     return sup.start(f'agent-{name}', agent_command(server_root, collector),

@@ -31,6 +31,10 @@ from devcloud.services import identity
 STACK_NAME = 'demo'
 TEMPLATE = pathlib.Path(__file__).with_name('demo-stack.yaml')
 SERVER_TYPE = 'OS::Heat::DeployedServer'
+# The servers whose script hook is heat-deploy-script-hook (notify/), which sends a running
+# script's output to a live target when a run names one; the others are stock. One of the two
+# mysql servers, so that the same component runs on both, and the Zaqar-polling monitor.
+LIVE_HOOK_SERVERS = frozenset({'demo-db-2', 'demo-mon-1'})
 
 
 def heat(layout, session=None):
@@ -123,8 +127,10 @@ def wait_for_servers(client, stack, timeout=120):
 
 
 def start_agents(layout, sup, servers):
-    """Each server's agent: the stock heat-agents chain (devcloud.servers)."""
-    return [(f'agent-{name}', servers_mod.start(layout, sup, name, collector))
+    """Each server's agent: the stock heat-agents chain (devcloud.servers), with
+    heat-deploy-script-hook on LIVE_HOOK_SERVERS."""
+    return [(f'agent-{name}', servers_mod.start(layout, sup, name, collector,
+                                                live_hook=name in LIVE_HOOK_SERVERS))
             for name, (_server_id, collector) in sorted(servers.items())]
 
 

@@ -36,7 +36,8 @@ def test_login_lands_on_the_deployments_panel(cloud):
 
 def test_components_page_lists_the_demo_components_with_their_actions(user):
     page = user.get('/project/components/').text
-    for expected in ('mysql', 'wordpress', 'BACKUP', 'RESTORE', 'ROTATE_KEYS', 'FLUSH_CACHE'):
+    for expected in ('mysql', 'wordpress', 'BACKUP', 'RESTORE', 'TAIL_LOG', 'ROTATE_KEYS',
+                     'FLUSH_CACHE'):
         assert expected in page
 
 

@@ -18,6 +18,8 @@ import pathlib
 import pytest
 
 from devcloud import cloud as cloud_mod
+from devcloud import demo
+from devcloud import layout as layout_mod
 from devcloud import servers
 
 
@@ -66,7 +68,16 @@ def test_every_server_runs_the_stock_agent_chain(cloud):
         assert any(arg.startswith(b'os-refresh-config --lockfile') for arg in argv), argv
         environment = pathlib.Path(f'/proc/{process.pid}/environ').read_bytes().split(b'\0')
         assert b'HEAT_CONFIG_NOTIFY=heat-deploy-notify' in environment
-        # Every file of the chain is heat-agents' own, unmodified.
+        # Every file of the chain is heat-agents' own, unmodified, but the script hook of the
+        # servers that carry heat-deploy-script-hook, linked as an operator links it.
         root = servers.root(cloud.layout, name)
-        for target, source in servers.image_files(root, servers.elements_dir()).items():
+        live_hook = name in demo.LIVE_HOOK_SERVERS
+        for target, source in servers.image_files(root, servers.elements_dir(),
+                                                  live_hook).items():
             assert target.read_bytes() == source.read_bytes(), target
+        script = servers.hook_path(root, 'script')
+        assert script.is_symlink() == live_hook, name
+        if live_hook:
+            assert script.resolve() == pathlib.Path(
+                layout_mod.venv_bin(servers.LIVE_HOOK)).resolve()
+    assert set() < demo.LIVE_HOOK_SERVERS < agents

@@ -20,7 +20,8 @@ alone.py does, installs it with [zaqar-signal] into a venv of its own under
 build/packaging/ that sees nothing of the project's venv, runs pip check, and runs the
 installed `heat-deploy-notify` as 55-heat-config does: with no config it says how to call it;
 with a TempURL run's config it hands the config and the result to the heat-config-notify it is
-told of, unchanged. venv-notify/ is kept and reused on the same terms as the others.
+told of, unchanged; and its `heat-deploy-script-hook` runs a script as heat-agents' script
+hook does. venv-notify/ is kept and reused on the same terms as the others.
 """
 
 import json
@@ -76,3 +77,18 @@ def test_the_notifier_installs_alone_and_passes_other_results_on(notify_venv):
                        env=dict(environment, HEAT_DEPLOY_NOTIFY_NEXT=str(stand_in)))
     assert passed.returncode == 0
     assert json.loads(seen.read_text()) == [[str(config)], result]
+
+
+def test_the_script_hook_installs_with_it_and_runs_a_script(notify_venv):
+    # As 55-heat-config runs hooks/script once an image build has linked it there.
+    program = VENV / 'bin' / 'heat-deploy-script-hook'
+    PROBE_DIR.mkdir(parents=True, exist_ok=True)
+    config = {'id': 'c1', 'inputs': [{'name': 'who', 'value': 'image'}],
+              'outputs': [{'name': 'said'}],
+              'config': '#!/bin/sh\necho "hello $who"\necho hi > "$heat_outputs_path.said"\n'}
+    done = alone.run([program], input=json.dumps(config), cwd=PROBE_DIR,
+                     env=alone.environment(PROBE_DIR,
+                                           HEAT_SCRIPT_WORKING=str(PROBE_DIR / 'working'),
+                                           HEAT_SCRIPT_OUTPUTS=str(PROBE_DIR / 'outputs')))
+    assert json.loads(done.stdout) == {'said': 'hi\n', 'deploy_stdout': 'hello image\n',
+                                       'deploy_stderr': '', 'deploy_status_code': 0}
