@@ -90,7 +90,8 @@ class OutputsTab(tabs.Tab):
             'limit_kb': runs.DISPLAY_LIMIT // 1024,
             'download_url': ('horizon:project:deployments:archived_output' if run.archived
                              else 'horizon:project:deployments:output'),
-            'live': live.page_state(run),
+            'shows_live': live.page_state(run) == live.LIVE,
+            'says_not_live': live.page_state(run) == live.NOT_LIVE,
             'silent_after': live.silent_after(run),
             'hook_doc': live.SCRIPT_HOOK_DOC,
         }
