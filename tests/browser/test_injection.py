@@ -319,7 +319,7 @@ def test_a_line_the_server_sends_live_shows_as_text(demo_user, start_run):
     user = demo_user
     # BACKUP echoes its tables first, then pauses; the payload is no table, so it then fails.
     run, _config = start_run('mysql', 'BACKUP', 'db_server_2', live=True, tables=inj.PAYLOAD,
-                             log_lines=0, pause_seconds=20)
+                             log_lines=0, pause_seconds=8)
     box = 'pre[data-stream="stdout"]'
     user.open(f'/project/deployments/{run.id}/?tab=deployment_details__outputs')
     user.require_scripts()
