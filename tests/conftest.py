@@ -120,11 +120,12 @@ def start_run(heat, find_transport, demo_resources):
     (deployment, its derived config); every run it started is deleted afterwards."""
     created = []
 
-    def start(component, action, server, transport='TEMP_URL_SIGNAL', **overrides):
+    def start(component, action, server, transport='TEMP_URL_SIGNAL', live=False, **overrides):
         result = runner.start(
             heat, find_transport, runner.RunRequest(
                 config_id=demo_resources[component], action=action, name=component,
-                server_ids=[demo_resources[server]], input_values=overrides, transport=transport))
+                server_ids=[demo_resources[server]], input_values=overrides, transport=transport,
+                live=live))
         assert result.failures == []
         [deployment] = result.created
         created.append(deployment.id)

@@ -29,6 +29,7 @@ from heat_deploy_dashboard.api import swift
 from heat_deploy_dashboard.api import zaqar
 import heat_deploy_runner as runner
 from heat_deploy_runner.following import followers
+from heat_deploy_runner.running import live_output as runner_live_output
 
 _Need = namedtuple('_Need', 'service keyword client')
 
@@ -137,3 +138,17 @@ def expire_deployment(request, run):
     """The run (with its derived config), marked FAILED as timed out if it still runs past
     its deadline (see runner.expire)."""
     return runner.expire(heat.heatclient(request), run)
+
+
+@profiler.trace
+def live_output(request, config):
+    """The latest live snapshot of the run whose derived config is ``config``; None before
+    its server's first send, or without a live target (runner running.live_output.latest)."""
+    return runner_live_output.latest(config, _find_transport(request))
+
+
+@profiler.trace
+def live_lines(request, configs):
+    """{id: the last line its live output gave} of the running runs ({id: derived config})
+    that gave one, each transport asked once (runner running.live_output.last_lines)."""
+    return runner_live_output.last_lines(configs, _find_transport(request))

@@ -32,6 +32,7 @@ HEAT = (gettext_lazy('the orchestration service'), 'Heat')
 KEYSTONE = (gettext_lazy('the identity service (Keystone)'), 'Keystone')
 MISTRAL = (gettext_lazy('the workflow service'), 'Mistral')
 SWIFT = (gettext_lazy('Object Storage'), 'Swift')
+ZAQAR = (gettext_lazy('the messaging service'), 'Zaqar')
 
 
 @memoized.memoized
@@ -60,6 +61,15 @@ def poll_failed(request):
     """The status poll's line on the page, short: the page already says what it shows."""
     return capfirst(_("%(service)s could not be reached.")
                     % {'service': _blamed(request, None)[0]})
+
+
+def live_output_failed(transport):
+    """A running run's page, where its live output could not be read from where the run's
+    transport (its name) keeps it: the page tries again, and the result comes as ever."""
+    service = ZAQAR if transport == 'ZAQAR_SIGNED_URL_SIGNAL' else SWIFT
+    return _("The lines sent so far could not be read: %(service)s could not be reached or "
+             "answered with an error. The page tries again; the whole output shows when the "
+             "run ends.") % {'service': service[0]}
 
 
 def service_of(error):

@@ -15,6 +15,7 @@ of the config, the choice of signal transport, the timeout, starting the
 run, and the equivalent CLI command. The components' Run Action form and
 the configs' Deploy form are both built on RunForm."""
 
+from django.conf import settings
 from django.utils.html import escape
 from django.utils.html import format_html
 from django.utils.html import format_html_join
@@ -36,6 +37,7 @@ from heat_deploy_runner.configs import inputs as heat_inputs
 from heat_deploy_runner import masking
 from heat_deploy_runner.running.run_request import DEFAULT_TIMEOUT_MINUTES
 from heat_deploy_runner.running.run_request import MAX_TIMEOUT_MINUTES
+from heat_deploy_runner.signalling.signals import NoSignal
 
 # Input fields get this prefix so that no input name can collide with the
 # form's own fields.
@@ -60,6 +62,18 @@ SERVICE_NAMES = {
     'object-store': _("Object Storage"),
     'messaging': _("Messaging"),
 }
+
+
+def live_by_default(request):
+    """Whether the form asks for live output unless unticked: HEAT_DEPLOY_LIVE_OUTPUT says the
+    images of every project (True), or of the projects whose ids it lists, have
+    heat-deploy-script-hook."""
+    setting = getattr(settings, 'HEAT_DEPLOY_LIVE_OUTPUT', False)
+    if isinstance(setting, bool):
+        return setting
+    # A list of ids; a text alone would match any part of an id.
+    return isinstance(setting, (list, tuple, set, frozenset)) and (
+        request.user.project_id in setting)
 
 
 def default_text(declared):
@@ -192,6 +206,16 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
         help_text=_("How the server sends its result back. A server whose "
                     "agent cannot send it over the way chosen runs the "
                     "action, and the run waits until its timeout."))
+    live = forms.BooleanField(
+        label=_("Send output live (the server's image needs heat-deploy-script-hook)"),
+        required=False,
+        # Not offered while the run waits for no result (transport_fields.js); nor taken.
+        widget=forms.CheckboxInput(attrs={'data-hdd-for-transports': ' '.join(
+            name for name, _label in TRANSPORTS if name != NoSignal.name)}),
+        help_text=_("The server sends the lines the script writes while it runs, and the "
+                    "run's page shows them as they come. A server whose image lacks "
+                    "heat-deploy-script-hook runs the action as ever: its output comes when "
+                    "the run ends."))
     timeout = forms.IntegerField(
         label=_("Timeout (minutes)"), initial=DEFAULT_TIMEOUT_MINUTES,
         min_value=1, max_value=MAX_TIMEOUT_MINUTES,
@@ -200,13 +224,17 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
     # How the run goes rather than what it does: shown folded under the action, the servers
     # and the inputs, which are what a person opens the form to choose (as AWX and Rundeck
     # put a job's own options first).
-    HOW_IT_RUNS = ('transport', 'timeout', 'batch_size', 'max_failures', 'retries',
+    HOW_IT_RUNS = ('transport', 'live', 'timeout', 'batch_size', 'max_failures', 'retries',
                    'retry_delay', 'repeat', 'once_at')
 
     def __init__(self, request, *args, **kwargs):
         super().__init__(request, *args, **kwargs)
         self._inputs = []
         self._set_transports(request)
+        self.fields['live'].initial = live_by_default(request)
+        if isinstance(self.initial.get('live'), str):
+            # From a link (Run Again): Heat's boolean words, as a boolean input's.
+            self.initial['live'] = _PostedCheckbox.checked(self.initial['live'])
 
     def leading_fields(self):
         return [field for field in self.visible_fields() if field.name not in self.HOW_IT_RUNS]
@@ -216,9 +244,9 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
 
     def how_it_runs_summary(self):
         if 'repeat' in self.fields:
-            return _("How it runs: how the result comes back, the timeout, servers at a "
-                     "time, tries, and a schedule")
-        return _("How it runs: how the result comes back, and the timeout")
+            return _("How it runs: how the result comes back, live output, the timeout, "
+                     "servers at a time, tries, and a schedule")
+        return _("How it runs: how the result comes back, live output, and the timeout")
 
     def how_it_runs_changed(self):
         """Whether the folded fields are shown open: one of them is not at its default, or
@@ -268,6 +296,11 @@ class RunForm(verbatim_forms.VerbatimFieldsMixin, forms.SelfHandlingForm):
     def run_request(self, cleaned):
         """The form's runner.RunRequest, from its valid cleaned data."""
         raise NotImplementedError
+
+    @staticmethod
+    def asks_live(cleaned):
+        """Whether the request asks for live output: ticked, and a result is waited for."""
+        return bool(cleaned.get('live')) and cleaned.get('transport') != NoSignal.name
 
     def shown_request(self):
         """The runner.RunRequest the form submits as it shows now, which the command shown

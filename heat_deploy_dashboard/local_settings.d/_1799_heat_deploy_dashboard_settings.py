@@ -69,3 +69,9 @@ _register_policies(_settings)
 # error; this answers with a page that names Keystone instead (middleware.py).
 MIDDLEWARE = tuple(MIDDLEWARE) + (  # noqa: F821 (Horizon's settings module's)
     'heat_deploy_dashboard.middleware.IdentityUnreachableMiddleware',)
+
+# Whether the project's server images have heat-deploy-script-hook, which sends a run's output
+# while the script runs: Run Action's and Deploy's "Send output live" box starts ticked where
+# they do. True for every project, or a list of project IDs; False (unset) by default. Set it
+# in local_settings.py, which this file must not override:
+#   HEAT_DEPLOY_LIVE_OUTPUT = ['8f2c0d41a6e54b7c9d3e1f2a3b4c5d6e']

@@ -172,7 +172,7 @@ class RunActionForm:
         return self.user.find(self.MODAL)
 
     # The fields folded under "How it runs" (content/run_form.py): a person opens it first.
-    HOW_IT_RUNS = ('transport', 'timeout', 'batch_size', 'max_failures', 'retries',
+    HOW_IT_RUNS = ('transport', 'live', 'timeout', 'batch_size', 'max_failures', 'retries',
                    'retry_delay', 'repeat', 'once_at')
 
     def field(self, name):

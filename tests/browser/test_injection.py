@@ -311,3 +311,21 @@ def test_an_operations_results_show_outputs_and_search_terms_as_text(
     inj.shows(user, inj.NG_49, 'the marked line', css='mark.hdd-output-line')
     # Its output against the corpus's earlier run of the script.
     inj.visit(user, f'/project/deployments/{run.id}/diff/?other={corpus.real_run.id}', inj.PAYLOAD)
+
+
+def test_a_line_the_server_sends_live_shows_as_text(demo_user, start_run):
+    """The payload in a line a running script has written, sent live by demo-db-2's
+    heat-deploy-script-hook: the run page's live box shows it as text, and none of it runs."""
+    user = demo_user
+    # BACKUP echoes its tables first, then pauses; the payload is no table, so it then fails.
+    run, _config = start_run('mysql', 'BACKUP', 'db_server_2', live=True, tables=inj.PAYLOAD,
+                             log_lines=0, pause_seconds=8)
+    box = 'pre[data-stream="stdout"]'
+    user.open(f'/project/deployments/{run.id}/?tab=deployment_details__outputs')
+    user.require_scripts()
+    assert inj.angular_evaluates(user)
+    user.wait(60).until(lambda d: 'tables=' in inj.text_content(user, box),
+                        "the payload's line to come live")
+    assert user.find_all('.hdd-detail-poll'), 'the run ended before its line came live'
+    inj.nothing_ran(user, 'the live output')
+    inj.shows(user, inj.PAYLOAD, 'the live output', css=box)

@@ -105,6 +105,9 @@ CASES = [
     Case('status-poll-get', '/project/deployments/status/?id={running}&id={run}', 'status'),
     Case('status-poll-operation-rows', '/project/deployments/status/', 'status', 'POST',
          (('id', ['{run}', '{running}']), ('table', 'operation'))),
+    # A run page's poll of its live output (an operation page's carries its last lines).
+    Case('status-poll-live', '/project/deployments/status/', 'status', 'POST',
+         (('id', ['{run}', '{running}']), ('live', '{running}'), ('stdout_bytes', '0'))),
     # The deployments table's actions, as a row's button and as the table's batch button
     # post them, on the deployments list and on a server's page.
     Case('table-cancel-row', '/project/deployments/', 'table', 'POST',
@@ -240,6 +243,8 @@ POSITIVE = [
     ('component-detail', lambda t: [t.heat.software_configs.get(t.ids['component']).name,
                                     f'https://hooks.example.com/{MARK}']),
     ('status-poll-post', lambda t: [t.ids['run'], t.ids['running']]),
+    ('status-poll-live', lambda t: [f'live-{MARK}']),
+    ('status-poll-operation-rows', lambda t: [f'"{t.ids["running"]}": "live-{MARK}"']),
     ('schedule-change-get', lambda t: [f'schedule-dir-{MARK}']),
     ('operation-page', lambda t: [t.ids['run'], 'BACKUP on 1 server']),
     ('operation-results-search', lambda t: [t.ids['run'], '<mark>backup_dir</mark>',

@@ -33,6 +33,8 @@ from heat_deploy_runner.following import notices
 from heat_deploy_runner.pruning import archive
 from heat_deploy_runner.running import operations
 from heat_deploy_runner.scheduling import schedules
+from heat_deploy_runner.signalling import live
+from heat_deploy_runner.signalling.tempurl import signal_location
 from tests.integration import waiting
 
 
@@ -70,7 +72,7 @@ class Targets:
 
     # --- making them ---
 
-    def _trigger(self, name, server, **inputs):
+    def _trigger(self, name, server, live=False, **inputs):
         """A run, as Run Action starts it: in an operation of its own (its id is
         ids[name + '_operation'])."""
         operation = runner.Operation.new(credentials.DEMO_USER, self.ids['component'])
@@ -80,7 +82,7 @@ class Targets:
                 server_ids=[server],
                 input_values=dict({'pause_seconds': 0, 'tables': 'users', 'retention_days': 3,
                                    'labels': {'scope': f'label-{MARK}'}}, **inputs),
-                transport='TEMP_URL_SIGNAL'),
+                transport='TEMP_URL_SIGNAL', live=live),
             operation=operation)
         assert result.failures == [], result.failures
         [run] = result.created
@@ -106,8 +108,16 @@ class Targets:
         self.expected['cancelled'] = (cancelled.status, cancelled.status_reason)
 
     def make_running(self):
-        run = self._trigger('running', NOWHERE, backup_dir=f'running-{MARK}')
+        """A run no agent reads, with live output: a snapshot in its live object, as
+        heat-deploy-script-hook PUTs it (signalling/live.py)."""
+        run = self._trigger('running', NOWHERE, live=True, backup_dir=f'running-{MARK}')
         self.expected['running'] = ('IN_PROGRESS', run.status_reason)
+        container, signal_object = signal_location(runner.derived_input_values(run.config))
+        line = f'live-{MARK}'
+        self.swift.put_object(container, live.object_name(signal_object), json.dumps({
+            'seq': 1, 'final': False, 'status_code': None, 'stdout': line + '\n',
+            'stderr': '', 'stdout_bytes': len(line) + 1, 'stderr_bytes': 0}),
+            content_type='application/json; line=' + line)
 
     def make_unused(self):
         config = self.heat.software_configs.create(

@@ -21,10 +21,11 @@ from heat_deploy_runner import Run
 from tests.unit import helpers
 
 
-def _run(seconds_ago, status='IN_PROGRESS', transport='TEMP_URL_SIGNAL'):
+def _run(seconds_ago, status='IN_PROGRESS', transport='TEMP_URL_SIGNAL', live_url=None):
     created = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(
         seconds=seconds_ago)
-    config = {'inputs': [{'name': 'deploy_signal_transport', 'value': transport}]}
+    config = {'inputs': [{'name': 'deploy_signal_transport', 'value': transport},
+                         {'name': 'deploy_live_url', 'value': live_url}]}
     return Run('d1', 's1', 'c1', status=status,
                creation_time=created.strftime('%Y-%m-%dT%H:%M:%SZ')).described(config)
 
@@ -39,6 +40,12 @@ class WaitingNoteTests(helpers.TestCase):
         note = agent_polling.waiting_note(_run(200))
         self.assertIn('this run for 3m 20s', note)
         self.assertIn('the agent has not run it', note)
+
+    def test_past_it_a_live_run_points_to_its_lines(self):
+        note = agent_polling.waiting_note(_run(200, live_url='https://swift/v1/c/live/o'))
+        self.assertIn('this run for 3m 20s', note)
+        self.assertIn('show on the Outputs tab as the server sends them', note)
+        self.assertNotIn('sends nothing until the run ends', note)
 
     @override_settings(HEAT_DEPLOY_AGENT_POLLING_INTERVAL=1)
     def test_the_interval_is_the_clouds_own(self):

@@ -126,7 +126,7 @@ class DeployFormTests(DeployTestCase):
 
         self.assertEqual(200, res.status_code)
         form = res.context['form']
-        self.assertEqual(['server', 'action', 'name', 'transport', 'timeout',
+        self.assertEqual(['server', 'action', 'name', 'transport', 'live', 'timeout',
                           'input__greeting', 'input__count', 'input__loud'], list(form.fields))
         self.assertEqual(('CREATE', 'hello', 'hello'),
                          (form['action'].value(), form['name'].value(),

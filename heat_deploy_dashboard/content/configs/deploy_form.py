@@ -64,7 +64,7 @@ class DeployConfigForm(run_form.RunForm):
                     "NAME-ACTION. Heat orders a server's deployments by "
                     "these names."))
 
-    field_order = ['server', 'action', 'name', 'transport', 'timeout']
+    field_order = ['server', 'action', 'name', 'transport', 'live', 'timeout']
 
     def __init__(self, request, *args, config, project_servers, **kwargs):
         """project_servers: called, gives the project's servers
@@ -110,7 +110,7 @@ class DeployConfigForm(run_form.RunForm):
             config_id=self.config['id'], action=cleaned['action'],
             server_ids=(cleaned['server'],), input_values=cleaned['input_values'],
             transport=cleaned['transport'], timeout_minutes=cleaned['timeout'],
-            name=cleaned['name'])
+            name=cleaned['name'], live=self.asks_live(cleaned))
 
     def handle(self, request, data):
         result = self.start(request, self.config)

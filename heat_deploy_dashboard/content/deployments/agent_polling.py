@@ -46,6 +46,10 @@ def waiting_note(run):
     if had.total_seconds() < interval:
         return gettext('The server has had this run for %(had)s. Its agent looks for new runs '
                        'every %(interval)s s, so it may not have started it yet.') % words
+    if run.live:
+        return gettext('The server has had this run for %(had)s. Its agent looks for new runs '
+                       'every %(interval)s s; the lines the script writes show on the Outputs '
+                       'tab as the server sends them.') % words
     return gettext('The server has had this run for %(had)s. Its agent looks for new runs '
                    'every %(interval)s s and sends nothing until the run ends: it is still '
                    'running, or the agent has not run it (stopped, or without a hook for the '

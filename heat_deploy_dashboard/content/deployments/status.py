@@ -37,6 +37,7 @@ from heatclient import exc as heat_exc
 
 from heat_deploy_dashboard import api
 from heat_deploy_dashboard import config_cache
+from heat_deploy_dashboard.content.deployments import live
 from heat_deploy_dashboard.content.deployments import tables as project_tables
 from heat_deploy_dashboard.content import errors
 from heat_deploy_dashboard.content import ids as content_ids
@@ -92,9 +93,10 @@ def _quiet(request, ids, pool):
 
 
 def _shown_in_heat(request, ids, pool):
-    """(The ids shown in Heat, each as shown (None: gone), the quiet ids): those a look
-    found quiet are left as they are (_quiet); while the shows end BURST runs or more, those
-    that arrived since are shown too, until RESULTS_WINDOW_SECONDS after the start."""
+    """(The ids shown in Heat, each as shown (None: gone), the quiet ids, {id: derived config}
+    of those looked at): those a look found quiet are left as they are (_quiet); while the
+    shows end BURST runs or more, those that arrived since are shown too, until
+    RESULTS_WINDOW_SECONDS after the start."""
     started = time.monotonic()
     quiet, looked = _quiet(request, ids, pool)
     to_show = [each for each in ids if each not in quiet]
@@ -110,7 +112,7 @@ def _shown_in_heat(request, ids, pool):
         to_show += arrived
         this_time = list(pool.map(lambda each: _show(request, each), arrived))
         shown += this_time
-    return to_show, shown, quiet
+    return to_show, shown, quiet, looked
 
 
 def _ended(shown):
@@ -145,7 +147,7 @@ class StatusView(PolicyRequiredMixin, generic.View):
         malformed = [each for each in requested if each not in ids]
         try:
             with futures.ThreadPoolExecutor(PARALLEL_SHOWS) as pool:
-                to_show, shown, quiet = _shown_in_heat(request, ids, pool)
+                to_show, shown, quiet, looked = _shown_in_heat(request, ids, pool)
                 # The page listed these rows with their configs, so this is a cache hit.
                 configs = config_cache.get_many(
                     request, {d.config_id for d in shown if d and d.status == 'IN_PROGRESS'})
@@ -160,12 +162,18 @@ class StatusView(PolicyRequiredMixin, generic.View):
         found = run_rows.described(request, [d for d in shown if d is not None])
         table = TABLES.get(table_name, project_tables.DeploymentsTable)(
             request, data=[d for d in found if d.id in rendered])
-        return http.JsonResponse({
+        # The quiet rows are left as the page shows them: still running.
+        running = [d.id for d in found if d.status == 'IN_PROGRESS'] + sorted(quiet)
+        reply = {
             'rows': {row.datum.id: row.render() for row in table.get_rows()},
             'gone': malformed + [each for each, d in zip(to_show, shown) if d is None],
-            # The quiet rows are left as the page shows them: still running.
-            'running': [d.id for d in found if d.status == 'IN_PROGRESS'] + sorted(quiet),
+            'running': running,
             # For pages that show a run's status without its row (the components map).
             'statuses': {d.id: _shown(d) for d in found},
             'checked_at': datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        })
+        }
+        configs = {**looked, **{d.id: d.config for d in found if d.config}}
+        running_configs = {each: configs[each] for each in running if each in configs}
+        reply.update(live.polled(request, sent, running_configs, rendered,
+                                 table_name == project_tables.OperationRunsTable._meta.name))
+        return http.JsonResponse(reply)

@@ -41,6 +41,12 @@ def _time_left(run):
                        int(left.total_seconds()), times.duration(left))
 
 
+def _last_line(run):
+    # The place of the line the status poll brings while a live run goes (last_lines.js).
+    return format_html('<span class="{}"></span>', 'hdd-last-line') if (
+        run.status == 'IN_PROGRESS' and run.live) else ''
+
+
 def _exit_code(run):
     code = runs.exit_code(run)
     return '' if code is None else code
@@ -162,6 +168,7 @@ class OperationRunsTable(DeploymentsTable):
     duration = tables.Column(run_tables.duration_cell, verbose_name=_("Elapsed"))
     time_left = tables.Column(_time_left, verbose_name=_("Time Left"))
     exit_code = tables.Column(_exit_code, verbose_name=_("Exit Code"))
+    last_line = tables.Column(_last_line, verbose_name=_("Last Line"))
     output = tables.Column(lambda run: _("Output"), verbose_name=_("Output"),
                            link=lambda run: reverse(
                                'horizon:project:deployments:archived' if run.archived
@@ -183,7 +190,7 @@ class OperationRunsTable(DeploymentsTable):
         table_actions = (CancelOperation, RerunFailed)
         row_actions = (run_tables.CancelRun, run_tables.RunAgain)
         columns = ('server', 'status', 'status_reason', 'try_number', 'duration',
-                   'time_left', 'exit_code', 'output', 'kept')
+                   'time_left', 'exit_code', 'last_line', 'output', 'kept')
 
 
 class DeploymentActionsTable(DeploymentsTable):

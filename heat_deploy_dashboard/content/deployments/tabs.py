@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from horizon import tabs
 
 from heat_deploy_dashboard.content.deployments import agent_polling
+from heat_deploy_dashboard.content.deployments import live
 from heat_deploy_dashboard.content.runs import operations
 from heat_deploy_dashboard.content.runs import tables as run_tables
 from heat_deploy_dashboard.content import server_names
@@ -89,6 +90,10 @@ class OutputsTab(tabs.Tab):
             'limit_kb': runs.DISPLAY_LIMIT // 1024,
             'download_url': ('horizon:project:deployments:archived_output' if run.archived
                              else 'horizon:project:deployments:output'),
+            'shows_live': live.page_state(run) == live.LIVE,
+            'says_not_live': live.page_state(run) == live.NOT_LIVE,
+            'silent_after': live.silent_after(run),
+            'hook_doc': live.SCRIPT_HOOK_DOC,
         }
 
 

@@ -52,6 +52,7 @@ from heat_deploy_dashboard.content import stack_maps
 import heat_deploy_runner as runner
 from heat_deploy_runner import cli
 from heat_deploy_runner.running import runs
+from heat_deploy_runner.signalling import live
 
 
 # What Heat checks for the calls a run's page makes: the deployment and its derived config.
@@ -234,10 +235,15 @@ def run_action_form(component_id, action, server_ids, config):
     ticked and the inputs of the run of ``config`` (secrets left out: runs.rerun_inputs)."""
     query = [('action', action)] + [('server', server_id) for server_id in server_ids]
     query += [(run_form.INPUT_PREFIX + name, text)
-              for name, text in runs.rerun_inputs(config).items()]
+              for name, text in runs.rerun_inputs(config).items()] + _live_asked(config)
     return shortcuts.redirect(
         reverse('horizon:project:components:run', args=[component_id]) + '?' +
         parse.urlencode(query))
+
+
+def _live_asked(config):
+    """A run that had live output asks for it again; another takes the form's default."""
+    return [('live', 'true')] if live.is_live(runner.derived_input_values(config)) else []
 
 
 def deploy_form(config_id, run):
@@ -247,6 +253,7 @@ def deploy_form(config_id, run):
              ('name', run.name.removesuffix('-' + run.action))]
     query += [(run_form.INPUT_PREFIX + input_name, text)
               for input_name, text in runs.rerun_inputs(run.config).items()]
+    query += _live_asked(run.config)
     return shortcuts.redirect(
         reverse('horizon:project:configs:deploy', args=[config_id]) + '?' +
         parse.urlencode(query))

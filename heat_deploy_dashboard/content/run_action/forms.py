@@ -60,7 +60,7 @@ class RunActionForm(run_form.RunForm):
                     "leave it out. Unticked, it gets a second run beside the first."))
 
     field_order = ['action', 'confirm_lifecycle', 'servers', 'leave_out_busy', 'transport',
-                   'timeout', 'batch_size', 'max_failures', 'retries', 'retry_delay',
+                   'live', 'timeout', 'batch_size', 'max_failures', 'retries', 'retry_delay',
                    'repeat', 'once_at']
 
     def __init__(self, request, *args, component, wired=(), **kwargs):
@@ -276,7 +276,7 @@ class RunActionForm(run_form.RunForm):
             name=self.component.run_name, batch_size=cleaned.get('batch_size') or 0,
             max_failures=cleaned.get('max_failures') or 0,
             retries=cleaned.get('retries') or 0, retry_delay=cleaned.get('retry_delay') or 0,
-            leave_out_busy=bool(cleaned.get('leave_out_busy')))
+            leave_out_busy=bool(cleaned.get('leave_out_busy')), live=self.asks_live(cleaned))
 
     def schedule_record(self, data):
         """What a schedule of the form's run keeps: its request's record

@@ -131,7 +131,8 @@ class ChangeView(run_views.RunActionView):
         record = self.get_record()
         initial = {
             'action': record.get('action'), 'servers': record.get('server_ids'),
-            'transport': record.get('transport'), 'timeout': record.get('timeout_minutes'),
+            'transport': record.get('transport'), 'live': bool(record.get('live')),
+            'timeout': record.get('timeout_minutes'),
             'batch_size': record.get('batch_size') or None,
             'max_failures': record.get('max_failures') or 0,
             'retries': record.get('retries') or 0, 'retry_delay': record.get('retry_delay') or 0,

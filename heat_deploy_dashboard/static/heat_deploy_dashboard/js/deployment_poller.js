@@ -99,12 +99,20 @@
   }
 
   /* A running deployment's own page: poll it alone, and show its result by reloading once
-     when the server has reported. */
+     when the server has reported. Where the page shows the run's live output
+     (live_output.js), the same poll asks for what is new beyond the byte totals it shows. */
   function watchDetail($state) {
     var id = $state.attr('data-id');
+    var $live = $('.hdd-live[data-live-for]').filter(function () {
+      return this.getAttribute('data-live-for') === id;
+    });
     window.hdd.followRuns({
       url: $state.attr('data-url'),
       ids: function () { return [id]; },
+      data: function () {
+        return $live.length ? {live: id, stdout_bytes: $live.attr('data-stdout-bytes'),
+                               stderr_bytes: $live.attr('data-stderr-bytes')} : {};
+      },
       token: $('input[name="csrfmiddlewaretoken"]').first().val(),
       later: true,
       done: function (reply) {
@@ -112,6 +120,7 @@
           window.location.reload();
           return false;
         }
+        $live.trigger('hdd:live-output', [reply.live]);
         var checked = new Date(reply.checked_at).toLocaleTimeString();
         $state.text($state.attr('data-running-text').replace('%(time)s', checked))
           .removeClass('text-danger');

@@ -225,8 +225,8 @@
         return hddSpec.source('deployment_poller').then(function (text) { source = text; });
       });
 
-      // Its own window: it reloads the page when the run ends.
-      function start() {
+      // Its own window: it reloads the page when the run ends. ``more``: more of the page.
+      function start(more) {
         fakeWindow = {
           hdd: {followRuns: function (options) { follow = options; }},
           location: {href: 'http://dashboard/deployments/d-1/',
@@ -237,7 +237,8 @@
           '<p class="hdd-detail-poll" data-url="/status/" data-id="d-1" ' +
           'data-running-text="Running, checked at %(time)s." ' +
           'data-error-text="Could not check; again in %(seconds)s s." ' +
-          'data-login-text="Your session ended." data-login-link="Log in again"></p>');
+          'data-login-text="Your session ended." data-login-link="Log in again"></p>' +
+          (more || ''));
         hddSpec.evaluate(source, fakeWindow).init();
       }
 
@@ -262,6 +263,29 @@
         expect(follow.done(reply({running: ['d-2']}))).toBe(false);
         expect(fakeWindow.location.reload).toHaveBeenCalledTimes(1);
       });
+
+      it('asks for nothing more where the page shows no live output', function () {
+        start();
+        expect(follow.data()).toEqual({});
+      });
+
+      it('asks for what is new beyond the live output it shows, and hands it over',
+         function () {
+           start('<div class="hdd-live" data-live-for="d-2"></div>' +
+                 '<div class="hdd-live" data-live-for="d-1" data-stdout-bytes="12" ' +
+                 'data-stderr-bytes="0"></div>');
+           var handed = jasmine.createSpy('live output');
+           $('.hdd-live[data-live-for="d-1"]').on('hdd:live-output', function (event, got) {
+             handed(got);
+           });
+           expect(follow.data()).toEqual({live: 'd-1', stdout_bytes: '12', stderr_bytes: '0'});
+           follow.done(reply({running: ['d-1'], live: {seq: 2, stdout: 'more\n'}}));
+           expect(handed).toHaveBeenCalledWith({seq: 2, stdout: 'more\n'});
+           // The run ended: the page reloads, the live text goes with it.
+           handed.calls.reset();
+           follow.done(reply({running: []}));
+           expect(handed).not.toHaveBeenCalled();
+         });
 
       it('links to this page to log in again when Horizon names no other', function () {
         start();
