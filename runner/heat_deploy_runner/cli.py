@@ -56,6 +56,8 @@ def _how_it_runs(request: RunRequest, input_texts: Mapping[str, str]) -> list[st
         words += ['--input', f'{name}={text}']
     if request.transport and request.transport != DEFAULT_TRANSPORT:
         words += ['--transport', request.transport]
+    if request.live:
+        words.append('--live')
     if str(request.timeout_minutes or '') not in ('', str(DEFAULT_TIMEOUT_MINUTES)):
         words += ['--timeout', str(request.timeout_minutes)]
     if _given(request.batch_size):

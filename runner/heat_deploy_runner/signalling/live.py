@@ -87,6 +87,18 @@ class Snapshot:
         """The last line written to stdout, else to stderr."""
         return last_line(self.stdout) or last_line(self.stderr)
 
+    def unseen(self, stream: str, had: int) -> tuple[str, int]:
+        """What of ``stream`` ('stdout' or 'stderr') a reader who has its first ``had`` bytes
+        has not seen: (the text the tail holds of it, how many bytes before that text the
+        tail no longer holds)."""
+        tail = getattr(self, stream).encode()
+        new = max(0, getattr(self, stream + '_bytes') - max(0, had))
+        start = len(tail) - min(new, len(tail))
+        # A cut inside a character: the character's first bytes are not shown either.
+        while start < len(tail) and tail[start] & 0xC0 == 0x80:
+            start += 1
+        return tail[start:].decode(errors='replace'), new - (len(tail) - start)
+
 
 def last_line(text: str) -> str:
     lines = [line for line in (text or '').splitlines() if line.strip()]

@@ -104,6 +104,18 @@ def test_a_run_is_created_with_its_name_and_each_input_quoted():
         '--transport', 'NO_SIGNAL', '--timeout', '30']
 
 
+def test_live_output_is_one_option_wherever_the_request_asks_it():
+    shown = [cli.run_action(_request(live=True), component='c-1', input_texts={}),
+             cli.run_action(_request(live=True), component='c-1', input_texts={},
+                            repeat='0 2 * * *'),
+             cli.run_create(_request(name='mysql', live=True), input_texts={})]
+    not_asked = cli.run_action(_request(), component='c-1', input_texts={})
+
+    assert [shlex.split(command).count('--live') for command in shown] == [1, 1, 1]
+    assert shlex.split(shown[0])[-3:] == ['--server', 's-1', '--live']
+    assert '--live' not in not_asked
+
+
 def test_markup_and_shell_syntax_in_values_stay_inert():
     command = cli.config_show('$(rm -rf ~); `id` <b>')
 
