@@ -28,6 +28,7 @@ from heat_deploy_runner.following import followers
 from heat_deploy_runner.osc import failures
 from heat_deploy_runner.osc.request_options import add_how_it_runs
 from heat_deploy_runner.osc.request_options import add_request_arguments
+from heat_deploy_runner.osc.request_options import live
 from heat_deploy_runner.osc.request_options import run_request
 from heat_deploy_runner.osc.request_options import server_names
 from heat_deploy_runner.osc.request_options import transport
@@ -215,13 +216,14 @@ class CreateRun(StartingCommand):
                 raise osc_exc.CommandError(
                     'This config was derived from another one for a single run: deploy the '
                     'config it was derived from instead.')
+            chosen_transport = transport(clients, parsed_args.transport)
+            asks_live = live(parsed_args, chosen_transport)
             request = RunRequest(
                 config_id=config['id'], action=action,
                 server_ids=(clients.servers.find(parsed_args.server).id,),
                 input_values=typed_inputs(config.get('inputs') or [], parsed_args),
-                transport=transport(clients, parsed_args.transport),
-                timeout_minutes=parsed_args.timeout,
-                name=name or config.get('name') or config['id'])
+                transport=chosen_transport, timeout_minutes=parsed_args.timeout,
+                name=name or config.get('name') or config['id'], live=asks_live)
             if len(derived_name(request.name, action)) > MAX_NAME:
                 raise osc_exc.CommandError(
                     f'The name and the action together are longer than the {MAX_NAME} '
