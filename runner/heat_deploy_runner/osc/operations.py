@@ -299,4 +299,4 @@ class RerunFailedOperation(StartingCommand):
                 # As the dashboard's Run Again asks it again; NO_SIGNAL sends nothing back.
                 live=first.live and chosen_transport != NoSignal.name)
         return self.started(clients, request, {'component': component.short_name},
-                            parsed_args.wait)
+                            parsed_args.wait, parsed_args.follow)
