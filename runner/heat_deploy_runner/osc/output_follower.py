@@ -10,9 +10,10 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""`--follow` (`software run output`, and `component run`, `run create` and `operation retry`
-with --wait): one run's stdout and stderr printed to the command's own as its server sends
-them (live output, signalling/live.py), then what of its final output was not printed yet.
+"""`--follow` (`software run output`; `component run`, `run create` and `operation
+rerun-failed` with --wait): one run's stdout and stderr printed to the command's own as its
+server sends them (live output, signalling/live.py), then what of its final output was not
+printed yet.
 
 Each snapshot holds the end of each stream and its whole size in bytes: what is new is what
 the size grew by since the last one printed (Snapshot.unseen), as on the run's page. Live
