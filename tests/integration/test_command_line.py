@@ -196,6 +196,12 @@ def test_a_run_cancelled_from_the_command_line_shows_cancelled_on_its_page(
      'The input retention_days must be a number, not "abc".'),
     (('mysql', 'BACKUP', '--server', 'demo-db-1', '--input', 'no_such_input=1'),
      'No input no_such_input is declared'),
+    (('mysql', 'BACKUP', '--server', 'demo-db-1', '--live', '--transport', 'NO_SIGNAL'),
+     'Live output comes back the way the result does, and NO_SIGNAL sends nothing back'),
+    (('mysql', 'BACKUP', '--server', 'demo-db-1', '--follow'),
+     "--follow prints the run's output until it ends: give --wait too."),
+    (('mysql', 'BACKUP', '--all-servers', '--wait', '--follow'),
+     "--follow prints one run's output, and 2 servers were chosen"),
 ])
 def test_a_refusal_is_one_sentence_a_failure_and_makes_nothing(
         cloud, heat, swift, argv, said):

@@ -26,8 +26,13 @@ from heat_deploy_runner.components import listing
 from heat_deploy_runner.configs import definition
 from heat_deploy_runner.following import followers
 from heat_deploy_runner.osc import failures
+from heat_deploy_runner.osc.output_follower import exit_status
+from heat_deploy_runner.osc.output_follower import INTERRUPTED
+from heat_deploy_runner.osc.output_follower import OutputFollower
+from heat_deploy_runner.osc.output_follower import stopped
 from heat_deploy_runner.osc.request_options import add_how_it_runs
 from heat_deploy_runner.osc.request_options import add_request_arguments
+from heat_deploy_runner.osc.request_options import live
 from heat_deploy_runner.osc.request_options import run_request
 from heat_deploy_runner.osc.request_options import server_names
 from heat_deploy_runner.osc.request_options import transport
@@ -53,14 +58,26 @@ class StartingCommand(command.ShowOne):
     # so no failure.
     busy = ()
 
+    # With --follow: the exit status of the run followed (output_follower.exit_status).
+    followed = None
+
     def add_wait(self, parser):
         parser.add_argument('--wait', action='store_true',
                             help='Follow the operation until every run has ended.')
+        parser.add_argument('--follow', action='store_true',
+                            help='With --wait, for one server: print the run\'s stdout and '
+                                 'stderr lines to the command\'s own as the server sends '
+                                 'them (with --live, on an image with '
+                                 'heat-deploy-script-hook; others send them at the end), '
+                                 'then the rest of its final output, instead of the '
+                                 'operation\'s table; exit with the run\'s exit code. Ctrl-C '
+                                 'stops following; the run goes on.')
         return parser
 
-    def started(self, clients, request, shown, wait):
+    def started(self, clients, request, shown, wait, follow=False):
         """(columns, values): ``shown`` and the operation; with ``wait``, its runs as they
-        ended."""
+        ended; with ``follow`` too, its one run's output printed as it came."""
+        _check_follow(request, wait, follow)
         handed = rolling.hands_over(request, clients.mistral is not None,
                                     clients.swift is not None)
         if handed:
@@ -72,22 +89,7 @@ class StartingCommand(command.ShowOne):
         shown = {'operation': operation_id, **shown, 'action': request.action,
                  'servers': format_columns.ListColumn(server_names(clients, request.server_ids))}
         if wait:
-            # Said first: whatever happens while following, the runs go on.
-            self.app.stderr.write(f'Following operation {operation_id}.\n')
-            with failures.calling(failures.MISTRAL if handed else failures.HEAT,
-                                  f'follow the operation {operation_id}',
-                                  'Its runs go on: `openstack software operation show '
-                                  f'{operation_id}` says how they stand.'):
-                try:
-                    ended, execution = waiting.follow(
-                        clients, operation_id, [run.id for run in made],
-                        lambda line: self.app.stderr.write(line + '\n'), execution)
-                except waiting.GaveUp as late:
-                    raise osc_exc.CommandError(
-                        f'Runs still running {waiting.GIVE_UP_SECONDS // 60} minutes past '
-                        f'their deadline: {late}. Their timeout could not be recorded; '
-                        f'`openstack software operation show {operation_id}` says how they '
-                        'stand.') from None
+            ended = self._followed(clients, operation_id, made, execution, handed, follow)
             shown['runs'] = format_columns.ListDictColumn([
                 {'server': server, 'status': shown_status(run),
                  'exit_code': runs.exit_code(run), 'run': run.id}
@@ -96,6 +98,50 @@ class StartingCommand(command.ShowOne):
             self.failed = (self.failed or any(run.status != COMPLETE for run in ended)
                            or len(ended) < len(request.server_ids) - len(self.busy))
         return tuple(shown), tuple(shown.values())
+
+    def _followed(self, clients, operation_id, made, execution, handed, follow):
+        """The operation's runs once ended (waiting.follow), each said on stderr; with
+        ``follow``, its one run's output printed as it came, the run's end said after it."""
+        # Said first: whatever happens while following, the runs go on.
+        self.app.stderr.write(f'Following operation {operation_id}.\n')
+        follower = OutputFollower(self.app.stdout, self.app.stderr,
+                                  clients.find_transport) if follow else None
+        ends = []
+        with failures.calling(failures.MISTRAL if handed else failures.HEAT,
+                              f'follow the operation {operation_id}',
+                              'Its runs go on: `openstack software operation show '
+                              f'{operation_id}` says how they stand.'):
+            try:
+                ended, _execution = waiting.follow(
+                    clients, operation_id, [run.id for run in made],
+                    ends.append if follower else self._say, execution,
+                    watch=follower.watch if follower else None)
+            except KeyboardInterrupt:
+                if not follower:
+                    raise
+                self._say(stopped(follower.run_id, operation_id))
+                self.followed = INTERRUPTED
+                return []
+            except waiting.GaveUp as late:
+                raise osc_exc.CommandError(
+                    f'Runs still running {waiting.GIVE_UP_SECONDS // 60} minutes past '
+                    f'their deadline: {late}. Their timeout could not be recorded; '
+                    f'`openstack software operation show {operation_id}` says how they '
+                    'stand.') from None
+        if follower and ended:
+            follower.finish(ended[0])
+            self.followed = exit_status(ended[0])
+        for line in ends:
+            self._say(line)
+        return ended
+
+    def _say(self, line):
+        self.app.stderr.write(line + '\n')
+
+    def produce_output(self, parsed_args, column_names, data):
+        # Followed, stdout is the run's: the operation is said on stderr.
+        if not getattr(parsed_args, 'follow', False):
+            super().produce_output(parsed_args, column_names, data)
 
     def _start_now(self, clients, request):
         with failures.calling(failures.HEAT, f'start {request.action}', 'Nothing was started.'):
@@ -138,7 +184,20 @@ class StartingCommand(command.ShowOne):
 
     def run(self, parsed_args):
         result = super().run(parsed_args)
+        if self.followed is not None:
+            return self.followed
         return result or (1 if self.failed else 0)
+
+
+def _check_follow(request, wait, follow):
+    if follow and not wait:
+        raise osc_exc.CommandError(
+            '--follow prints the run\'s output until it ends: give --wait too.')
+    if follow and len(request.server_ids) != 1:
+        raise osc_exc.CommandError(
+            f'--follow prints one run\'s output, and {len(request.server_ids)} servers were '
+            'chosen: choose one, or leave out --follow and follow each run with `openstack '
+            'software run output RUN --follow`.')
 
 
 def _needs_mistral(request):
@@ -174,7 +233,7 @@ class RunComponent(StartingCommand):
         component, request = run_request(clients, parsed_args)
         request = dataclasses.replace(request, leave_out_busy=parsed_args.leave_out_busy)
         return self.started(clients, request, {'component': component.short_name},
-                            parsed_args.wait)
+                            parsed_args.wait, parsed_args.follow)
 
 
 class CreateRun(StartingCommand):
@@ -215,15 +274,17 @@ class CreateRun(StartingCommand):
                 raise osc_exc.CommandError(
                     'This config was derived from another one for a single run: deploy the '
                     'config it was derived from instead.')
+            chosen_transport = transport(clients, parsed_args.transport)
+            asks_live = live(parsed_args, chosen_transport)
             request = RunRequest(
                 config_id=config['id'], action=action,
                 server_ids=(clients.servers.find(parsed_args.server).id,),
                 input_values=typed_inputs(config.get('inputs') or [], parsed_args),
-                transport=transport(clients, parsed_args.transport),
-                timeout_minutes=parsed_args.timeout,
-                name=name or config.get('name') or config['id'])
+                transport=chosen_transport, timeout_minutes=parsed_args.timeout,
+                name=name or config.get('name') or config['id'], live=asks_live)
             if len(derived_name(request.name, action)) > MAX_NAME:
                 raise osc_exc.CommandError(
                     f'The name and the action together are longer than the {MAX_NAME} '
                     'characters Heat keeps.')
-        return self.started(clients, request, {'config': config['id']}, parsed_args.wait)
+        return self.started(clients, request, {'config': config['id']}, parsed_args.wait,
+                            parsed_args.follow)

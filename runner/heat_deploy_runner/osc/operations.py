@@ -42,6 +42,7 @@ from heat_deploy_runner.running.run_request import RunRequest
 from heat_deploy_runner.running import runs
 from heat_deploy_runner.signalling.signals import FAILED
 from heat_deploy_runner.signalling.signals import IN_PROGRESS
+from heat_deploy_runner.signalling.signals import NoSignal
 from heat_deploy_runner.signalling.transports import TRANSPORT_NAMES
 from heat_deploy_runner.workflows import executions
 from heat_deploy_runner.workflows import rolling
@@ -244,10 +245,11 @@ class CancelOperation(command.ShowOne):
 
 class RerunFailedOperation(StartingCommand):
     """Run an operation's action again on the servers whose run failed or was cancelled,
-    with the inputs those runs had, as the dashboard's "Run Again on Failed" does. Secret
-    inputs are not taken from the runs: give them again with --input, or they keep their
-    defaults (a secret's NAME alone asks for it on a terminal, and --input-file reads them
-    from a file). Starts a new operation; with --wait, follows it as `component run` does."""
+    with the inputs those runs had (and live output where they had it), as the dashboard's
+    "Run Again on Failed" does. Secret inputs are not taken from the runs: give them again
+    with --input, or they keep their defaults (a secret's NAME alone asks for it on a
+    terminal, and --input-file reads them from a file). Starts a new operation; with --wait,
+    follows it as `component run` does."""
 
     def get_parser(self, prog_name):
         parser = _parser(super().get_parser(prog_name))
@@ -287,11 +289,14 @@ class RerunFailedOperation(StartingCommand):
         texts = dict(runs.rerun_inputs(first.config),
                      **given_texts(component.inputs, parsed_args))
         with failures.calling(failures.HEAT, f'start {first.action}', 'Nothing was started.'):
+            chosen_transport = transport(clients, parsed_args.transport or first.transport)
             request = RunRequest(
                 config_id=component.id, action=first.action,
                 server_ids=tuple(dict.fromkeys(run.server_id for run in failed)),
                 input_values=inputs.from_texts(component.inputs, texts),
-                transport=transport(clients, parsed_args.transport or first.transport),
-                timeout_minutes=parsed_args.timeout, name=component.run_name)
+                transport=chosen_transport, timeout_minutes=parsed_args.timeout,
+                name=component.run_name,
+                # As the dashboard's Run Again asks it again; NO_SIGNAL sends nothing back.
+                live=first.live and chosen_transport != NoSignal.name)
         return self.started(clients, request, {'component': component.short_name},
-                            parsed_args.wait)
+                            parsed_args.wait, parsed_args.follow)

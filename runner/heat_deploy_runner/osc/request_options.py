@@ -13,8 +13,8 @@
 """The options of the commands that start runs (component run, run create, schedule create and
 change, operation retry) and the RunRequest they give: servers by name or id, inputs typed
 as the component declares them, from options, a YAML or JSON file, or a terminal's prompt
-for a secret; how it runs (transport, timeout, batches, tries); checked as the Run Action
-form checks them."""
+for a secret; how it runs (transport, live output, timeout, batches, tries); checked as the
+Run Action form checks them."""
 
 import getpass
 import sys
@@ -38,6 +38,7 @@ from heat_deploy_runner.running.run_request import MAX_RETRY_DELAY
 from heat_deploy_runner.running.run_request import MAX_SERVERS
 from heat_deploy_runner.running.run_request import MAX_TIMEOUT_MINUTES
 from heat_deploy_runner.running.run_request import RunRequest
+from heat_deploy_runner.signalling.signals import NoSignal
 
 
 def input_texts(pairs, ask=None):
@@ -180,12 +181,28 @@ def add_how_it_runs(parser):
                              'your service catalog allows, as on the form). A server whose '
                              'agent cannot send it over the way chosen runs the action, '
                              'and the run waits until its timeout.')
+    parser.add_argument('--live', action='store_true',
+                        help='Send the output while the script runs, which `software run '
+                             'output RUN --follow` and the run\'s page show as it comes: '
+                             'the server\'s image needs heat-deploy-script-hook (one '
+                             'without it runs the action as ever, its output coming at the '
+                             'end). Not with NO_SIGNAL, which sends nothing back.')
     parser.add_argument('--timeout', metavar='<minutes>',
                         type=whole_number(1, MAX_TIMEOUT_MINUTES),
                         default=DEFAULT_TIMEOUT_MINUTES,
                         help='How long the server may take to report its result (default '
                              f'{DEFAULT_TIMEOUT_MINUTES}).')
     return parser
+
+
+def live(parsed_args, transport_name):
+    """Whether the request asks for live output (--live); refused with NO_SIGNAL, whose server
+    is given nowhere to send anything."""
+    if parsed_args.live and transport_name == NoSignal.name:
+        raise osc_exc.CommandError(
+            f'Live output comes back the way the result does, and {NoSignal.name} sends '
+            'nothing back: give another --transport, or leave out --live.')
+    return parsed_args.live
 
 
 def add_input_file(parser):
@@ -307,12 +324,13 @@ def run_request(clients, parsed_args):
         component = listing.find(listing.components(clients.heat, clients.project_id),
                                  parsed_args.component)
         checked_action(component, action, parsed_args.confirm_lifecycle)
+        chosen_transport = transport(clients, parsed_args.transport)
+        asks_live = live(parsed_args, chosen_transport)
         return component, RunRequest(
             config_id=component.id, action=action,
             server_ids=_chosen(clients, component, action, parsed_args),
             input_values=typed_inputs(component.inputs, parsed_args),
-            transport=transport(clients, parsed_args.transport),
-            timeout_minutes=parsed_args.timeout,
+            transport=chosen_transport, timeout_minutes=parsed_args.timeout,
             name=component.run_name, batch_size=parsed_args.batch_size or 0,
             max_failures=parsed_args.max_failures, retries=parsed_args.retries,
-            retry_delay=parsed_args.retry_delay)
+            retry_delay=parsed_args.retry_delay, live=asks_live)

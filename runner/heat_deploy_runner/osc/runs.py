@@ -12,7 +12,8 @@
 
 """`openstack software run show | output | cancel | delete | prune`: one run as its page on
 the dashboard shows it (in Heat, or in the project's archive once retention pruned it), its
-outputs (the end of each first), its cancel, its delete, and retention's pruning."""
+outputs (the end of each first, or followed as they come), its cancel, its delete, and
+retention's pruning."""
 
 from osc_lib.cli import format_columns
 from osc_lib.command import command
@@ -20,7 +21,12 @@ from osc_lib import exceptions as osc_exc
 
 from heat_deploy_runner.components import listing
 from heat_deploy_runner.osc import failures
+from heat_deploy_runner.osc.output_follower import exit_status
+from heat_deploy_runner.osc.output_follower import INTERRUPTED
+from heat_deploy_runner.osc.output_follower import OutputFollower
+from heat_deploy_runner.osc.output_follower import stopped
 from heat_deploy_runner.osc.request_options import whole_number
+from heat_deploy_runner.osc import waiting
 from heat_deploy_runner.pruning import archive
 from heat_deploy_runner.pruning import retention
 from heat_deploy_runner.running.cancel import cancel
@@ -31,6 +37,11 @@ from heat_deploy_runner.running import runs
 from heat_deploy_runner.signalling.signals import IN_PROGRESS
 
 RUN_HELP = 'The run: its ID (a software deployment\'s), as the dashboard and `list` show it.'
+FOLLOW_HELP = ('While the run goes, print its stdout and stderr lines to the command\'s own as '
+               'its server sends them (a run started with --live, on an image with '
+               'heat-deploy-script-hook; others send them at the end), then what of its final '
+               'output was not printed, secrets scrubbed; exit with the run\'s exit code (1 '
+               'for a run that failed without one). Ctrl-C stops following; the run goes on.')
 
 
 def find_run(app, run_id, archived=False):
@@ -45,6 +56,34 @@ def find_run(app, run_id, archived=False):
                 raise
     with failures.calling(failures.SWIFT, f'retrieve the archived run {run_id}'):
         return archive.get(clients.swift, run_id)
+
+
+def follow_run(app, run_id):
+    """Print the run's output as it comes (OutputFollower) until it has ended; its exit
+    status (exit_status)."""
+    clients = app.client_manager.software_runs
+    run = find_run(app, run_id, archived=True)
+    follower = OutputFollower(app.stdout, app.stderr, clients.find_transport)
+    if run.status == IN_PROGRESS and not run.archived:
+        try:
+            with failures.calling(failures.HEAT, f'follow the run {run.id}',
+                                  f'It goes on: `openstack software run show {run.id}` '
+                                  'says how it stands.'):
+                ended, _execution = waiting.follow(clients, None, [run.id], lambda line: None,
+                                                   watch=follower.watch)
+        except waiting.GaveUp:
+            raise osc_exc.CommandError(
+                f'The run {run.id} is still running {waiting.GIVE_UP_SECONDS // 60} minutes '
+                'past its deadline: its timeout could not be recorded. `openstack software '
+                f'run show {run.id}` says how it stands.') from None
+        except KeyboardInterrupt:
+            app.stderr.write(f'{stopped(run.id)}\n')
+            return INTERRUPTED
+        if not ended:
+            raise osc_exc.CommandError(f'The run {run.id} was deleted while it was followed.')
+        [run] = ended
+    follower.finish(run)
+    return exit_status(run)
 
 
 def _parser(parser):
@@ -82,7 +121,8 @@ class ShowRun(command.ShowOne):
 
 class ShowRunOutput(command.ShowOne):
     """Show a run's outputs: stdout, stderr, the outputs its config declares, then any other
-    value its server sent; the last lines of each unless --all is given."""
+    value its server sent; the last lines of each unless --all is given. With --follow,
+    print its stdout and stderr as they come instead, and exit with its exit code."""
 
     def get_parser(self, prog_name):
         parser = _parser(super().get_parser(prog_name))
@@ -91,7 +131,16 @@ class ShowRunOutput(command.ShowOne):
                             % runs.TAIL_LINES)
         parser.add_argument('--output', metavar='<name>', action='append', default=[],
                             help='Only this output (repeat for more), e.g. deploy_stderr.')
+        parser.add_argument('--follow', action='store_true', help=FOLLOW_HELP)
         return parser
+
+    def run(self, parsed_args):
+        if not parsed_args.follow:
+            return super().run(parsed_args)
+        if parsed_args.all or parsed_args.output:
+            raise osc_exc.CommandError('--follow prints stdout and stderr whole, as they '
+                                       'come: leave out --all and --output.')
+        return follow_run(self.app, parsed_args.run)
 
     def take_action(self, parsed_args):
         run = find_run(self.app, parsed_args.run, archived=True)

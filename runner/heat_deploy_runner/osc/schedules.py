@@ -76,7 +76,8 @@ def _shown(clients, name, record, trigger):
         'when': _when(record), 'state': schedules.state(record, trigger),
         'next_run': f'{next_run} UTC' if next_run else '', 'owner': record.get('owner') or '',
         'inputs': format_columns.DictColumn(schedules.shown_inputs(record)),
-        'transport': record.get('transport'), 'timeout': record.get('timeout_minutes'),
+        'transport': record.get('transport'), 'live': bool(record.get('live')),
+        'timeout': record.get('timeout_minutes'),
         'batch_size': record.get('batch_size') or 0,
         'max_failures': record.get('max_failures') or 0,
         # Who made, paused, resumed or changed it, and when (the latest entries).

@@ -30,6 +30,8 @@ from heat_deploy_runner import workflows
 from heat_deploy_runner.workflows import executions
 
 POLL_SECONDS = times.PAGE_POLL_SECONDS
+# Followed with --follow: the server's hook sends live output at most once a second.
+LIVE_POLL_SECONDS = 1
 # A rolling operation's execution is asked about this often (its batches start on Mistral).
 EXECUTION_SECONDS = 5
 # A run still shown running this long past its deadline is left to the pages: its timeout
@@ -56,12 +58,13 @@ def ended_line(run, name):
     return said
 
 
-def follow(clients, operation_id, run_ids, say, execution=None):
+def follow(clients, operation_id, run_ids, say, execution=None, watch=None):
     """The operation's runs once none is running (and, for a rolling one, once its Mistral
-    ``execution`` has ended: the execution as it ended is returned too). ``run_ids``: the
-    runs known to be its already; a rolling operation's others are found among the
-    project's runs as its batches start them. ``say`` gets ended_line of each run as it
-    ends."""
+    ``execution`` has ended: the execution as it ended is returned too), each with its
+    derived config where it was read. ``run_ids``: the runs known to be its already; a
+    rolling operation's others are found among the project's runs as its batches start them.
+    ``say`` gets ended_line of each run as it ends; ``watch``, when given, each run still
+    running, at each look (LIVE_POLL_SECONDS apart)."""
     names = clients.servers.names()
     configs, ended, known = {}, {}, list(run_ids)
     next_listing = 0
@@ -85,16 +88,19 @@ def follow(clients, operation_id, run_ids, say, execution=None):
                 say(f'{run_id}: deleted')
                 continue
             if run.status != IN_PROGRESS:
-                ended[run_id] = run
+                ended[run_id] = run.described(run.config or configs.get(run.config_id))
                 say(ended_line(run, names.get(run.server_id) or run.server_id))
-            elif _long_past_deadline(run, configs):
+                continue
+            if watch is not None:
+                watch(run)
+            if _long_past_deadline(run, configs):
                 late.append(run_id)
         rolling = execution is not None and execution.state in workflows.RUNNING_STATES
         if len(ended) == len(known) and not rolling:
             return [ended[run_id] for run_id in known], execution
         if late and len(late) == len(known) - len(ended) and not rolling:
             raise GaveUp(late)
-        time.sleep(POLL_SECONDS)
+        time.sleep(POLL_SECONDS if watch is None else LIVE_POLL_SECONDS)
 
 
 def _long_past_deadline(run, configs):

@@ -17,6 +17,7 @@ place where the transport can (a TempURL submit's runs: one listing of their con
 from collections.abc import Callable, Mapping
 
 from heat_deploy_runner.configs import derived
+from heat_deploy_runner.messages import gettext_noop
 from heat_deploy_runner.signalling import live
 from heat_deploy_runner.signalling.signals import SignalTransport
 from heat_deploy_runner.signalling.transports import transport_of
@@ -50,3 +51,13 @@ def last_lines(configs: Mapping[str, Mapping],
         found = transport.live_lines([values for _run_id, values in runs])
         lines.update({run_id: line for (run_id, _values), line in zip(runs, found) if line})
     return lines
+
+
+# Why a reader of a running run's output (the command line's --follow) gets no lines yet.
+NOT_LIVE = gettext_noop(
+    'No lines come until the run ends: it was started without live output (--live), which '
+    'a server sends while the script runs when its image has heat-deploy-script-hook.')
+SILENT = gettext_noop(
+    'No lines have come yet: the script has written none, or the server\'s image lacks '
+    'heat-deploy-script-hook, which sends them while the script runs; its output then '
+    'comes when the run ends.')
