@@ -51,7 +51,8 @@ def pytest_configure(config):
     config.addinivalue_line(
         'markers', 'second_cloud: a module (its pytestmark) that make test runs on a second '
         'cloud of its own, beside the others: it stops or restarts services, which would fail '
-        'the others, or changes users\' passwords and roles, or waits minutes on Mistral')
+        'the others, changes users\' passwords and roles, or waits minutes on Mistral or on '
+        'runs that print for a minute')
 
 
 def pytest_collection_modifyitems(items):

@@ -32,6 +32,9 @@ import heat_deploy_runner as runner
 from heat_deploy_runner import Message
 from heat_deploy_runner.running import live_output
 
+# Its runs print for a minute or so, which the main lane need not wait for.
+pytestmark = pytest.mark.second_cloud
+
 # A bound on the whole command: TAIL_LOG takes about a minute once the agent has it.
 COMMAND_SECONDS = 600
 

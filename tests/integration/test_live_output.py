@@ -32,6 +32,9 @@ from heat_deploy_runner.signalling import tempurl
 from tests.integration.test_zaqar_signals import _queue_names
 from tests.integration import waiting
 
+# Its runs print for a minute or so, which the main lane need not wait for.
+pytestmark = pytest.mark.second_cloud
+
 PASSWORD = 'correct-horse-battery'
 # Its first line, then it waits for the test to have seen that line live; a line a second,
 # then its environment (the signed URLs in it), and a last line.
