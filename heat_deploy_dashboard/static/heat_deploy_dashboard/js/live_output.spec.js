@@ -53,6 +53,14 @@
       expect($('.hdd-live-state').text()).toBe('Live.');
     });
 
+    it('shows ANSI escapes, NUL and markup as the characters they are', function () {
+      start();
+      var sent = '\u001b[31mred\u001b[0m \u0000 <img src=x onerror=alert(1)> {{ 1+1 }}\n';
+      send(snapshot({stdout: sent, stdout_bytes: sent.length}));
+      expect(box('stdout').textContent).toBe(sent);
+      expect($(box('stdout')).children().length).toBe(0);
+    });
+
     it('says how much the server no longer held, on a line of its own', function () {
       start();
       send(snapshot({stdout: 'half a line', stdout_bytes: 11}));
