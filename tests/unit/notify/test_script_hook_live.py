@@ -46,6 +46,17 @@ def _live_notes(run):
     return [line for line in run.stderr.splitlines() if '(heat-config.live)' in line]
 
 
+def _run_answered(answer, inputs_of, tmp_path):
+    """The hook's run of SLOW_SCRIPT, sending to a target that answers each request with
+    ``answer``(request), and the target (closed)."""
+    target = hooks.LiveTarget(answer=answer)
+    try:
+        return hooks.run_hook(hooks.OURS, hooks.config(SLOW_SCRIPT, inputs=inputs_of(target)),
+                              tmp_path / 'hook'), target
+    finally:
+        target.close()
+
+
 def _grows(bodies):
     """Each snapshot holds the one before: its text ends with what is new by the sizes."""
     for before, after in zip(bodies, bodies[1:]):
@@ -133,13 +144,8 @@ def test_a_message_lives_until_the_url_expires_and_a_minute_at_least(target, tmp
 
 
 def test_a_failed_delete_changes_nothing(tmp_path):
-    target = hooks.LiveTarget(answer=lambda request: 500 if request.method == 'DELETE' else 201)
-    try:
-        run = hooks.run_hook(hooks.OURS, hooks.config(SLOW_SCRIPT,
-                                                      inputs=hooks.zaqar_inputs(target)),
-                             tmp_path / 'hook')
-    finally:
-        target.close()
+    run, target = _run_answered(lambda request: 500 if request.method == 'DELETE' else 201,
+                                hooks.zaqar_inputs, tmp_path)
 
     bodies = [body['messages'][0]['body'] for body in target.bodies()]
     assert len(bodies) >= 3
@@ -186,13 +192,7 @@ def test_a_target_that_never_answers_holds_neither_the_script_nor_the_result(tar
 
 
 def test_a_refusal_stops_sending_and_is_logged_once_without_the_url(tmp_path):
-    target = hooks.LiveTarget(answer=lambda request: 401)
-    try:
-        run = hooks.run_hook(hooks.OURS, hooks.config(SLOW_SCRIPT,
-                                                      inputs=hooks.swift_inputs(target)),
-                             tmp_path / 'hook')
-    finally:
-        target.close()
+    run, target = _run_answered(lambda request: 401, hooks.swift_inputs, tmp_path)
 
     assert len(target.requests) == 1
     [said] = _live_notes(run)
@@ -202,13 +202,7 @@ def test_a_refusal_stops_sending_and_is_logged_once_without_the_url(tmp_path):
 
 def test_a_failed_send_pauses_and_the_next_snapshot_holds_its_text(tmp_path):
     answers = iter([503])
-    target = hooks.LiveTarget(answer=lambda request: next(answers, 201))
-    try:
-        run = hooks.run_hook(hooks.OURS, hooks.config(SLOW_SCRIPT,
-                                                      inputs=hooks.swift_inputs(target)),
-                             tmp_path / 'hook')
-    finally:
-        target.close()
+    run, target = _run_answered(lambda request: next(answers, 201), hooks.swift_inputs, tmp_path)
 
     # The first send failed; the pause lasts past the script: the final send alone follows.
     first, final = target.bodies()
