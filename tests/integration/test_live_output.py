@@ -192,3 +192,24 @@ def test_a_stock_server_given_a_live_target_sends_nothing_live_and_completes(
     transport = find_transport('TEMP_URL_SIGNAL')
     assert transport.live_output(values) is None
     assert transport.live_lines([values]) == [None]
+
+
+def test_a_run_whose_live_object_is_deleted_mid_run_ends_with_its_whole_result(
+        heat, swift, find_transport, demo_resources, streaming, tmp_path, cleanup):
+    go_file = tmp_path / 'go'
+    run, config, values = _start(heat, find_transport, streaming,
+                                 demo_resources['db_server_2'], 'TEMP_URL_SIGNAL', go_file)
+    cleanup.append(run)
+    transport = find_transport('TEMP_URL_SIGNAL')
+    waiting.wait_for('the first live snapshot', lambda: transport.live_output(values),
+                     timeout=120)
+    container, signal_object = tempurl.signal_location(values)
+    swift.delete_object(container, live.object_name(signal_object))
+    go_file.touch()
+
+    done = waiting.collected(heat, run.id, config, find_transport, timeout=120)
+    assert done.status == 'COMPLETE', done.status_reason
+    stdout = done.output_values['deploy_stdout']
+    assert stdout.startswith(f'starting with {PASSWORD}\nstep 1\n') and stdout.endswith('done\n')
+    # The hook's next send made it again: the reader goes on where it was.
+    assert transport.live_output(values).final
